@@ -1,0 +1,23 @@
+"""kibitz: a fast, correct chess engine with a Rust core.
+
+The public surface is ``__all__``: ``Board`` (positions, legal moves, perft) and the
+exceptions raised on bad input, all subclasses of ``ValueError``.
+"""
+
+from kibitz._core import (
+    STARTING_FEN,
+    Board,
+    FenError,
+    IllegalMoveError,
+    InvalidMoveError,
+)
+
+__all__ = [
+    "STARTING_FEN",
+    "Board",
+    "FenError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,7 @@
+"""``python -m kibitz``: the same as the ``kibitz`` command."""
+
+import sys
+
+from kibitz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,75 @@
+"""The ``kibitz`` command line.
+
+``kibitz perft [--fen FEN] [--moves M ...] DEPTH [--divide]`` counts the legal move tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Sequence
+
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+
+
+def _board_from_args(fen: str | None, moves: Sequence[str], chess960: bool = False) -> Board:
+    board = Board(fen, chess960=chess960)
+    for m in moves:
+        board.push_uci(m)
+    return board
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    try:
+        board = _board_from_args(args.fen, args.moves or [], args.chess960)
+    except (FenError, IllegalMoveError, InvalidMoveError) as e:
+        print(f"kibitz perft: {e}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    if args.divide:
+        counts = board.divide(args.depth)
+        nodes = sum(counts.values())
+        for move in sorted(counts):
+            print(f"{move}: {counts[move]}")
+        print()
+    else:
+        nodes = board.perft(args.depth)
+    secs = time.perf_counter() - start
+    nps = nodes / secs if secs > 0 else float("inf")
+    print(f"Nodes searched: {nodes}")
+    print(f"Time: {secs:.3f} s ({nps:,.0f} nodes/s)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kibitz",
+        description="kibitz: a fast, correct chess engine (Rust core, Python package).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("perft", help="count the legal move tree of a position (perft / divide)")
+    p.add_argument("depth", type=int, metavar="DEPTH", help="plies to count")
+    p.add_argument("--fen", default=None, help="position (default: the start position)")
+    p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the position first")
+    p.add_argument("--divide", action="store_true", help="print the count below each legal move")
+    p.add_argument("--chess960", action="store_true", help="read the FEN as Chess960 (Shredder/X-FEN castling)")
+    p.set_defaults(func=cmd_perft)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if args.depth < 0 if hasattr(args, "depth") else False:
+        parser.error("DEPTH must be >= 0")
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

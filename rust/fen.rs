@@ -1,0 +1,311 @@
+//! FEN in and out (<https://www.chessprogramming.org/Forsyth-Edwards_Notation>), with
+//! Shredder-FEN and X-FEN castling fields for Chess960. Parsing validates everything the
+//! move generator relies on, so a board that parses is one the engine handles correctly.
+
+use crate::board::{cells, Board};
+use crate::error::FenError;
+use crate::types::*;
+
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The FEN letter of a piece code.
+pub fn piece_char(p: u8) -> Option<char> {
+    let c = match kind_of(p) {
+        PAWN => 'p',
+        KNIGHT => 'n',
+        BISHOP => 'b',
+        ROOK => 'r',
+        QUEEN => 'q',
+        KING => 'k',
+        _ => return None,
+    };
+    if p == EMPTY || p == OFFBOARD {
+        return None;
+    }
+    Some(if color_of(p) == WHITE { c.to_ascii_uppercase() } else { c })
+}
+
+fn piece_from_char(ch: char) -> Option<u8> {
+    let kind = match ch.to_ascii_lowercase() {
+        'p' => PAWN,
+        'n' => KNIGHT,
+        'b' => BISHOP,
+        'r' => ROOK,
+        'q' => QUEEN,
+        'k' => KING,
+        _ => return None,
+    };
+    Some(make_piece(kind, if ch.is_ascii_uppercase() { WHITE } else { BLACK }))
+}
+
+const COLOR_NAMES: [&str; 2] = ["white", "black"];
+
+impl Board {
+    /// Parses a standard-chess FEN (4 to 6 fields; missing clocks default to 0 and 1).
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen_with(fen, false)
+    }
+
+    /// Parses a FEN; with `chess960` the castling field may be Shredder-FEN or X-FEN and the
+    /// king and rooks may start anywhere on the back rank.
+    pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Board, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+
+        // Board field: collect pieces first, validate, then place them.
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        let mut placed: Vec<(Square, u8)> = Vec::with_capacity(32);
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = 7 - i;
+            let mut file = 0usize;
+            for ch in rank_text.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if d == 0 || d > 8 {
+                        return Err(FenError::PieceLetter(ch));
+                    }
+                    file += d as usize;
+                } else if let Some(p) = piece_from_char(ch) {
+                    if file < 8 {
+                        placed.push((sq120(file, rank), p));
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::PieceLetter(ch));
+                }
+            }
+            if file != 8 {
+                return Err(FenError::RankLength(rank + 1, file));
+            }
+        }
+        for c in [WHITE, BLACK] {
+            let kings = placed.iter().filter(|&&(_, p)| p == make_piece(KING, c)).count();
+            if kings != 1 {
+                return Err(FenError::KingCount(COLOR_NAMES[c], kings));
+            }
+        }
+        for c in [WHITE, BLACK] {
+            let n = placed.iter().filter(|&&(_, p)| color_of(p) == c).count();
+            if n > 16 {
+                return Err(FenError::TooManyPieces(COLOR_NAMES[c], n));
+            }
+        }
+        if let Some(&(sq, _)) = placed
+            .iter()
+            .find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq) == 0 || rank_of(sq) == 7))
+        {
+            return Err(FenError::PawnOnBackRank(square_name(sq)));
+        }
+        let mut b = Board::empty();
+        b.chess960 = chess960;
+        for &(sq, p) in &placed {
+            b.put_piece(sq, p);
+        }
+
+        b.side = match fields[1] {
+            "w" => WHITE,
+            "b" => BLACK,
+            other => return Err(FenError::SideToMove(other.to_string())),
+        };
+
+        b.parse_castling(fields[2])?;
+        b.parse_ep(fields[3])?;
+
+        if let Some(h) = fields.get(4) {
+            b.halfmove = parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?;
+        }
+        if let Some(f) = fields.get(5) {
+            let n = parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?;
+            // 0 is accepted for compatibility and read as 1, as python-chess does.
+            b.fullmove = n.max(1);
+        }
+
+        let them = b.side ^ 1;
+        if b.is_attacked(b.king_square(them), b.side) {
+            return Err(FenError::OppositeCheck(COLOR_NAMES[them]));
+        }
+        b.key = b.compute_key();
+        debug_assert!(b.is_ok());
+        Ok(b)
+    }
+
+    fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
+        if field == "-" {
+            return Ok(());
+        }
+        for ch in field.chars() {
+            let color = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+            let back = if color == WHITE { 0 } else { 7 };
+            let king = self.king_square(color);
+            let name = COLOR_NAMES[color];
+            if rank_of(king) != back {
+                return Err(FenError::Castling(format!("{ch:?} but the {name} king is not on its first rank")));
+            }
+            let rook = make_piece(ROOK, color);
+            let rook_sq = match ch.to_ascii_lowercase() {
+                'k' => (file_of(king) + 1..8).rev().map(|f| sq120(f, back)).find(|&s| self.cells[s] == rook),
+                'q' => (0..file_of(king)).map(|f| sq120(f, back)).find(|&s| self.cells[s] == rook),
+                'a'..='h' => {
+                    let s = sq120((ch.to_ascii_lowercase() as u8 - b'a') as usize, back);
+                    if self.cells[s] == rook && s != king {
+                        Some(s)
+                    } else {
+                        None
+                    }
+                }
+                _ => return Err(FenError::Castling(format!("unexpected character {ch:?}"))),
+            };
+            let Some(rook_sq) = rook_sq else {
+                return Err(FenError::Castling(format!("{ch:?} but no {name} rook to castle with")));
+            };
+            let kingside = rook_sq > king;
+            if !self.chess960 {
+                let (k_home, r_home) = match (color, kingside) {
+                    (WHITE, true) => (cells::E1, cells::H1),
+                    (WHITE, false) => (cells::E1, cells::A1),
+                    (_, true) => (cells::E8, cells::H8),
+                    (_, false) => (cells::E8, cells::A8),
+                };
+                if king != k_home || rook_sq != r_home {
+                    return Err(FenError::Castling(format!(
+                        "{ch:?} but the {name} king and rook are not on their starting squares"
+                    )));
+                }
+            }
+            let bit_no = 2 * color + if kingside { 0 } else { 1 };
+            let bit = 1u8 << bit_no;
+            if self.castling & bit != 0 {
+                return Err(FenError::Castling(format!("the right {ch:?} is given twice")));
+            }
+            self.castling |= bit;
+            self.castle_rook[bit_no] = rook_sq as u8;
+            self.castle_mask[rook_sq] &= !bit;
+            self.castle_mask[king] &= !bit;
+        }
+        Ok(())
+    }
+
+    fn parse_ep(&mut self, field: &str) -> Result<(), FenError> {
+        if field == "-" {
+            return Ok(());
+        }
+        let Some(ep) = parse_square(field) else {
+            return Err(FenError::EnPassant(format!("{field:?} is not a square")));
+        };
+        let us = self.side;
+        let them = us ^ 1;
+        let want_rank = if us == WHITE { 5 } else { 2 };
+        if rank_of(ep) != want_rank {
+            return Err(FenError::EnPassant(format!(
+                "{field} is not on the {} rank",
+                if us == WHITE { "sixth" } else { "third" }
+            )));
+        }
+        let pawn_sq = (ep as isize + pawn_push(them)) as Square;
+        let origin = (ep as isize - pawn_push(them)) as Square;
+        if self.cells[ep] != EMPTY || self.cells[origin] != EMPTY || self.cells[pawn_sq] != make_piece(PAWN, them) {
+            return Err(FenError::EnPassant(format!("no pawn can have just advanced two squares past {field}")));
+        }
+        if self.ep_capturer_beside(pawn_sq, us) {
+            self.ep = ep as u8;
+        }
+        Ok(())
+    }
+
+    /// The board field of the FEN.
+    pub fn board_fen(&self) -> String {
+        let mut s = String::with_capacity(72);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match piece_char(self.cells[sq120(file, rank)]) {
+                    Some(c) => {
+                        if empty > 0 {
+                            s.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+
+    /// The castling field: KQkq in standard chess; X-FEN (KQkq for the outermost rook, else
+    /// the rook's file letter) in Chess960.
+    pub fn castling_fen(&self) -> String {
+        let mut s = String::new();
+        for bit_no in 0..4 {
+            if self.castling & (1 << bit_no) == 0 {
+                continue;
+            }
+            let color = bit_no / 2;
+            let kingside = bit_no % 2 == 0;
+            let rook_sq = self.castle_rook[bit_no] as Square;
+            let mut ch = if kingside { 'k' } else { 'q' };
+            if self.chess960 {
+                // Is there another rook of ours further out on the same side?
+                let back = rank_of(rook_sq);
+                let outer: Vec<usize> = if kingside {
+                    (file_of(rook_sq) + 1..8).collect()
+                } else {
+                    (0..file_of(rook_sq)).collect()
+                };
+                if outer.iter().any(|&f| self.cells[sq120(f, back)] == make_piece(ROOK, color)) {
+                    ch = (b'a' + file_of(rook_sq) as u8) as char;
+                }
+            }
+            s.push(if color == WHITE { ch.to_ascii_uppercase() } else { ch });
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// True when the side to move has a legal en-passant capture.
+    pub fn has_legal_en_passant(&self) -> bool {
+        if self.ep == 0 {
+            return false;
+        }
+        let mut ml = MoveList::new();
+        self.generate_legal(&mut ml);
+        ml.iter().any(|m| m.is_en_passant())
+    }
+
+    /// The FEN of the position. As python-chess does by default, the en-passant square is
+    /// written only when an en-passant capture is legal.
+    pub fn fen(&self) -> String {
+        let ep = if self.has_legal_en_passant() { square_name(self.ep as Square) } else { "-".to_string() };
+        format!(
+            "{} {} {} {} {} {}",
+            self.board_fen(),
+            if self.side == WHITE { 'w' } else { 'b' },
+            self.castling_fen(),
+            ep,
+            self.halfmove,
+            self.fullmove
+        )
+    }
+}
+
+/// A non-negative decimal integer of ASCII digits that fits in u32.
+fn parse_count(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+

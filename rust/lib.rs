@@ -1,0 +1,29 @@
+//! kibitz: a chess engine core on a 10x12 mailbox with piece lists.
+//!
+//! The `pub use` list below is the whole public Rust surface. Modules are private; the
+//! Python bindings live in `python/` behind the `python` cargo feature, so `cargo test`
+//! builds without Python.
+
+mod attack;
+mod board;
+mod error;
+mod fen;
+mod makemove;
+mod movegen;
+mod notation;
+mod perft;
+mod polyglot_random;
+mod types;
+mod zobrist;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use board::Board;
+pub use error::{FenError, MoveError};
+pub use fen::STARTPOS;
+pub use perft::{divide, perft, perft_full};
+pub use types::{
+    color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
+    Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,
+};

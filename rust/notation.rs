@@ -1,0 +1,82 @@
+//! Move text: UCI (<https://www.chessprogramming.org/UCI>) in and out.
+//! Castling is written as the king's two-square move (e1g1) in standard chess and as king
+//! takes rook (e1h1) in Chess960; either form is accepted on input.
+
+use crate::board::Board;
+use crate::error::MoveError;
+use crate::types::*;
+
+impl Board {
+    /// The UCI text of a move in this position.
+    pub fn move_to_uci(&self, m: Move) -> String {
+        if m.is_null() {
+            return "0000".to_string();
+        }
+        let to = if m.is_castle() && self.chess960 { self.castle_rook_of(m) } else { m.to() };
+        let mut s = square_name(m.from());
+        s.push_str(&square_name(to));
+        if m.is_promotion() {
+            s.push(b" pnbrqk"[m.promo() as usize] as char);
+        }
+        s
+    }
+
+    /// The rook cell a castling move castles with.
+    fn castle_rook_of(&self, m: Move) -> Square {
+        let kingside = file_of(m.to()) == 6;
+        self.castle_rook[2 * self.side + if kingside { 0 } else { 1 }] as Square
+    }
+
+    /// Parses UCI text into a legal move of this position (the checked entry point).
+    /// Malformed text gives `MoveError::Invalid`, a well-formed but illegal move `Illegal`.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let invalid = |why| MoveError::Invalid(text.to_string(), why);
+        if !text.is_ascii() {
+            return Err(invalid("expected ASCII text like e2e4 or e7e8q"));
+        }
+        if text.len() != 4 && text.len() != 5 {
+            return Err(invalid("expected 4 or 5 characters like e2e4 or e7e8q"));
+        }
+        let from = parse_square(&text[0..2]).ok_or_else(|| invalid("the from-square is not a1..h8"))?;
+        let to = parse_square(&text[2..4]).ok_or_else(|| invalid("the to-square is not a1..h8"))?;
+        let promo = match text.as_bytes().get(4) {
+            None => 0,
+            Some(b'q') => QUEEN,
+            Some(b'r') => ROOK,
+            Some(b'b') => BISHOP,
+            Some(b'n') => KNIGHT,
+            Some(_) => return Err(invalid("the promotion piece must be one of q, r, b, n")),
+        };
+        if from == to {
+            return Err(invalid("from- and to-square are the same"));
+        }
+        let mut ml = MoveList::new();
+        self.generate_legal(&mut ml);
+        for &m in ml.iter() {
+            if m.from() != from || m.promo() != promo {
+                continue;
+            }
+            if m.to() == to && !(m.is_castle() && self.chess960) {
+                return Ok(m);
+            }
+            if m.is_castle() && self.castle_rook_of(m) == to {
+                return Ok(m);
+            }
+        }
+        Err(MoveError::Illegal(text.to_string(), self.fen()))
+    }
+
+    /// Parses and plays a UCI move; on error the board is unchanged.
+    pub fn push_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_uci(text)?;
+        self.make_move(m);
+        Ok(m)
+    }
+
+    /// All legal moves as UCI text.
+    pub fn legal_moves_uci(&self) -> Vec<String> {
+        let mut ml = MoveList::new();
+        self.generate_legal(&mut ml);
+        ml.iter().map(|&m| self.move_to_uci(m)).collect()
+    }
+}

@@ -1,0 +1,96 @@
+//! Perft of the standard test positions against the published counts
+//! (<https://www.chessprogramming.org/Perft_Results>), plus the invariant checker and exact
+//! restoration walked over every node of shallower trees. Run with `cargo test --release`:
+//! the deep counts total about 3.6 * 10^8 nodes.
+
+use kibitz::{divide, perft, perft_full, Board};
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POS3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const POS4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const POS4_MIRRORED: &str = "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1";
+const POS5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+const POS6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+
+/// (FEN, counts from depth 1 upwards) as published.
+const CASES: [(&str, &[u64]); 7] = [
+    (STARTPOS, &[20, 400, 8_902, 197_281, 4_865_609, 119_060_324]),
+    (KIWIPETE, &[48, 2_039, 97_862, 4_085_603, 193_690_690]),
+    (POS3, &[14, 191, 2_812, 43_238, 674_624, 11_030_083]),
+    (POS4, &[6, 264, 9_467, 422_333, 15_833_292]),
+    (POS4_MIRRORED, &[6, 264, 9_467, 422_333, 15_833_292]),
+    (POS5, &[44, 1_486, 62_379, 2_103_487]),
+    (POS6, &[46, 2_079, 89_890, 3_894_594]),
+];
+
+#[test]
+fn published_perft_counts() {
+    let mut total = 0;
+    for (fen, counts) in CASES {
+        let mut board = Board::from_fen(fen).unwrap();
+        for (i, &expected) in counts.iter().enumerate() {
+            let depth = i as u32 + 1;
+            if cfg!(debug_assertions) && expected > 5_000_000 {
+                continue; // debug builds check every invariant at every node: keep them quick
+            }
+            assert_eq!(perft(&mut board, depth), expected, "perft({depth}) of {fen}");
+            total += expected;
+        }
+        assert_eq!(board.fen(), Board::from_fen(fen).unwrap().fen(), "perft left {fen} changed");
+    }
+    assert!(cfg!(debug_assertions) || total > 100_000_000, "the deep counts must total at least 10^8 nodes");
+}
+
+#[test]
+fn full_make_perft_matches_bulk_counting() {
+    for (fen, counts) in CASES {
+        let mut board = Board::from_fen(fen).unwrap();
+        let depth = 3.min(counts.len());
+        assert_eq!(perft_full(&mut board, depth as u32), counts[depth - 1], "{fen}");
+    }
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    for (fen, counts) in CASES {
+        let mut board = Board::from_fen(fen).unwrap();
+        let parts = divide(&mut board, 3);
+        assert_eq!(parts.len() as u64, counts[0]);
+        assert_eq!(parts.iter().map(|&(_, n)| n).sum::<u64>(), counts[2], "{fen}");
+    }
+}
+
+/// Walks every node to `depth`, checking the invariants after each make and that each
+/// unmake restores the position exactly (mailbox, lists, rights, clocks, key, history).
+fn walk(board: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let before = board.clone();
+    let mut nodes = 0;
+    let moves: Vec<_> = {
+        let mut ml = kibitz::MoveList::new();
+        board.generate_legal(&mut ml);
+        ml.iter().copied().collect()
+    };
+    for m in moves {
+        board.make_move(m);
+        assert!(board.is_ok(), "invariant broken after {m:?} from {}", before.fen());
+        assert!(!board.is_attacked(board.king_square(board.side_to_move() ^ 1), board.side_to_move()),
+            "{m:?} from {} leaves the king in check", before.fen());
+        nodes += walk(board, depth - 1);
+        assert_eq!(board.unmake_move(), Some(m));
+        assert!(board.is_ok());
+        assert!(board.same_state(&before), "unmake of {m:?} did not restore {}", before.fen());
+    }
+    nodes
+}
+
+#[test]
+fn invariants_hold_and_unmake_restores_exactly() {
+    for (fen, counts) in CASES {
+        let mut board = Board::from_fen(fen).unwrap();
+        assert_eq!(walk(&mut board, 3), counts[2], "{fen}");
+    }
+}

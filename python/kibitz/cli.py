@@ -56,7 +56,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="print the count below each legal move")
     p.add_argument("--chess960", action="store_true", help="read the FEN as Chess960 (Shredder/X-FEN castling)")
     p.set_defaults(func=cmd_perft)
+
+    # Other subcommands register themselves from their own modules: each module has an
+    # ``add_parser(sub)`` that adds its parser and sets ``func``.
+    for register in _subcommand_registrars():
+        register(sub)
     return parser
+
+
+def _subcommand_registrars() -> list:  # type: ignore[type-arg]
+    """The ``add_parser`` functions of the modules that provide further subcommands."""
+    registrars = []
+    for name in SUBCOMMAND_MODULES:
+        module = __import__(f"kibitz.{name}", fromlist=["add_parser"])
+        registrars.append(module.add_parser)
+    return registrars
+
+
+# Modules under kibitz/ that contribute subcommands (each defines add_parser(sub)).
+SUBCOMMAND_MODULES: list[str] = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

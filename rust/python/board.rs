@@ -1,28 +1,10 @@
-//! The Python extension `kibitz._core`: the only module that uses PyO3.
-//!
-//! Errors become Python exceptions here, in one place: `FenError`, `InvalidMoveError` and
-//! `IllegalMoveError`, all subclasses of `ValueError` (python-chess names the last two the
-//! same way). Long calls (perft, divide) release the GIL.
+//! `kibitz.Board`: the Python face of the core board.
 
-use crate::{divide, perft, Board as CoreBoard, FenError as CoreFenError, MoveError, WHITE};
+use super::{fen_err, move_err};
+use crate::{divide, perft, Board as CoreBoard, WHITE};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
-
-pyo3::create_exception!(kibitz, FenError, PyValueError, "A FEN string that is malformed or describes an impossible position.");
-pyo3::create_exception!(kibitz, InvalidMoveError, PyValueError, "Move text that is not a UCI move at all.");
-pyo3::create_exception!(kibitz, IllegalMoveError, PyValueError, "A well-formed move that is not legal in the position.");
-
-fn fen_err(e: CoreFenError) -> PyErr {
-    FenError::new_err(e.to_string())
-}
-
-fn move_err(e: MoveError) -> PyErr {
-    match e {
-        MoveError::Invalid(..) => InvalidMoveError::new_err(e.to_string()),
-        MoveError::Illegal(..) => IllegalMoveError::new_err(e.to_string()),
-    }
-}
 
 fn check_depth(depth: i64) -> PyResult<u32> {
     if !(0..=64).contains(&depth) {
@@ -221,12 +203,3 @@ impl PyBoard {
 }
 
 
-#[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyBoard>()?;
-    m.add("FenError", m.py().get_type::<FenError>())?;
-    m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
-    m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
-    m.add("STARTING_FEN", crate::STARTPOS)?;
-    Ok(())
-}

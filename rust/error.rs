@@ -56,13 +56,15 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// Why a move in UCI text was rejected.
+/// Why move text (UCI or SAN) was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// The text is not a UCI move at all (the text, the reason).
     Invalid(String, &'static str),
     /// A well-formed move that is not legal in the position (the text, the position's FEN).
     Illegal(String, String),
+    /// A SAN move that fits more than one legal move (the text, the position's FEN).
+    Ambiguous(String, String),
 }
 
 impl fmt::Display for MoveError {
@@ -70,6 +72,7 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Invalid(text, why) => write!(f, "invalid UCI move {text:?}: {why}"),
             MoveError::Illegal(text, fen) => write!(f, "illegal move {text} in {fen}"),
+            MoveError::Ambiguous(text, fen) => write!(f, "ambiguous move {text} in {fen}: say which piece moves"),
         }
     }
 }

@@ -12,6 +12,7 @@ mod makemove;
 mod movegen;
 mod notation;
 mod perft;
+mod san;
 mod polyglot_random;
 mod types;
 mod zobrist;

@@ -5,6 +5,7 @@ exceptions raised on bad input, all subclasses of ``ValueError``.
 """
 
 from kibitz._core import (
+    AmbiguousMoveError,
     STARTING_FEN,
     Board,
     FenError,
@@ -13,6 +14,7 @@ from kibitz._core import (
 )
 
 __all__ = [
+    "AmbiguousMoveError",
     "STARTING_FEN",
     "Board",
     "FenError",

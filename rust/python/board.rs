@@ -121,6 +121,26 @@ impl PyBoard {
         self.inner.push_uci(r#move).map(|_| ()).map_err(move_err)
     }
 
+    /// The SAN of a legal move given as UCI text (e.g. "g1f3" -> "Nf3").
+    fn san(&self, r#move: &str) -> PyResult<String> {
+        let m = self.inner.parse_uci(r#move).map_err(move_err)?;
+        Ok(self.inner.move_to_san(m))
+    }
+
+    /// The UCI text of a legal move given in SAN (raises AmbiguousMoveError when it fits several).
+    fn parse_san(&self, san: &str) -> PyResult<String> {
+        let m = self.inner.parse_san(san).map_err(move_err)?;
+        Ok(self.inner.move_to_uci(m))
+    }
+
+    /// Plays a move given in SAN and returns it as UCI text; on error the board is unchanged.
+    fn push_san(&mut self, san: &str) -> PyResult<String> {
+        let m = self.inner.parse_san(san).map_err(move_err)?;
+        let text = self.inner.move_to_uci(m);
+        self.inner.make_move(m);
+        Ok(text)
+    }
+
     /// Takes back the last move and returns it as UCI text (IndexError when there is none).
     fn pop(&mut self) -> PyResult<String> {
         match self.inner.unmake_move() {

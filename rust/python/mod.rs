@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 pyo3::create_exception!(kibitz, FenError, PyValueError, "A FEN string that is malformed or describes an impossible position.");
 pyo3::create_exception!(kibitz, InvalidMoveError, PyValueError, "Move text that is not a UCI move at all.");
 pyo3::create_exception!(kibitz, IllegalMoveError, PyValueError, "A well-formed move that is not legal in the position.");
+pyo3::create_exception!(kibitz, AmbiguousMoveError, PyValueError, "A SAN move that fits more than one legal move.");
 
 pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
     FenError::new_err(e.to_string())
@@ -22,6 +23,7 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
     match e {
         MoveError::Invalid(..) => InvalidMoveError::new_err(e.to_string()),
         MoveError::Illegal(..) => IllegalMoveError::new_err(e.to_string()),
+        MoveError::Ambiguous(..) => AmbiguousMoveError::new_err(e.to_string()),
     }
 }
 
@@ -31,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FenError", m.py().get_type::<FenError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
+    m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
     Ok(())
 }

@@ -12,12 +12,12 @@ pub(crate) fn attacked(cells: &[u8; 120], sq: Square, by: Color, ignore: Square)
     // Pawns: a white pawn attacks from one rank below (sq - 9, sq - 11), a black one from above.
     let pawn = make_piece(PAWN, by);
     let (l, r) = if by == WHITE { (sq - 9, sq - 11) } else { (sq + 9, sq + 11) };
-    if cells[l] == pawn || cells[r] == pawn {
+    if at(cells, l) == pawn || at(cells, r) == pawn {
         return true;
     }
     let knight = make_piece(KNIGHT, by);
     for d in KNIGHT_JUMPS {
-        if cells[(sq as isize + d) as usize] == knight {
+        if at(cells, (sq as isize + d) as usize) == knight {
             return true;
         }
     }
@@ -27,14 +27,14 @@ pub(crate) fn attacked(cells: &[u8; 120], sq: Square, by: Color, ignore: Square)
     let bishop = make_piece(BISHOP, by);
     for d in ORTHO {
         let mut t = (sq as isize + d) as usize;
-        let p = cells[t];
+        let p = at(cells, t);
         if p == king {
             return true;
         }
         let mut p = p;
         while p == EMPTY || t == ignore {
             t = (t as isize + d) as usize;
-            p = cells[t];
+            p = at(cells, t);
         }
         if p == rook || p == queen {
             return true;
@@ -42,14 +42,14 @@ pub(crate) fn attacked(cells: &[u8; 120], sq: Square, by: Color, ignore: Square)
     }
     for d in DIAG {
         let mut t = (sq as isize + d) as usize;
-        let p = cells[t];
+        let p = at(cells, t);
         if p == king {
             return true;
         }
         let mut p = p;
         while p == EMPTY || t == ignore {
             t = (t as isize + d) as usize;
-            p = cells[t];
+            p = at(cells, t);
         }
         if p == bishop || p == queen {
             return true;

@@ -102,6 +102,9 @@ impl Board {
         }
         let mut b = Board::empty();
         b.chess960 = chess960;
+        // Kings first (slot 0), then by kind: the generator dispatches on each piece's kind,
+        // and runs of equal kinds make that branch predictable.
+        placed.sort_by_key(|&(_, p)| (7 - kind_of(p)) % 7);
         for &(sq, p) in &placed {
             b.put_piece(sq, p);
         }

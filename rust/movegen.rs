@@ -23,6 +23,20 @@ const fn bit(sq: Square) -> u128 {
     1u128 << sq
 }
 
+/// May a non-king piece land on `to`? Always out of check; in check only on the mask.
+#[inline(always)]
+fn in_target<const EVASION: bool>(target: u128, to: Square) -> bool {
+    !EVASION || target & bit(to) != 0
+}
+
+/// Our pinned pieces and the direction of each pin (from our king outwards).
+struct Pins {
+    mask: u128,
+    npins: usize,
+    sq: [usize; 8],
+    dir: [isize; 8],
+}
+
 /// Promotion kinds in generation order.
 const PROMOS: [u8; 4] = [QUEEN, KNIGHT, ROOK, BISHOP];
 
@@ -77,16 +91,16 @@ impl Board {
         for (i, &d) in KING_DIRS.iter().enumerate() {
             let slider = if i < 4 { make_piece(ROOK, them) } else { make_piece(BISHOP, them) };
             let mut t = (ksq as isize + d) as usize;
-            while cells[t] == EMPTY {
+            while at(cells, t) == EMPTY {
                 t = (t as isize + d) as usize;
             }
-            let p = cells[t];
+            let p = at(cells, t);
             if is_color(p, us) {
                 let mut t2 = (t as isize + d) as usize;
-                while cells[t2] == EMPTY {
+                while at(cells, t2) == EMPTY {
                     t2 = (t2 as isize + d) as usize;
                 }
-                let q = cells[t2];
+                let q = at(cells, t2);
                 if q == slider || q == their_queen {
                     pinned |= bit(t);
                     pin_sq[npins] = t;
@@ -108,7 +122,7 @@ impl Board {
         let their_knight = make_piece(KNIGHT, them);
         for d in KNIGHT_JUMPS {
             let t = (ksq as isize + d) as usize;
-            if cells[t] == their_knight {
+            if at(cells, t) == their_knight {
                 checkers += 1;
                 check_mask |= bit(t);
             }
@@ -116,7 +130,7 @@ impl Board {
         let fwd = pawn_push(us);
         let their_pawn = make_piece(PAWN, them);
         for t in [(ksq as isize + fwd - 1) as usize, (ksq as isize + fwd + 1) as usize] {
-            if cells[t] == their_pawn {
+            if at(cells, t) == their_pawn {
                 checkers += 1;
                 check_mask |= bit(t);
             }
@@ -125,7 +139,7 @@ impl Board {
         // King moves.
         for d in KING_DIRS {
             let to = (ksq as isize + d) as usize;
-            let p = cells[to];
+            let p = at(cells, to);
             if ((QUIETS && p == EMPTY) || is_color(p, them)) && !attacked(cells, to, them, ksq) {
                 ml.push(Move::new(ksq, to));
             }
@@ -133,25 +147,59 @@ impl Board {
         if checkers >= 2 {
             return;
         }
-        let target: u128 = if checkers == 0 { !0 } else { check_mask };
 
         if QUIETS && checkers == 0 && self.castling & (3 << (2 * us)) != 0 {
             self.gen_castling(ml, ksq);
         }
 
+        let pins = Pins { mask: pinned, npins, sq: pin_sq, dir: pin_dir };
+        if checkers == 0 {
+            self.gen_pieces::<QUIETS, false>(ml, &pins, !0);
+        } else {
+            self.gen_pieces::<QUIETS, true>(ml, &pins, check_mask);
+        }
+
+        // En passant, verified on a scratch mailbox (see the module comment).
+        if self.ep != 0 {
+            let our_pawn = make_piece(PAWN, us);
+            let ep = self.ep as usize;
+            let capsq = (ep as isize - fwd) as usize;
+            for from in [capsq - 1, capsq + 1] {
+                if at(cells, from) == our_pawn {
+                    let mut scratch = *cells;
+                    scratch[from] = EMPTY;
+                    scratch[capsq] = EMPTY;
+                    scratch[ep] = our_pawn;
+                    if !attacked(&scratch, ksq, them, 0) {
+                        ml.push(Move::with_flags(from, ep, Move::EN_PASSANT));
+                    }
+                }
+            }
+        }
+    }
+
+
+    /// Moves of every piece but the king. `EVASION` is true in single check, when `target`
+    /// (the checker and the squares between it and our king) limits where pieces may land;
+    /// out of check the test is compiled out.
+    #[inline(always)]
+    fn gen_pieces<const QUIETS: bool, const EVASION: bool>(&self, ml: &mut MoveList, pins: &Pins, target: u128) {
+        let us = self.side;
+        let them = us ^ 1;
+        let cells = &self.cells;
+        let fwd = pawn_push(us);
         let n = self.count[us] as usize;
-        let our_pawn = make_piece(PAWN, us);
         let promo_rank = if us == WHITE { 7 } else { 0 };
         let start_rank = if us == WHITE { 1 } else { 6 };
         for i in 1..n {
             let from = self.list[us][i] as usize;
-            let p = cells[from];
+            let p = at(cells, from);
             // The pin ray of a pinned piece, or 0.
-            let pd: isize = if pinned & bit(from) != 0 {
+            let pd: isize = if pins.npins != 0 && pins.mask & bit(from) != 0 {
                 let mut d = 0;
-                for j in 0..npins {
-                    if pin_sq[j] == from {
-                        d = pin_dir[j];
+                for j in 0..pins.npins {
+                    if pins.sq[j] == from {
+                        d = pins.dir[j];
                     }
                 }
                 d
@@ -162,20 +210,20 @@ impl Board {
                 PAWN => {
                     let to = (from as isize + fwd) as usize;
                     let promoting = rank_of(to) == promo_rank;
-                    if cells[to] == EMPTY && (pd == 0 || pd == fwd || pd == -fwd) {
+                    if at(cells, to) == EMPTY && (pd == 0 || pd == fwd || pd == -fwd) {
                         if promoting {
-                            if target & bit(to) != 0 {
+                            if in_target::<EVASION>(target, to) {
                                 for k in PROMOS {
                                     ml.push(Move::promotion(from, to, k));
                                 }
                             }
                         } else if QUIETS {
-                            if target & bit(to) != 0 {
+                            if in_target::<EVASION>(target, to) {
                                 ml.push(Move::new(from, to));
                             }
                             if rank_of(from) == start_rank {
                                 let to2 = (to as isize + fwd) as usize;
-                                if cells[to2] == EMPTY && target & bit(to2) != 0 {
+                                if at(cells, to2) == EMPTY && in_target::<EVASION>(target, to2) {
                                     ml.push(Move::with_flags(from, to2, Move::DOUBLE_PUSH));
                                 }
                             }
@@ -183,7 +231,7 @@ impl Board {
                     }
                     for cd in [fwd - 1, fwd + 1] {
                         let to = (from as isize + cd) as usize;
-                        if is_color(cells[to], them) && target & bit(to) != 0 && (pd == 0 || pd == cd || pd == -cd) {
+                        if is_color(at(cells, to), them) && in_target::<EVASION>(target, to) && (pd == 0 || pd == cd || pd == -cd) {
                             if promoting {
                                 for k in PROMOS {
                                     ml.push(Move::promotion(from, to, k));
@@ -200,39 +248,23 @@ impl Board {
                     }
                     for d in KNIGHT_JUMPS {
                         let to = (from as isize + d) as usize;
-                        let q = cells[to];
-                        if ((QUIETS && q == EMPTY) || is_color(q, them)) && target & bit(to) != 0 {
+                        let q = at(cells, to);
+                        if ((QUIETS && q == EMPTY) || is_color(q, them)) && in_target::<EVASION>(target, to) {
                             ml.push(Move::new(from, to));
                         }
                     }
                 }
-                BISHOP => self.gen_slider::<QUIETS>(ml, from, &DIAG, pd, target, them),
-                ROOK => self.gen_slider::<QUIETS>(ml, from, &ORTHO, pd, target, them),
-                QUEEN => self.gen_slider::<QUIETS>(ml, from, &KING_DIRS, pd, target, them),
+                BISHOP => self.gen_slider::<QUIETS, EVASION>(ml, from, &DIAG, pd, target, them),
+                ROOK => self.gen_slider::<QUIETS, EVASION>(ml, from, &ORTHO, pd, target, them),
+                QUEEN => self.gen_slider::<QUIETS, EVASION>(ml, from, &KING_DIRS, pd, target, them),
                 _ => {}
             }
         }
 
-        // En passant, verified on a scratch mailbox (see the module comment).
-        if self.ep != 0 {
-            let ep = self.ep as usize;
-            let capsq = (ep as isize - fwd) as usize;
-            for from in [capsq - 1, capsq + 1] {
-                if cells[from] == our_pawn {
-                    let mut scratch = *cells;
-                    scratch[from] = EMPTY;
-                    scratch[capsq] = EMPTY;
-                    scratch[ep] = our_pawn;
-                    if !attacked(&scratch, ksq, them, 0) {
-                        ml.push(Move::with_flags(from, ep, Move::EN_PASSANT));
-                    }
-                }
-            }
-        }
     }
 
     #[inline(always)]
-    fn gen_slider<const QUIETS: bool>(
+    fn gen_slider<const QUIETS: bool, const EVASION: bool>(
         &self,
         ml: &mut MoveList,
         from: Square,
@@ -247,13 +279,13 @@ impl Board {
                 continue;
             }
             let mut to = (from as isize + d) as usize;
-            while cells[to] == EMPTY {
-                if QUIETS && target & bit(to) != 0 {
+            while at(cells, to) == EMPTY {
+                if QUIETS && in_target::<EVASION>(target, to) {
                     ml.push(Move::new(from, to));
                 }
                 to = (to as isize + d) as usize;
             }
-            if is_color(cells[to], them) && target & bit(to) != 0 {
+            if is_color(at(cells, to), them) && in_target::<EVASION>(target, to) {
                 ml.push(Move::new(from, to));
             }
         }
@@ -271,17 +303,17 @@ impl Board {
         // Standard chess: the rights guarantee king and rook on their home squares.
         let back = if us == WHITE { 0 } else { 70 };
         if self.castling & (1 << (2 * us)) != 0
-            && cells[cells::F1 + back] == EMPTY
-            && cells[cells::G1 + back] == EMPTY
+            && at(cells, cells::F1 + back) == EMPTY
+            && at(cells, cells::G1 + back) == EMPTY
             && !attacked(cells, cells::F1 + back, them, 0)
             && !attacked(cells, cells::G1 + back, them, 0)
         {
             ml.push(Move::with_flags(ksq, cells::G1 + back, Move::CASTLE));
         }
         if self.castling & (2 << (2 * us)) != 0
-            && cells[cells::D1 + back] == EMPTY
-            && cells[cells::C1 + back] == EMPTY
-            && cells[cells::C1 + back - 1] == EMPTY
+            && at(cells, cells::D1 + back) == EMPTY
+            && at(cells, cells::C1 + back) == EMPTY
+            && at(cells, cells::C1 + back - 1) == EMPTY
             && !attacked(cells, cells::D1 + back, them, 0)
             && !attacked(cells, cells::C1 + back, them, 0)
         {

@@ -79,7 +79,7 @@ pub const fn sq64(sq: Square) -> usize {
 /// True for the 64 real cells of the mailbox.
 #[inline(always)]
 pub const fn is_real(sq: Square) -> bool {
-    sq >= 21 && sq <= 98 && sq % 10 != 0 && sq % 10 != 9
+    sq >= 21 && sq <= 98 && !sq.is_multiple_of(10) && sq % 10 != 9
 }
 
 /// Algebraic name of a real square, e.g. "e4".
@@ -126,7 +126,6 @@ pub const fn pawn_push(c: Color) -> isize {
 
 /// Castling rights are a 4-bit set: bit 2*colour for the king side, 2*colour+1 for the
 /// queen side (so KQkq = bits 0..4 in FEN order).
-
 /// A move packed in 32 bits: from cell (bits 0-7), to cell (8-15), promotion kind (16-18)
 /// and flags (20-22). Castling is stored as the king's move to its destination square; the
 /// text form (e1g1 or king-takes-rook e1h1 in Chess960) is chosen when printing.
@@ -268,4 +267,16 @@ impl<'a> IntoIterator for &'a MoveList {
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
     }
+}
+
+/// Reads a mailbox cell without a bounds check. Every cell the generator reads is a real
+/// square plus at most one knight jump or a walk along a ray that stops at the first
+/// non-empty cell (the sentinel ring is two cells deep above and below and one cell wide at
+/// the sides, so it always stops inside the array): indexes stay in 0..120 by construction,
+/// and debug builds assert it.
+#[inline(always)]
+pub(crate) fn at(cells: &[u8; 120], sq: usize) -> u8 {
+    debug_assert!(sq < 120, "mailbox read out of range: {sq}");
+    // SAFETY: see above; `sq < 120` holds for every caller by the mailbox construction.
+    unsafe { *cells.get_unchecked(sq) }
 }

@@ -124,8 +124,9 @@ pub const fn pawn_push(c: Color) -> isize {
     }
 }
 
-/// Castling rights are a 4-bit set: bit 2*colour for the king side, 2*colour+1 for the
-/// queen side (so KQkq = bits 0..4 in FEN order).
+// Castling rights are a 4-bit set: bit 2*colour for the king side, 2*colour+1 for the
+// queen side (so KQkq = bits 0..4 in FEN order).
+
 /// A move packed in 32 bits: from cell (bits 0-7), to cell (8-15), promotion kind (16-18)
 /// and flags (20-22). Castling is stored as the king's move to its destination square; the
 /// text form (e1g1 or king-takes-rook e1h1 in Chess960) is chosen when printing.

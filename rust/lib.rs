@@ -6,6 +6,12 @@
 
 mod attack;
 mod board;
+mod draw;
+mod eval;
+mod order;
+mod search;
+mod see;
+mod tt;
 mod error;
 mod fen;
 mod makemove;
@@ -28,3 +34,7 @@ pub use types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,
 };
+// Search and evaluation (issue 3).
+pub use draw::Outcome;
+pub use eval::{evaluate, SEE_VALUE};
+pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH};

@@ -30,6 +30,13 @@ impl Board {
     /// Parses UCI text into a legal move of this position (the checked entry point).
     /// Malformed text gives `MoveError::Invalid`, a well-formed but illegal move `Illegal`.
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let mut ml = MoveList::new();
+        self.generate_legal(&mut ml);
+        self.parse_uci_among(text, ml.as_slice())
+    }
+
+    /// `parse_uci` against a list of this position's legal moves generated earlier.
+    pub fn parse_uci_among(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
         let invalid = |why| MoveError::Invalid(text.to_string(), why);
         if !text.is_ascii() {
             return Err(invalid("expected ASCII text like e2e4 or e7e8q"));
@@ -50,9 +57,7 @@ impl Board {
         if from == to {
             return Err(invalid("from- and to-square are the same"));
         }
-        let mut ml = MoveList::new();
-        self.generate_legal(&mut ml);
-        for &m in ml.iter() {
+        for &m in legal {
             if m.from() != from || m.promo() != promo {
                 continue;
             }
@@ -64,6 +69,16 @@ impl Board {
             }
         }
         Err(MoveError::Illegal(text.to_string(), self.fen()))
+    }
+
+    /// The cell a move's UCI text names as its destination: the king's destination, or in
+    /// Chess960 the castling rook's cell (king takes rook).
+    pub fn uci_target(&self, m: Move) -> Square {
+        if m.is_castle() && self.chess960 {
+            self.castle_rook_of(m)
+        } else {
+            m.to()
+        }
     }
 
     /// Parses and plays a UCI move; on error the board is unchanged.

@@ -8,18 +8,22 @@ from kibitz._core import (
     AmbiguousMoveError,
     STARTING_FEN,
     Board,
+    Engine,
     FenError,
     IllegalMoveError,
     InvalidMoveError,
+    SearchResult,
 )
 
 __all__ = [
     "AmbiguousMoveError",
     "STARTING_FEN",
     "Board",
+    "Engine",
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "SearchResult",
 ]
 
 __version__ = "0.1.0"

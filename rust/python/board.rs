@@ -1,10 +1,11 @@
 //! `kibitz.Board`: the Python face of the core board.
 
 use super::{fen_err, move_err};
-use crate::{divide, perft, Board as CoreBoard, WHITE};
+use crate::{divide, perft, sq120, sq64, square_name, Board as CoreBoard, Move, MoveList, WHITE};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 fn check_depth(depth: i64) -> PyResult<u32> {
     if !(0..=64).contains(&depth) {
@@ -21,6 +22,70 @@ fn check_depth(depth: i64) -> PyResult<u32> {
 #[derive(Clone)]
 pub struct PyBoard {
     pub(crate) inner: CoreBoard,
+    /// Legal moves already generated, by ply (entry i belongs to the position after i moves
+    /// of the current line; entries beyond the current ply are dropped on push and pop).
+    /// `legal_moves()` fills it and `push_uci` reads it, so the usual Python loop
+    /// "for m in board.legal_moves(): board.push_uci(m) ... board.pop()" generates once per node.
+    legal_cache: Vec<Option<(u64, Vec<Move>)>>,
+}
+
+impl PyBoard {
+    pub(crate) fn wrap(inner: CoreBoard) -> PyBoard {
+        PyBoard { inner, legal_cache: Vec::new() }
+    }
+
+    /// The legal moves of the current position, generated at most once per position.
+    fn cached_legal(&mut self) -> &[Move] {
+        let ply = self.inner.ply();
+        let key = self.inner.key();
+        if self.legal_cache.len() <= ply {
+            self.legal_cache.resize(ply + 1, None);
+        }
+        let fresh = matches!(&self.legal_cache[ply], Some((k, _)) if *k == key);
+        if !fresh {
+            let mut ml = MoveList::new();
+            self.inner.generate_legal(&mut ml);
+            self.legal_cache[ply] = Some((key, ml.as_slice().to_vec()));
+        }
+        match &self.legal_cache[ply] {
+            Some((_, moves)) => moves,
+            None => &[],
+        }
+    }
+
+    /// Plays a legal move, dropping cache entries of the line it replaces.
+    fn play(&mut self, m: Move) {
+        self.inner.make_move(m);
+        self.legal_cache.truncate(self.inner.ply());
+    }
+}
+
+/// The UCI text of every (from, to, promotion) as a Python string made once: handing out
+/// a new reference is far cheaper than building a string per move per call.
+static UCI_TEXT: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+
+fn uci_text<'py>(py: Python<'py>, board: &CoreBoard, m: Move) -> Bound<'py, PyString> {
+    let table = UCI_TEXT.get_or_init(py, || {
+        let mut t = Vec::with_capacity(64 * 64 * 5);
+        for from in 0..64 {
+            for to in 0..64 {
+                for promo in ["", "n", "b", "r", "q"] {
+                    let f = sq120(from % 8, from / 8);
+                    let g = sq120(to % 8, to / 8);
+                    let text = format!("{}{}{}", square_name(f), square_name(g), promo);
+                    t.push(PyString::new(py, &text).unbind());
+                }
+            }
+        }
+        t
+    });
+    if m.is_null() {
+        return PyString::new(py, "0000");
+    }
+    // Promotion kinds KNIGHT..QUEEN are 2..5; 0 means none.
+    let promo = if m.is_promotion() { m.promo() as usize - 1 } else { 0 };
+    let idx = (sq64(m.from()) * 64 + sq64(board.uci_target(m))) * 5 + promo;
+    table[idx].bind(py).clone()
 }
 
 #[pymethods]
@@ -30,7 +95,7 @@ impl PyBoard {
     fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
         let fen = fen.unwrap_or(crate::STARTPOS);
         let inner = CoreBoard::from_fen_with(fen, chess960).map_err(fen_err)?;
-        Ok(PyBoard { inner })
+        Ok(PyBoard::wrap(inner))
     }
 
     /// Builds a Board from a `chess.Board` of python-chess, history included (its root
@@ -45,7 +110,7 @@ impl PyBoard {
             let text: String = m?.call_method0("uci")?.extract()?;
             inner.push_uci(&text).map_err(move_err)?;
         }
-        Ok(PyBoard { inner })
+        Ok(PyBoard::wrap(inner))
     }
 
     /// The same position as a `chess.Board` of python-chess (which must be installed),
@@ -111,14 +176,18 @@ impl PyBoard {
     }
 
     /// The legal moves as UCI strings.
-    fn legal_moves(&self) -> Vec<String> {
-        self.inner.legal_moves_uci()
+    fn legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves = self.cached_legal().to_vec();
+        PyList::new(py, moves.iter().map(|&m| uci_text(py, &self.inner, m)))
     }
 
     /// Plays a move given as UCI text. Raises InvalidMoveError for malformed text and
     /// IllegalMoveError for an illegal move; the board is then unchanged.
     fn push_uci(&mut self, r#move: &str) -> PyResult<()> {
-        self.inner.push_uci(r#move).map(|_| ()).map_err(move_err)
+        let legal = self.cached_legal().to_vec();
+        let m = self.inner.parse_uci_among(r#move, &legal).map_err(move_err)?;
+        self.play(m);
+        Ok(())
     }
 
     /// The SAN of a legal move given as UCI text (e.g. "g1f3" -> "Nf3").
@@ -137,14 +206,17 @@ impl PyBoard {
     fn push_san(&mut self, san: &str) -> PyResult<String> {
         let m = self.inner.parse_san(san).map_err(move_err)?;
         let text = self.inner.move_to_uci(m);
-        self.inner.make_move(m);
+        self.play(m);
         Ok(text)
     }
 
     /// Takes back the last move and returns it as UCI text (IndexError when there is none).
-    fn pop(&mut self) -> PyResult<String> {
+    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         match self.inner.unmake_move() {
-            Some(m) => Ok(self.inner.move_to_uci(m)),
+            Some(m) => {
+                self.legal_cache.truncate(self.inner.ply() + 1);
+                Ok(uci_text(py, &self.inner, m))
+            }
             None => Err(PyIndexError::new_err("pop from a board with no moves played")),
         }
     }
@@ -219,6 +291,40 @@ impl PyBoard {
 
     fn __str__(&self) -> String {
         self.inner.to_string()
+    }
+
+    // ---- Game-end rules (issue 3, search engineer; implemented in rust/draw.rs) ----
+    // Same meaning as python-chess's methods of the same names.
+
+    /// True when the current position has occurred at least `count` times (this one
+    /// included), counting the move history.
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(&self, count: i64) -> bool {
+        self.inner.is_repetition(count.max(0) as usize)
+    }
+
+    /// True when neither side has mating material.
+    fn is_insufficient_material(&self) -> bool {
+        self.inner.is_insufficient_material()
+    }
+
+    /// True when the fifty-move rule can be claimed (100 half-moves, not checkmate).
+    fn is_fifty_moves(&self) -> bool {
+        self.inner.is_fifty_moves()
+    }
+
+    /// True when the game is over: checkmate, stalemate, insufficient material, the
+    /// 75-move rule, fivefold repetition; with `claim_draw` also the fifty-move rule and
+    /// threefold repetition.
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn is_game_over(&self, claim_draw: bool) -> bool {
+        self.inner.outcome(claim_draw) != crate::Outcome::Ongoing
+    }
+
+    /// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on (see `is_game_over`).
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn result(&self, claim_draw: bool) -> &'static str {
+        self.inner.outcome(claim_draw).as_str()
     }
 }
 

@@ -5,6 +5,7 @@
 //! same way). Long calls (perft, divide, search) release the GIL.
 
 mod board;
+mod engine;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -30,6 +31,8 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PySearchResult>()?;
     m.add("FenError", m.py().get_type::<FenError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;

@@ -1,0 +1,544 @@
+"""Polyglot opening books: read, choose, build, and the ``kibitz book`` subcommand.
+
+A Polyglot ``.bin`` book is a sorted array of 16-byte big-endian entries
+``(key u64, move u16, weight u16, learn u32)``; ``key`` is the Polyglot Zobrist key of the
+position (``Board.polyglot_key()``), ``move`` packs ``to file | to row << 3 | from file << 6 |
+from row << 9 | promotion << 12`` (promotion 1..4 = knight, bishop, rook, queen) and
+castling is written as the king taking its own rook (e1h1, e1a1, e8h8, e8a8). Format:
+the Polyglot documentation (Fabien Letouzey, 2006) and the chessprogramming wiki
+"PolyGlot" page.
+
+Reading follows the common practice of python-chess's ``chess.polyglot`` reader, so the two
+list the same moves and weights: entries of weight 0 are skipped (the usual way to
+delete a move from a book) and moves illegal in the position are skipped.
+
+The built-in book (``data/book.bin``) is built from the opening repertoire
+``data/repertoire.txt`` by ``kibitz book build data/repertoire.txt -o data/book.bin``;
+tests/python/test_book.py checks that rebuilding gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import os
+import random
+import re
+import struct
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+
+ENTRY = struct.Struct(">QHHI")  # key, move, weight, learn: 16 bytes, big-endian
+MAX_WEIGHT = 0xFFFF
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_BOOK = DATA_DIR / "book.bin"
+DEFAULT_REPERTOIRE = DATA_DIR / "repertoire.txt"
+
+_PROMO_CODE = {"n": 1, "b": 2, "r": 3, "q": 4}
+_PROMO_LETTER = {v: k for k, v in _PROMO_CODE.items()}
+
+
+class BookError(ValueError):
+    """A file that is not a Polyglot book, or a line that cannot be added to one."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """One book move in a position, as UCI text of that position's Board."""
+
+    move: str
+    weight: int
+    learn: int
+    raw_move: int
+    key: int
+
+
+# ---------------------------------------------------------------------------- encoding
+
+
+def _square(name: str) -> int:
+    """0..63 with a1 = 0, h8 = 63 (Polyglot's square numbering)."""
+    return (ord(name[0]) - ord("a")) + 8 * (ord(name[1]) - ord("1"))
+
+
+def _square_name(sq: int) -> str:
+    return "abcdefgh"[sq & 7] + "12345678"[sq >> 3]
+
+
+def piece_at(board: Board, square: str) -> Optional[str]:
+    """The FEN letter of the piece on ``square`` (e.g. "K", "p"), or None."""
+    placement = board.fen().split()[0]
+    ranks = placement.split("/")
+    file, rank = ord(square[0]) - ord("a"), int(square[1])
+    row = ranks[8 - rank]
+    col = 0
+    for ch in row:
+        if ch.isdigit():
+            col += int(ch)
+        else:
+            if col == file:
+                return ch
+            col += 1
+        if col > file:
+            return None
+    return None
+
+
+# Standard-chess castling moves and their king-takes-rook form.
+_CASTLE_TO_POLYGLOT = {"e1g1": "e1h1", "e1c1": "e1a1", "e8g8": "e8h8", "e8c8": "e8a8"}
+_POLYGLOT_TO_CASTLE = {v: k for k, v in _CASTLE_TO_POLYGLOT.items()}
+
+
+def encode_move(board: Board, uci: str) -> int:
+    """The Polyglot 16-bit move of ``uci`` (legal in ``board``)."""
+    if not board.chess960 and uci in _CASTLE_TO_POLYGLOT and piece_at(board, uci[:2]) in ("K", "k"):
+        uci = _CASTLE_TO_POLYGLOT[uci]
+    frm, to = _square(uci[0:2]), _square(uci[2:4])
+    promo = _PROMO_CODE[uci[4]] if len(uci) > 4 else 0
+    return to | (frm << 6) | (promo << 12)
+
+
+def decode_move(board: Optional[Board], raw: int) -> str:
+    """UCI text of a Polyglot move; with ``board`` (standard chess), king-takes-rook
+    castling becomes the king's two-square move, as UCI writes it."""
+    to, frm, promo = raw & 0x3F, (raw >> 6) & 0x3F, (raw >> 12) & 0x7
+    uci = _square_name(frm) + _square_name(to) + (_PROMO_LETTER.get(promo, "") if promo else "")
+    if (
+        board is not None
+        and not board.chess960
+        and uci in _POLYGLOT_TO_CASTLE
+        and piece_at(board, uci[:2]) in ("K", "k")
+    ):
+        uci = _POLYGLOT_TO_CASTLE[uci]
+    return uci
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+class Book:
+    """A Polyglot book held in memory (books are small: 16 bytes a move)."""
+
+    def __init__(self, data: bytes, name: str = "<book>") -> None:
+        if len(data) % ENTRY.size != 0:
+            raise BookError(f"{name} is not a Polyglot book: size {len(data)} is not a multiple of 16")
+        self.name = name
+        self._data = bytes(data)
+        self._keys = [ENTRY.unpack_from(self._data, i)[0] for i in range(0, len(self._data), ENTRY.size)]
+
+    @classmethod
+    def open(cls, path: Union[str, os.PathLike]) -> Book:  # type: ignore[type-arg]
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise BookError(f"cannot read book {str(p)!r}: {e.strerror or e}") from None
+        return cls(data, str(p))
+
+    @classmethod
+    def default(cls) -> Book:
+        """The built-in book shipped in the package."""
+        return cls.open(DEFAULT_BOOK)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def raw_entries(self, key: int) -> Iterator[Tuple[int, int, int, int]]:
+        """(key, move, weight, learn) of every entry with ``key``, in file order. The
+        first one is found by binary search (the file is sorted by key)."""
+        i = bisect.bisect_left(self._keys, key)
+        while i < len(self._keys) and self._keys[i] == key:
+            yield ENTRY.unpack_from(self._data, i * ENTRY.size)
+            i += 1
+
+    def entries(self, board: Board, *, minimum_weight: int = 1) -> List[BookEntry]:
+        """The book moves legal in ``board`` with weight >= ``minimum_weight``, in file order."""
+        key = board.polyglot_key()
+        legal = set(board.legal_moves())
+        out = []
+        for _, raw, weight, learn in self.raw_entries(key):
+            if weight < minimum_weight:
+                continue
+            uci = decode_move(board, raw)
+            if uci not in legal:
+                continue
+            out.append(BookEntry(uci, weight, learn, raw, key))
+        return out
+
+    def best(self, board: Board) -> Optional[BookEntry]:
+        """The entry with the highest weight (the first of equals), or None."""
+        best: Optional[BookEntry] = None
+        for e in self.entries(board):
+            if best is None or e.weight > best.weight:
+                best = e
+        return best
+
+    def weighted_choice(self, board: Board, rng: Optional[random.Random] = None) -> Optional[BookEntry]:
+        """A random entry, each with probability weight / total weight; None if none."""
+        entries = self.entries(board)
+        total = sum(e.weight for e in entries)
+        if total <= 0:
+            return None
+        r = (rng or random).randrange(total)
+        for e in entries:
+            r -= e.weight
+            if r < 0:
+                return e
+        return entries[-1]  # unreachable: r < total
+
+    def pick(self, board: Board, *, best: bool = False, rng: Optional[random.Random] = None) -> Optional[str]:
+        """The move to play from the book (UCI text) or None when out of book."""
+        e = self.best(board) if best else self.weighted_choice(board, rng)
+        return e.move if e else None
+
+    def to_table(self) -> Dict[int, Dict[int, Tuple[int, int]]]:
+        """{key: {raw_move: (weight, learn)}} of every entry (for adding lines)."""
+        table: Dict[int, Dict[int, Tuple[int, int]]] = defaultdict(dict)
+        for off in range(0, len(self._data), ENTRY.size):
+            key, raw, weight, learn = ENTRY.unpack_from(self._data, off)
+            table[key][raw] = (weight, learn)
+        return table
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def write_book(table: Dict[int, Dict[int, Tuple[int, int]]]) -> bytes:
+    """Polyglot bytes for ``{key: {raw_move: (weight, learn)}}``: sorted by key, then by
+    weight (highest first), then by move, so the same table always gives the same bytes.
+    Weights above 65535 are scaled down per position, keeping their ratios."""
+    rows = []
+    for key, moves in table.items():
+        top = max((w for w, _ in moves.values()), default=0)
+        scale = MAX_WEIGHT / top if top > MAX_WEIGHT else 1.0
+        for raw, (weight, learn) in moves.items():
+            w = weight if scale == 1.0 else max(1, int(weight * scale))
+            rows.append((key, -w, raw, w, learn))
+    rows.sort()
+    return b"".join(ENTRY.pack(key, raw, w, learn) for key, _, raw, w, learn in rows)
+
+
+# ---------------------------------------------------------------------------- PGN
+
+
+@dataclass
+class Game:
+    headers: Dict[str, str]
+    moves: List[str]  # SAN as written (move numbers, comments, NAGs, variations removed)
+    result: str
+
+
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_HEADER = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+")
+
+
+def parse_pgn(text: str) -> Iterator[Game]:
+    """The games of a PGN text: headers, main-line SAN moves and result. Comments
+    ({...} and ; to end of line), variations ((...), nested), NAGs ($n) and move numbers
+    are skipped. A game ends at its result token or at the next header section."""
+    headers: Dict[str, str] = {}
+    moves: List[str] = []
+    in_moves = False
+    depth = 0  # variation nesting
+    i, n = 0, len(text)
+
+    def finish(result: str) -> Game:
+        nonlocal headers, moves, in_moves
+        g = Game(headers, moves, result if result != "" else headers.get("Result", "*"))
+        headers, moves, in_moves = {}, [], False
+        return g
+
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        if c == "%" and (i == 0 or text[i - 1] == "\n"):  # escape line
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "{":
+            j = text.find("}", i)
+            i = n if j < 0 else j + 1
+            continue
+        if c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "[" and depth == 0:
+            if in_moves:
+                yield finish("")
+            m = _HEADER.match(text, i)
+            j = text.find("]", i)
+            if m:
+                headers[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                i = m.end()
+            else:
+                i = n if j < 0 else j + 1
+            continue
+        if c == "(":
+            depth += 1
+            i += 1
+            continue
+        if c == ")":
+            depth = max(0, depth - 1)
+            i += 1
+            continue
+        j = i
+        while j < n and not text[j].isspace() and text[j] not in "{}();[":
+            j += 1
+        token = text[i:j]
+        i = j if j > i else i + 1
+        if depth > 0 or not token:
+            continue
+        if token in _RESULTS:
+            yield finish(token)
+            continue
+        if token.startswith("$"):
+            continue
+        token = _MOVE_NUMBER.sub("", token)
+        token = token.rstrip("!?")
+        if token:
+            in_moves = True
+            moves.append(token)
+    if in_moves or moves:
+        yield finish("")
+
+
+def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ignore[type-arg]
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    yield from parse_pgn(text)
+
+
+def _start_board(headers: Dict[str, str]) -> Board:
+    fen = headers.get("FEN")
+    chess960 = "960" in headers.get("Variant", "")
+    return Board(fen, chess960=chess960) if fen else Board(chess960=chess960)
+
+
+def push_move(board: Board, text: str) -> str:
+    """Play a move given as UCI or SAN text; returns it as UCI. Raises a ValueError
+    subclass (IllegalMoveError, InvalidMoveError, AmbiguousMoveError) naming the problem."""
+    t = text.strip()
+    if re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrqNBRQ]?", t):
+        uci = t[:4] + t[4:].lower()
+        if uci in board.legal_moves():
+            board.push_uci(uci)
+            return uci
+    return str(board.push_san(t))
+
+
+# ---------------------------------------------------------------------------- building
+
+# A win counts 2 and a draw 1 for the side that played the move, a loss 0: the weights
+# of Polyglot's own "make-book" (2 * wins + draws).
+WIN_WEIGHT, DRAW_WEIGHT = 2, 1
+DEFAULT_MAX_PLIES = 16
+DEFAULT_MIN_GAMES = 1
+
+
+@dataclass
+class BuildStats:
+    games: int = 0
+    skipped_games: int = 0
+    positions: int = 0
+    entries: int = 0
+
+
+def build_from_games(
+    games: Iterable[Game],
+    *,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    min_games: int = DEFAULT_MIN_GAMES,
+    use_results: bool = True,
+    stats: Optional[BuildStats] = None,
+    errors: Optional[List[str]] = None,
+) -> bytes:
+    """A Polyglot book from games: the first ``max_plies`` plies of each, a move kept when
+    at least ``min_games`` games played it in that position. With ``use_results`` a move
+    weighs 2 per win and 1 per draw of the side that played it (moves that only lost are
+    dropped, as weight 0 means "deleted" to Polyglot readers); without, 1 per game.
+    Games with an illegal move are cut at that move (and reported in ``errors``)."""
+    stats = stats if stats is not None else BuildStats()
+    counts: Dict[Tuple[int, int], List[int]] = defaultdict(lambda: [0, 0])  # games, weight
+    for gi, game in enumerate(games, 1):
+        try:
+            board = _start_board(game.headers)
+        except FenError as e:
+            stats.skipped_games += 1
+            if errors is not None:
+                errors.append(f"game {gi}: bad FEN header: {e}")
+            continue
+        stats.games += 1
+        for ply, san in enumerate(game.moves[:max_plies]):
+            key = board.polyglot_key()
+            white = board.turn
+            try:
+                uci = board.parse_san(san) if not re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrq]?", san) else san
+                raw = encode_move(board, uci)
+                board.push_uci(uci)
+            except ValueError as e:
+                if errors is not None:
+                    errors.append(f"game {gi}, ply {ply + 1}: {san}: {e}")
+                break
+            if use_results:
+                if game.result == "1/2-1/2":
+                    w = DRAW_WEIGHT
+                elif game.result == ("1-0" if white else "0-1"):
+                    w = WIN_WEIGHT
+                else:
+                    w = 0
+            else:
+                w = 1
+            c = counts[(key, raw)]
+            c[0] += 1
+            c[1] += w
+    table: Dict[int, Dict[int, Tuple[int, int]]] = defaultdict(dict)
+    for (key, raw), (ngames, weight) in counts.items():
+        if ngames >= min_games and weight > 0:
+            table[key][raw] = (weight, 0)
+    stats.positions = len(table)
+    stats.entries = sum(len(v) for v in table.values())
+    return write_book(table)
+
+
+def parse_repertoire(text: str) -> Iterator[Game]:
+    """Lines of a repertoire file: one line of play per text line (SAN with or without
+    move numbers); ``#`` starts a comment. Each line counts as one game without result."""
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            yield Game({}, [t for t in (_MOVE_NUMBER.sub("", tok) for tok in line.split()) if t], "*")
+
+
+def build_repertoire(path: Union[str, os.PathLike] = DEFAULT_REPERTOIRE) -> bytes:  # type: ignore[type-arg]
+    """The built-in book from its repertoire text: each move weighs the number of
+    repertoire lines that play it in that position (so main lines are preferred)."""
+    text = Path(path).read_text(encoding="utf-8")
+    errors: List[str] = []
+    data = build_from_games(parse_repertoire(text), max_plies=10**6, use_results=False, errors=errors)
+    if errors:
+        raise BookError("repertoire has bad lines: " + "; ".join(errors))
+    return data
+
+
+def add_line(
+    data: bytes, moves: Sequence[str], *, fen: Optional[str] = None, weight: int = 1,
+    chess960: bool = False,
+) -> bytes:
+    """``data`` with each move of the line (UCI or SAN, from ``fen`` or the start)
+    added, weight ``weight`` added to existing entries."""
+    table = Book(data).to_table()
+    board = Board(fen, chess960=chess960)
+    for text in moves:
+        key = board.polyglot_key()
+        before = board.copy()
+        uci = push_move(board, text)
+        raw = encode_move(before, uci)
+        old_w, learn = table[key].get(raw, (0, 0))
+        table[key][raw] = (min(MAX_WEIGHT, old_w + weight), learn)
+    return write_book(table)
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    src = Path(args.source)
+    stats = BuildStats()
+    errors: List[str] = []
+    try:
+        if src.suffix.lower() == ".txt" or args.repertoire:
+            games: Iterable[Game] = parse_repertoire(src.read_text(encoding="utf-8"))
+            data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
+                                    use_results=False, stats=stats, errors=errors)
+        else:
+            data = build_from_games(read_pgn_file(src), max_plies=args.max_plies,
+                                    min_games=args.min_games, use_results=not args.no_results,
+                                    stats=stats, errors=errors)
+    except OSError as e:
+        print(f"kibitz book build: cannot read {str(src)!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    for err in errors[:20]:
+        print(f"kibitz book build: warning: {err}", file=sys.stderr)
+    if len(errors) > 20:
+        print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
+    Path(args.output).write_bytes(data)
+    print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
+          f"from {stats.games} games")
+    return 0
+
+
+def _open_book_arg(path: Optional[str]) -> Book:
+    return Book.open(path) if path else Book.default()
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        board = Board(" ".join(args.fen) if args.fen else None, chess960=args.chess960)
+        for m in args.moves or []:
+            push_move(board, m)
+        book = _open_book_arg(args.book)
+    except ValueError as e:
+        print(f"kibitz book show: {e}", file=sys.stderr)
+        return 2
+    entries = book.entries(board, minimum_weight=0 if args.all else 1)
+    print(f"{board.fen()}  (key {board.polyglot_key():016x})")
+    if not entries:
+        print("no book moves")
+        return 0
+    total = sum(x.weight for x in entries) or 1
+    for x in sorted(entries, key=lambda y: -y.weight):
+        print(f"{board.san(x.move):8} {x.move:6} weight {x.weight:5}  {100 * x.weight / total:5.1f}%")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    path = Path(args.book)
+    try:
+        data = path.read_bytes() if path.exists() else b""
+        new = add_line(data, args.moves, fen=args.fen, weight=args.weight, chess960=args.chess960)
+    except (ValueError, OSError) as e:
+        print(f"kibitz book add: {e}", file=sys.stderr)
+        return 2
+    path.write_bytes(new)
+    print(f"{path}: added {len(args.moves)} moves ({len(new) // ENTRY.size} entries)")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("book", help="build, show and edit Polyglot opening books")
+    bsub = p.add_subparsers(dest="book_command", metavar="ACTION")
+    p.set_defaults(func=lambda a: (p.print_help(), 0)[1])
+
+    b = bsub.add_parser("build", help="build a Polyglot book from a PGN file (or a .txt repertoire)")
+    b.add_argument("source", metavar="GAMES.pgn", help="PGN games, or a repertoire .txt (one line per line of play)")
+    b.add_argument("-o", "--output", required=True, metavar="BOOK.bin")
+    b.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, help=f"plies per game (default {DEFAULT_MAX_PLIES})")
+    b.add_argument("--min-games", type=int, default=DEFAULT_MIN_GAMES, help="games a move needs to enter the book (default 1)")
+    b.add_argument("--no-results", action="store_true", help="weight 1 per game instead of 2 per win + 1 per draw")
+    b.add_argument("--repertoire", action="store_true", help="read SOURCE as a repertoire text file")
+    b.set_defaults(func=cmd_build)
+
+    s = bsub.add_parser("show", help="list the book moves of a position with their weights")
+    s.add_argument("fen", nargs="*", metavar="FEN", help="position (default: the start position)")
+    s.add_argument("--book", default=None, help="book file (default: the built-in book)")
+    s.add_argument("--moves", nargs="*", metavar="M", help="moves (UCI or SAN) to play first")
+    s.add_argument("--all", action="store_true", help="also list weight-0 entries")
+    s.add_argument("--chess960", action="store_true")
+    s.set_defaults(func=cmd_show)
+
+    a = bsub.add_parser("add", help="add a line of moves to a book (created if missing)")
+    a.add_argument("book", metavar="BOOK.bin")
+    a.add_argument("moves", nargs="+", metavar="MOVE", help="UCI or SAN moves")
+    a.add_argument("--fen", default=None, help="position the line starts from")
+    a.add_argument("--weight", type=int, default=1, help="weight added to each move (default 1)")
+    a.add_argument("--chess960", action="store_true")
+    a.set_defaults(func=cmd_add)

@@ -1,0 +1,151 @@
+"""The UCI options of kibitz: their declarations (``option name ...`` lines) and checks.
+
+Each option knows its type and range; :meth:`Options.set` turns the text of a
+``setoption`` command into a typed value or raises :class:`OptionError` (a ``ValueError``)
+with a message that names the problem, and leaves the old value in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Union
+
+from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS
+
+Value = Union[int, bool, str, None]
+
+
+class OptionError(ValueError):
+    """A ``setoption`` that names no option or gives a value the option cannot take."""
+
+
+@dataclass
+class Option:
+    name: str
+    type: str  # "spin" | "check" | "string" | "button" | "combo"
+    default: Value = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    choices: List[str] = field(default_factory=list)
+    help: str = ""
+
+    def uci_line(self) -> str:
+        line = f"option name {self.name} type {self.type}"
+        if self.type == "button":
+            return line
+        if self.type == "check":
+            return f"{line} default {'true' if self.default else 'false'}"
+        if self.type == "string":
+            # UCI has no way to say "empty"; "<empty>" is the convention GUIs understand.
+            return f"{line} default {self.default if self.default else '<empty>'}"
+        if self.type == "spin":
+            return f"{line} default {self.default} min {self.min} max {self.max}"
+        vars_ = " ".join(f"var {c}" for c in self.choices)
+        return f"{line} default {self.default} {vars_}"
+
+    def parse(self, text: Optional[str]) -> Value:
+        """The typed value of ``text`` for this option, or OptionError naming the problem."""
+        if self.type == "button":
+            return None
+        if text is None:
+            if self.type == "string":
+                return ""
+            raise OptionError(f"option {self.name} needs a value")
+        text = text.strip()
+        if self.type == "check":
+            low = text.lower()
+            if low in ("true", "on", "1", "yes"):
+                return True
+            if low in ("false", "off", "0", "no"):
+                return False
+            raise OptionError(f"option {self.name} takes true or false, not {text!r}")
+        if self.type == "spin":
+            try:
+                number = int(text)
+            except ValueError:
+                raise OptionError(f"option {self.name} takes an integer, not {text!r}") from None
+            assert self.min is not None and self.max is not None
+            if not self.min <= number <= self.max:
+                raise OptionError(
+                    f"option {self.name} value {number} is out of range {self.min}..{self.max}"
+                )
+            return number
+        if self.type == "combo":
+            for choice in self.choices:
+                if choice.lower() == text.lower():
+                    return choice
+            raise OptionError(
+                f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}"
+            )
+        # string
+        return "" if text == "<empty>" else text
+
+
+# Strength range (UCI_Elo): the levels calibrated against Stockfish's UCI_Elo (see
+# strength.py and the README table).
+ELO_MIN = 1000
+ELO_MAX = 2400
+
+
+def default_options() -> List[Option]:
+    """Every option kibitz declares after ``uci``, in the order it declares them."""
+    return [
+        # 16 MB: the usual default of UCI engines (Stockfish too). 4096 MB at most: a
+        # failed allocation aborts the process, and 4 GB fits any machine kibitz is
+        # tested on (24 GB) while being far more than a 2-core search fills.
+        Option("Hash", "spin", 16, 1, 4096, help="transposition table size in MB"),
+        Option("Clear Hash", "button", help="empty the transposition table"),
+        # One thread until the search has more (the Rust search is single-threaded).
+        Option("Threads", "spin", 1, 1, 1, help="search threads"),
+        # 256 lines: more than any GUI shows; every line costs a full-width re-search.
+        Option("MultiPV", "spin", 1, 1, 256, help="number of best lines shown"),
+        Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),
+        Option("OwnBook", "check", True, help="play moves from the opening book"),
+        Option("BookFile", "string", "", help="Polyglot .bin book; empty = the built-in book"),
+        # 0..5000 ms: 5 s covers a slow network link to a server.
+        Option("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
+               help="ms kept in reserve per move for process and network latency"),
+        Option("UCI_LimitStrength", "check", False, help="play at the strength of UCI_Elo"),
+        Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="strength when UCI_LimitStrength is on"),
+        Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook"),
+    ]
+
+
+class Options:
+    """The current values, looked up by name case-insensitively (as UCI asks)."""
+
+    def __init__(self) -> None:
+        self._decl: Dict[str, Option] = {o.name.lower(): o for o in default_options()}
+        self._values: Dict[str, Value] = {k: o.default for k, o in self._decl.items()}
+
+    def declarations(self) -> List[Option]:
+        return list(self._decl.values())
+
+    def option(self, name: str) -> Option:
+        try:
+            return self._decl[" ".join(name.split()).lower()]
+        except KeyError:
+            raise OptionError(f"no such option: {name!r}") from None
+
+    def set(self, name: str, text: Optional[str]) -> tuple[str, Value]:
+        """Set an option from setoption text; returns (canonical name, typed value)."""
+        opt = self.option(name)
+        value = opt.parse(text)
+        if opt.type != "button":
+            self._values[opt.name.lower()] = value
+        return opt.name, value
+
+    def __getitem__(self, name: str) -> Value:
+        return self._values[self.option(name).name.lower()]
+
+    def get_int(self, name: str) -> int:
+        v = self[name]
+        assert isinstance(v, int)
+        return int(v)
+
+    def get_bool(self, name: str) -> bool:
+        return bool(self[name])
+
+    def get_str(self, name: str) -> str:
+        v = self[name]
+        return "" if v is None else str(v)

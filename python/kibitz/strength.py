@@ -1,0 +1,92 @@
+"""Strength levels (UCI_LimitStrength / UCI_Elo): weaker play by design.
+
+A level limits the search to a node budget and adds controlled imperfection: the search
+runs with several lines (MultiPV) and the move is drawn from them by a softmax of their
+scores with a temperature in centipawns, so a weak level often plays the second or third
+best move when it is not much worse, and rarely a much worse one; a strong level almost
+always plays the best move. The anchors below were calibrated against Stockfish's own
+UCI_Elo levels with /work/shared/tools/match.py (the table is in the README); levels in
+between are interpolated (log-linear in nodes, linear in temperature).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from kibitz.options import ELO_MAX, ELO_MIN
+
+
+@dataclass(frozen=True)
+class Level:
+    elo: int
+    nodes: int  # node budget of one move's search
+    multipv: int  # lines searched to choose among
+    temperature_cp: float  # softmax temperature; 0 = always the best line
+
+
+# (elo, nodes, temperature_cp). Origin: calibration matches against Stockfish 15.1's
+# UCI_Elo levels at 10s+0.1s (/work/shared/tools/match.py; table in the README). Pilot
+# matches placed (6000 nodes, 35 cp) at ~1420 and (30000 nodes, 15 cp) at ~1990, i.e.
+# ~360 Elo per e-fold of nodes along this curve; the anchors were set from that.
+ANCHORS = [
+    (1000, 1_000, 70.0),
+    (1400, 6_000, 35.0),
+    (1800, 17_000, 22.0),
+    (2100, 40_000, 14.0),
+    (2400, 120_000, 6.0),
+]
+# Lines to choose among: 4 gives a weak level real alternatives without making every
+# iteration four times as expensive for the strong ones (their temperature makes the
+# 3rd and 4th lines nearly irrelevant).
+LEVEL_MULTIPV = 4
+# Mate scores as centipawns for the softmax: far beyond any material score.
+MATE_CP = 100_000
+
+
+def level_for(elo: int) -> Level:
+    """The level of a UCI_Elo value (clamped to ELO_MIN..ELO_MAX)."""
+    elo = max(ELO_MIN, min(ELO_MAX, int(elo)))
+    for (e0, n0, t0), (e1, n1, t1) in zip(ANCHORS, ANCHORS[1:]):
+        if e0 <= elo <= e1:
+            f = (elo - e0) / (e1 - e0)
+            nodes = int(round(math.exp(math.log(n0) + f * (math.log(n1) - math.log(n0)))))
+            temp = t0 + f * (t1 - t0)
+            return Level(elo, nodes, LEVEL_MULTIPV, temp)
+    e, n, t = ANCHORS[-1] if elo >= ANCHORS[-1][0] else ANCHORS[0]
+    return Level(elo, n, LEVEL_MULTIPV, t)
+
+
+def line_cp(line: Any) -> Optional[float]:
+    """A line's score in centipawns for comparison (mates mapped beyond any cp score)."""
+    mate = getattr(line, "mate", None)
+    if mate is not None:
+        if mate > 0:
+            return MATE_CP - mate
+        return -MATE_CP - mate  # mate <= 0: being mated; later is better
+    cp = getattr(line, "score_cp", None)
+    return None if cp is None else float(cp)
+
+
+def choose(lines: Sequence[Any], level: Level, rng: Optional[random.Random] = None) -> int:
+    """Index into ``lines`` (best first) of the line to play: softmax of the scores at the
+    level's temperature. Lines without a score or a move are never chosen."""
+    scored: list[tuple[int, float]] = []
+    for i, line in enumerate(lines):
+        cp = line_cp(line) if getattr(line, "pv", None) else None
+        if cp is not None:
+            scored.append((i, cp))
+    if not scored:
+        return 0
+    best = max(s for _, s in scored)
+    if level.temperature_cp <= 0:
+        return next(i for i, s in scored if s == best)
+    weights = [math.exp(max(-50.0, (s - best) / level.temperature_cp)) for _, s in scored]
+    r = (rng or random).random() * sum(weights)
+    for (i, _), w in zip(scored, weights):
+        r -= w
+        if r < 0:
+            return i
+    return scored[-1][0]

@@ -1,0 +1,738 @@
+"""The UCI front end: ``kibitz`` (no subcommand), ``kibitz uci`` and ``python -m kibitz``.
+
+Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004/2006, "Description of the
+universal chess interface"). Architecture:
+
+* the reader (the main thread) reads stdin line by line and handles every command at
+  once, also while a search runs -- ``isready`` is answered immediately, ``stop`` and
+  ``ponderhit`` act on the running search;
+* each ``go`` runs in a worker thread: book probe, then ``Engine.search`` (which releases
+  the GIL) with the budget of timeman.py, adjusted after each iteration through
+  ``on_info``; the worker writes exactly one ``bestmove`` per ``go``;
+* stdout is written by both threads, always one whole line under a lock, then flushed.
+
+Bad input never ends the process and loses nothing: every problem is reported as an
+``info string`` and the state stays as it was (or as far as it could be applied).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional, TextIO
+
+import kibitz
+from kibitz import strength, timeman
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz.book import Book, BookError
+from kibitz.options import OptionError, Options
+
+ENGINE_NAME = f"kibitz {getattr(kibitz, '__version__', '')}".strip()
+ENGINE_AUTHOR = "the kibitz developers"
+
+GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_FLAGS = ("infinite", "ponder")
+# Depth cap for depth-less searches the engine could otherwise run to its own maximum;
+# also the most `go depth` asks for (deeper than any search reaches in practice).
+MAX_DEPTH = 120  # the Rust search's MAX_DEPTH (MAX_PLY 128 - 8): deeper raises ValueError
+
+BANNER = f"""{ENGINE_NAME}: a UCI chess engine (Rust core, Python front end).
+It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Arena,
+Banksia, ...) or a lichess bot as a UCI engine with the command `kibitz`.
+Try by hand:  uci | isready | position startpos moves e2e4 | go movetime 1000 | d | quit
+Type `help` for the commands; `kibitz --help` lists the other subcommands (book, play, perft)."""
+
+HELP_LINES = [
+    "commands: uci, debug on|off, isready, setoption name <N> [value <V>], register,",
+    "  ucinewgame, position startpos|fen <FEN> [moves <m1> ...],",
+    "  go [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>] [movestogo <n>] [depth <n>]",
+    "     [nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...],",
+    "  stop, ponderhit, quit; and for people: d (show the board), help",
+]
+
+
+@dataclass
+class GoParams:
+    wtime: Optional[int] = None
+    btime: Optional[int] = None
+    winc: Optional[int] = None
+    binc: Optional[int] = None
+    movestogo: Optional[int] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    movetime: Optional[int] = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: List[str] = field(default_factory=list)
+
+    def clock(self, white: bool) -> tuple[Optional[int], int]:
+        t = self.wtime if white else self.btime
+        inc = (self.winc if white else self.binc) or 0
+        return t, inc
+
+    @property
+    def game_clock(self) -> bool:
+        return self.wtime is not None or self.btime is not None or self.movetime is not None
+
+
+@dataclass
+class SearchJob:
+    """State shared between the reader and the worker for one ``go``."""
+
+    board: Board
+    go: GoParams
+    budget: timeman.Budget
+    start: float  # monotonic seconds from which the budget counts (go, or ponderhit)
+    search_start: float  # when the search began (go): the soft target counts from here, so
+    # a search that pondered long enough already is played at ponderhit
+    pondering: bool
+    wait_for_stop: bool  # infinite (or pondering): bestmove only after stop/ponderhit
+    stop_event: threading.Event = field(default_factory=threading.Event)
+    release_event: threading.Event = field(default_factory=threading.Event)  # stop or ponderhit
+    done: threading.Event = field(default_factory=threading.Event)
+    history: List[timeman.Iteration] = field(default_factory=list)
+    thread: Optional[threading.Thread] = None
+    watchdog: Optional[threading.Thread] = None
+
+
+class UciEngine:
+    """One UCI session: feed it lines with :meth:`handle`; it writes to ``out``."""
+
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        engine_factory: Optional[Callable[[int], Any]] = None,
+        interactive: bool = False,
+        rng: Optional[random.Random] = None,
+    ) -> None:
+        self._out = out
+        self._out_lock = threading.Lock()
+        self._closed = False
+        self.interactive = interactive
+        self.options = Options()
+        self.debug = False
+        self.board = Board()
+        self._engine_factory = engine_factory
+        self._engine: Any = None
+        self._job: Optional[SearchJob] = None
+        self._job_lock = threading.Lock()
+        self._pending: List[Callable[[], None]] = []  # engine changes deferred past a search
+        self._book: Optional[Book] = None
+        self._book_loaded_from: Optional[str] = None
+        self._rng = rng or random.Random()
+
+    # ------------------------------------------------------------------ output
+
+    def send(self, line: str) -> None:
+        """Write one line to stdout, whole, under the lock, and flush."""
+        with self._out_lock:
+            if self._closed:
+                return
+            try:
+                self._out.write(line + "\n")
+                self._out.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                # The GUI has gone: nothing more can be said to it.
+                self._closed = True
+
+    def info(self, text: str) -> None:
+        self.send(f"info string {text}")
+
+    # ------------------------------------------------------------------ engine
+
+    def engine(self) -> Any:
+        if self._engine is None:
+            factory = self._engine_factory
+            if factory is None:
+                factory = getattr(kibitz, "Engine", None)
+            if factory is None:
+                raise RuntimeError("this build of kibitz has no search (kibitz.Engine is missing)")
+            self._engine = factory(self.options.get_int("Hash"))
+        return self._engine
+
+    def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
+        """Run an engine change now, or after the running search (never during one)."""
+        with self._job_lock:
+            if self.searching:
+                self._pending.append(action)
+                self.info(f"{what} takes effect when the current search ends")
+                return
+        action()
+
+    @property
+    def searching(self) -> bool:
+        job = self._job
+        return job is not None and not job.done.is_set()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def handle(self, line: str) -> bool:
+        """Handle one input line; False after ``quit``."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        cmd, args = tokens[0], tokens[1:]
+        handler = self._COMMANDS.get(cmd)
+        if handler is None:
+            # UCI: "if the engine or the GUI receives an unknown command or token it
+            # should just ignore it and try to parse the rest of the string".
+            for i, tok in enumerate(tokens[1:], 1):
+                if tok in self._COMMANDS and tok != "d":
+                    self.info(f"ignored unknown token(s) {' '.join(tokens[:i])!r}")
+                    return self.handle(" ".join(tokens[i:]))
+            shown = line.strip()
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            self.info(f"unknown command {shown!r} (type help for the commands)")
+            return True
+        try:
+            return handler(self, args)
+        except Exception as e:  # never die on input: report and go on
+            self.info(f"error in {cmd}: {type(e).__name__}: {e}")
+            return True
+
+    def cmd_uci(self, args: List[str]) -> bool:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send("")
+        for opt in self.options.declarations():
+            self.send(opt.uci_line())
+        self.send("uciok")
+        return True
+
+    def cmd_debug(self, args: List[str]) -> bool:
+        if args and args[0] in ("on", "off"):
+            self.debug = args[0] == "on"
+        elif not args:
+            self.debug = True
+        else:
+            self.info(f"debug takes on or off, not {args[0]!r}")
+        return True
+
+    def cmd_isready(self, args: List[str]) -> bool:
+        self.send("readyok")
+        return True
+
+    def cmd_register(self, args: List[str]) -> bool:
+        return True  # kibitz needs no registration; accepted and ignored
+
+    def cmd_help(self, args: List[str]) -> bool:
+        for line in HELP_LINES:
+            self.send(line if self.interactive else f"info string {line}")
+        return True
+
+    def cmd_d(self, args: List[str]) -> bool:
+        prefix = "" if self.interactive else "info string "
+        for row in str(self.board).splitlines():
+            self.send(prefix + row)
+        self.send(f"{prefix}Fen: {self.board.fen()}")
+        self.send(f"{prefix}Key: {self.board.polyglot_key():016X}")
+        return True
+
+    def cmd_quit(self, args: List[str]) -> bool:
+        self.shutdown(wait_finite=False)
+        return False
+
+    # -------------------------------------------------------------- setoption
+
+    def cmd_setoption(self, args: List[str]) -> bool:
+        if not args or args[0] != "name":
+            self.info("setoption needs: setoption name <name> [value <value>]")
+            return True
+        try:
+            vi = args.index("value")
+            name, value = " ".join(args[1:vi]), " ".join(args[vi + 1:])
+        except ValueError:
+            name, value = " ".join(args[1:]), None
+        if not name:
+            self.info("setoption needs an option name")
+            return True
+        try:
+            canon, parsed = self.options.set(name, value)
+        except OptionError as e:
+            self.info(f"{e}; unchanged")
+            return True
+        self._option_changed(canon, parsed)
+        return True
+
+    def _option_changed(self, name: str, value: Any) -> None:
+        if name == "Hash":
+            if self._engine is not None:
+                self._apply_to_engine(lambda: self._engine.resize(int(value)), "Hash")
+        elif name == "Clear Hash":
+            if self._engine is not None:
+                self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
+        elif name == "UCI_Chess960":
+            if bool(value) != self.board.chess960:
+                try:
+                    self.board = Board(self.board.fen(), chess960=bool(value))
+                except FenError as e:  # the position cannot be read in the other mode
+                    self.info(f"position reset to the start: {e}")
+                    self.board = Board(chess960=bool(value))
+        elif name in ("BookFile", "OwnBook"):
+            self._book = None  # (re)loaded on the next probe
+            if name == "BookFile" and value:
+                try:
+                    self._load_book()
+                except BookError as e:
+                    self.info(f"{e}; the book is off until BookFile names a Polyglot book")
+
+    def _load_book(self) -> Optional[Book]:
+        path = self.options.get_str("BookFile")
+        if self._book is None or self._book_loaded_from != path:
+            self._book = Book.open(path) if path else Book.default()
+            self._book_loaded_from = path
+        return self._book
+
+    # -------------------------------------------------------------- position
+
+    def cmd_ucinewgame(self, args: List[str]) -> bool:
+        self._stop_and_wait()
+        if self._engine is not None:
+            self._engine.clear()
+        self.board = Board(chess960=self.options.get_bool("UCI_Chess960"))
+        return True
+
+    def cmd_position(self, args: List[str]) -> bool:
+        chess960 = self.options.get_bool("UCI_Chess960")
+        if not args:
+            self.info("position needs startpos or fen <FEN>; position unchanged")
+            return True
+        try:
+            mi = args.index("moves")
+        except ValueError:
+            mi = len(args)
+        head, moves = args[:mi], args[mi + 1:]
+        if head[0] == "startpos":
+            if len(head) > 1:
+                self.info(f"ignored {' '.join(head[1:])!r} after startpos")
+            fen: Optional[str] = None
+        elif head[0] == "fen":
+            if len(head) < 2:
+                self.info("position fen needs a FEN; position unchanged")
+                return True
+            fen = " ".join(head[1:])
+        else:
+            self.info(f"position needs startpos or fen, not {head[0]!r}; position unchanged")
+            return True
+        try:
+            board = Board(fen, chess960=chess960)
+        except FenError as e:
+            self.info(f"bad FEN {fen!r}: {e}; position unchanged")
+            return True
+        for i, m in enumerate(moves, 1):
+            try:
+                board.push_uci(m)
+            except (IllegalMoveError, InvalidMoveError, ValueError) as e:
+                kind = "illegal" if isinstance(e, IllegalMoveError) else "bad"
+                self.info(
+                    f"{kind} move {m!r} (move {i} of {len(moves)}): {e}; position set up to the "
+                    f"move before it: {board.fen()}"
+                )
+                break
+        self.board = board
+        return True
+
+    # -------------------------------------------------------------- go
+
+    def _parse_go(self, args: List[str]) -> GoParams:
+        go = GoParams()
+        i = 0
+        while i < len(args):
+            tok = args[i]
+            if tok in GO_INT_PARAMS:
+                if i + 1 >= len(args):
+                    self.info(f"go {tok} needs a number; ignored")
+                    break
+                try:
+                    value = int(float(args[i + 1]))
+                except ValueError:
+                    self.info(f"go {tok}: {args[i + 1]!r} is not a number; ignored")
+                    i += 2
+                    continue
+                if tok in ("wtime", "btime") and value < 0:
+                    value = 0  # some GUIs send a negative clock after a flag fall
+                if tok in ("winc", "binc") and value < 0:
+                    value = 0
+                if tok in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
+                    if tok == "movetime" and value == 0:
+                        setattr(go, tok, 0)
+                        i += 2
+                        continue
+                    self.info(f"go {tok} {value} is not positive; ignored")
+                    i += 2
+                    continue
+                if tok == "depth":
+                    value = min(value, MAX_DEPTH)
+                setattr(go, tok, value)
+                i += 2
+            elif tok in GO_FLAGS:
+                setattr(go, tok, True)
+                i += 1
+            elif tok == "searchmoves":
+                i += 1
+                legal = set(self.board.legal_moves())
+                while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
+                    m = args[i]
+                    if m in legal:
+                        go.searchmoves.append(m)
+                    else:
+                        self.info(f"searchmoves: {m!r} is not a legal move here; ignored")
+                    i += 1
+            else:
+                self.info(f"go: unknown token {tok!r} ignored")
+                i += 1
+        return go
+
+    def cmd_go(self, args: List[str]) -> bool:
+        if self.searching:
+            self.info("go while searching: stopping the current search first")
+            self._stop_and_wait()
+        go = self._parse_go(args)
+        board = self.board.copy()
+        time_left, inc = go.clock(board.turn)
+        overhead = self.options.get_int("Move Overhead")
+        budget = timeman.allocate(
+            time_left_ms=time_left, inc_ms=inc, movestogo=go.movestogo,
+            movetime_ms=go.movetime, overhead_ms=overhead,
+        )
+        now = time.monotonic()
+        no_limit = not (budget.timed or go.depth or go.nodes or go.mate)
+        job = SearchJob(
+            board=board, go=go, budget=budget, start=now, search_start=now,
+            pondering=go.ponder, wait_for_stop=go.infinite or go.ponder or no_limit,
+        )
+        if self.debug:
+            self.info(f"budget soft {budget.soft_ms} max {budget.max_soft_ms} hard {budget.hard_ms} ms")
+        self._job = job
+        job.thread = threading.Thread(target=self._worker, args=(job,), name="kibitz-search", daemon=True)
+        job.thread.start()
+        return True
+
+    def cmd_stop(self, args: List[str]) -> bool:
+        job = self._job
+        if job is None or job.done.is_set():
+            return True  # nothing to stop (UCI: ignore)
+        job.stop_event.set()
+        job.release_event.set()
+        if self._engine is not None:
+            self._engine.stop()
+        return True
+
+    def cmd_ponderhit(self, args: List[str]) -> bool:
+        job = self._job
+        if job is None or job.done.is_set() or not job.pondering:
+            if self.debug:
+                self.info("ponderhit without a ponder search; ignored")
+            return True
+        # Our clock runs from now: the normal budget from the clock given with `go ponder`.
+        job.start = time.monotonic()
+        job.pondering = False
+        job.wait_for_stop = job.go.infinite
+        if job.budget.timed:
+            job.watchdog = threading.Thread(target=self._watchdog, args=(job,), daemon=True)
+            job.watchdog.start()
+            # The search may have pondered long enough already: then play at once.
+            self._check_time(job)
+        elif not (job.go.depth or job.go.nodes or job.go.mate or job.go.infinite):
+            # `go ponder` without a clock: the move is wanted now.
+            job.stop_event.set()
+            if self._engine is not None:
+                self._engine.stop()
+        job.release_event.set()
+        return True
+
+    # -------------------------------------------------------------- worker
+
+    def _worker(self, job: SearchJob) -> None:
+        best: Optional[str] = None
+        ponder: Optional[str] = None
+        try:
+            best, ponder = self._think(job)
+        except Exception as e:  # a failing search must still answer the go
+            self.info(f"search error: {type(e).__name__}: {e}")
+            legal = job.board.legal_moves()
+            best = legal[0] if legal else None
+            ponder = None
+        # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
+        while job.wait_for_stop and not job.stop_event.is_set():
+            job.release_event.wait()
+            job.release_event.clear()
+            if job.stop_event.is_set() or not job.wait_for_stop:
+                break
+        if best is None:
+            self.send("bestmove (none)")
+        elif ponder:
+            self.send(f"bestmove {best} ponder {ponder}")
+        else:
+            self.send(f"bestmove {best}")
+        with self._job_lock:
+            pending, self._pending = self._pending, []
+            for action in pending:
+                try:
+                    action()
+                except Exception as e:
+                    self.info(f"deferred option failed: {e}")
+            job.done.set()
+
+    def _book_move(self, job: SearchJob) -> Optional[tuple[str, Optional[str]]]:
+        go = job.go
+        if not self.options.get_bool("OwnBook") or go.infinite or go.ponder or go.searchmoves:
+            return None
+        if go.depth or go.nodes or go.mate:
+            return None  # an analysis request, not a game move
+        try:
+            book = self._load_book()
+        except BookError as e:
+            self.info(str(e))
+            return None
+        if book is None:
+            return None
+        entry = book.weighted_choice(job.board, self._rng)
+        if entry is None:
+            return None
+        after = job.board.copy()
+        after.push_uci(entry.move)
+        reply = book.best(after)
+        self.info(f"book move {entry.move} (weight {entry.weight})")
+        return entry.move, reply.move if reply else None
+
+    def _think(self, job: SearchJob) -> tuple[Optional[str], Optional[str]]:
+        board, go = job.board, job.go
+        legal = board.legal_moves()
+        if not legal:
+            if board.is_checkmate():
+                self.send("info depth 0 score mate 0")
+            else:
+                self.send("info depth 0 score cp 0")
+            return None, None
+        booked = self._book_move(job)
+        if booked is not None:
+            return booked
+        if len(legal) == 1 and job.budget.timed and not job.pondering and not go.infinite:
+            # The only move: no reason to spend clock time on it.
+            self.info("only move")
+            return legal[0], None
+
+        limit = self.options.get_bool("UCI_LimitStrength")
+        level = strength.level_for(self.options.get_int("UCI_Elo")) if limit else None
+        multipv = self.options.get_int("MultiPV")
+        nodes = go.nodes
+        if level is not None:
+            multipv = max(multipv, level.multipv)
+            nodes = level.nodes if nodes is None else min(nodes, level.nodes)
+        searchmoves = go.searchmoves or None
+        multipv = min(multipv, len(searchmoves or legal))
+
+        kwargs: dict[str, Any] = dict(depth=go.depth, nodes=nodes, multipv=multipv,
+                                      searchmoves=searchmoves, on_info=lambda i: self._on_info(job, i))
+        b = job.budget
+        if b.timed and not job.pondering:
+            if b.fixed:
+                kwargs["movetime_ms"] = b.hard_ms
+            else:
+                kwargs["soft_ms"] = b.max_soft_ms
+                kwargs["hard_ms"] = b.hard_ms
+            if (b.hard_ms or 0) < 1:
+                kwargs["depth"] = 1  # no time at all: the quickest legal answer
+        engine = self.engine()
+        if job.stop_event.is_set():
+            kwargs["depth"] = 1  # stopped before it began: answer at once
+        result = engine.search(board, **kwargs)
+
+        best = getattr(result, "best_move", None)
+        pv = list(getattr(result, "pv", []) or [])
+        ponder = getattr(result, "ponder", None) or (pv[1] if len(pv) > 1 else None)
+        if level is not None:
+            lines = list(getattr(result, "lines", []) or [])
+            if lines:
+                i = strength.choose(lines, level, self._rng)
+                line_pv = list(lines[i].pv)
+                if line_pv and line_pv[0] in legal:
+                    best = line_pv[0]
+                    ponder = line_pv[1] if len(line_pv) > 1 else None
+        if best is None or best not in legal:
+            if best is not None:
+                self.info(f"search gave an illegal move {best!r}; playing a legal one")
+            best, ponder = legal[0], None
+        return best, ponder
+
+    def _on_info(self, job: SearchJob, info: Any) -> None:
+        try:
+            self._handle_info(job, info)
+        except Exception as e:  # an exception here would abort the search: report instead
+            self.info(f"info handling failed: {type(e).__name__}: {e}")
+
+    def _handle_info(self, job: SearchJob, info: Any) -> None:
+        self.send(format_info(info))
+        if job.stop_event.is_set() and self._engine is not None:
+            self._engine.stop()  # a stop that came before the search had started
+            return
+        if getattr(info, "multipv", 1) not in (None, 1):
+            return
+        mate = getattr(info, "mate", None)
+        job.history.append(timeman.Iteration(
+            depth=int(getattr(info, "depth", 0) or 0),
+            best_move=(getattr(info, "pv", None) or [None])[0],
+            score_cp=None if mate is not None else getattr(info, "score_cp", None),
+        ))
+        go = job.go
+        if (
+            go.mate and mate is not None and 0 < mate <= go.mate
+            and getattr(info, "bound", "exact") == "exact"
+        ):
+            job.stop_event.set()
+            job.release_event.set()
+            job.wait_for_stop = False
+            self._engine.stop()
+            return
+        self._check_time(job)
+
+    def _check_time(self, job: SearchJob) -> None:
+        """Stop the search if the (adjusted) soft target says the next iteration should
+        not start (only for clock games, not while pondering, not for movetime)."""
+        b = job.budget
+        if job.pondering or not b.timed or b.fixed or not job.history:
+            return
+        factor = timeman.adjust(job.history)
+        target = timeman.target_ms(b, factor)
+        elapsed = (time.monotonic() - job.search_start) * 1000
+        if timeman.should_stop(elapsed, target):
+            if self.debug:
+                self.info(f"time: stop at {elapsed:.0f} ms (target {target} ms, factor {factor:.2f})")
+            if self._engine is not None:
+                self._engine.stop()
+
+    def _watchdog(self, job: SearchJob) -> None:
+        """After ponderhit the search runs without limits of its own: stop it at the
+        budget's cap (the most the soft target may grow to, never past the hard limit)."""
+        cap = job.budget.max_soft_ms if job.budget.max_soft_ms is not None else job.budget.hard_ms
+        deadline = job.start + (cap or 0) / 1000
+        while not job.done.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if self._engine is not None:
+                    self._engine.stop()
+                job.stop_event.set()
+                job.release_event.set()
+                return
+            job.done.wait(min(left, 0.05))
+
+    # -------------------------------------------------------------- lifecycle
+
+    def _stop_and_wait(self) -> None:
+        job = self._job
+        if job is None:
+            return
+        if not job.done.is_set():
+            self.cmd_stop([])
+            job.done.wait()
+
+    def shutdown(self, *, wait_finite: bool) -> None:
+        """End the session: a finite search (depth, time, nodes) may finish first when
+        ``wait_finite`` (stdin closed after `go`), anything else is stopped."""
+        job = self._job
+        if job is None or job.done.is_set():
+            return
+        if not (wait_finite and not job.wait_for_stop):
+            self.cmd_stop([])
+        job.done.wait()
+
+    def run(self, stdin: TextIO) -> int:
+        if self.interactive:
+            for line in BANNER.splitlines():
+                self.send(line)
+        try:
+            while True:
+                line = stdin.readline()
+                if not line:
+                    self.shutdown(wait_finite=True)
+                    return 0
+                if not self.handle(line):
+                    return 0
+                if self._closed:
+                    self.shutdown(wait_finite=False)
+                    return 0
+        except KeyboardInterrupt:
+            self.shutdown(wait_finite=False)
+            return 0
+
+    _COMMANDS: dict[str, Callable[["UciEngine", List[str]], bool]] = {}
+
+
+UciEngine._COMMANDS = {
+    "uci": UciEngine.cmd_uci,
+    "debug": UciEngine.cmd_debug,
+    "isready": UciEngine.cmd_isready,
+    "setoption": UciEngine.cmd_setoption,
+    "register": UciEngine.cmd_register,
+    "ucinewgame": UciEngine.cmd_ucinewgame,
+    "position": UciEngine.cmd_position,
+    "go": UciEngine.cmd_go,
+    "stop": UciEngine.cmd_stop,
+    "ponderhit": UciEngine.cmd_ponderhit,
+    "quit": UciEngine.cmd_quit,
+    "help": UciEngine.cmd_help,
+    "d": UciEngine.cmd_d,
+}
+
+
+def format_info(info: Any) -> str:
+    """The UCI ``info`` line of one search report."""
+    parts = ["info"]
+
+    def get(name: str) -> Any:
+        return getattr(info, name, None)
+
+    for name in ("depth", "seldepth", "multipv"):
+        v = get(name)
+        if v is not None:
+            parts += [name, str(int(v))]
+    mate, cp = get("mate"), get("score_cp")
+    if mate is not None:
+        parts += ["score", "mate", str(int(mate))]
+    elif cp is not None:
+        parts += ["score", "cp", str(int(cp))]
+    bound = get("bound")
+    if (mate is not None or cp is not None) and bound in ("lower", "upper"):
+        parts.append(f"{bound}bound")
+    for name, key in (("nodes", "nodes"), ("nps", "nps"), ("hashfull", "hashfull"), ("time", "time_ms")):
+        v = get(key)
+        if v is not None:
+            parts += [name, str(int(v))]
+    pv = get("pv")
+    if pv:
+        parts += ["pv", *pv]
+    return " ".join(parts)
+
+
+def run_uci(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+    """Run a UCI session on the process's stdin/stdout (decoding errors replaced, so
+    garbage bytes are just another bad line)."""
+    if stdin is None:
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None)
+    if stdout is None:
+        stdout = sys.stdout
+    interactive = False
+    try:
+        interactive = sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        pass
+    session = UciEngine(stdout, interactive=interactive)
+    return session.run(stdin)
+
+
+def cmd_uci(args: argparse.Namespace) -> int:
+    return run_uci()
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("uci", help="speak UCI on stdin/stdout (the default with no subcommand)")
+    p.set_defaults(func=cmd_uci)

@@ -1,0 +1,180 @@
+//! Move ordering (<https://www.chessprogramming.org/Move_Ordering>): the table move first,
+//! then winning and equal captures by SEE and MVV-LVA, the two killer moves of the ply, the
+//! counter move, the quiet moves by history, and last the losing captures (SEE < 0) and
+//! under-promotions. Moves are scored once per node and picked by selection, so a cut-off
+//! after the first move or two costs no full sort.
+
+use crate::board::Board;
+use crate::eval::SEE_VALUE;
+use crate::types::*;
+
+pub const MAX_PLY: usize = 128;
+
+/// History scores are kept in -HISTORY_MAX..HISTORY_MAX by the "gravity" update below.
+pub const HISTORY_MAX: i32 = 16384;
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER_1: i32 = 1_000_002;
+const KILLER_2: i32 = 1_000_001;
+const COUNTER: i32 = 1_000_000;
+const BAD_CAPTURE: i32 = -1_000_000;
+const UNDER_PROMOTION: i32 = -2_000_000;
+
+/// Heuristic tables that live across searches (cleared by `Engine.clear`).
+pub struct Heuristics {
+    /// Butterfly history: [side][from64][to64].
+    pub history: [[[i32; 64]; 64]; 2],
+    pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// Counter moves: the quiet reply that refuted [piece code][to64] last time.
+    pub counter: [[Move; 64]; 16],
+}
+
+impl Heuristics {
+    pub fn new() -> Box<Heuristics> {
+        Box::new(Heuristics {
+            history: [[[0; 64]; 64]; 2],
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            counter: [[Move::NULL; 64]; 16],
+        })
+    }
+
+    pub fn clear(&mut self) {
+        *self = *Heuristics::new();
+    }
+
+    /// Start of a search: killers are position-specific, forget them; halve the history
+    /// so the old game phase matters less.
+    pub fn new_search(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 2;
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn history_of(&self, side: Color, m: Move) -> i32 {
+        self.history[side][sq64(m.from())][sq64(m.to())]
+    }
+
+    /// History "gravity": the bonus shrinks as the entry approaches the bound.
+    #[inline(always)]
+    pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
+        let h = &mut self.history[side][sq64(m.from())][sq64(m.to())];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += b - *h * b.abs() / HISTORY_MAX;
+    }
+
+    #[inline(always)]
+    pub fn add_killer(&mut self, ply: usize, m: Move) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+    }
+}
+
+/// True for captures (en passant included).
+#[inline(always)]
+pub fn is_capture(board: &Board, m: Move) -> bool {
+    m.is_en_passant() || (board.piece_at(m.to()) != EMPTY && !m.is_castle())
+}
+
+/// Captures and promotions: the moves quiescence searches and LMR does not reduce as quiets.
+#[inline(always)]
+pub fn is_tactical(board: &Board, m: Move) -> bool {
+    m.is_promotion() || is_capture(board, m)
+}
+
+/// MVV-LVA: most valuable victim first, then least valuable attacker.
+#[inline(always)]
+pub fn mvv_lva(board: &Board, m: Move) -> i32 {
+    let victim = if m.is_en_passant() { PAWN } else { kind_of(board.piece_at(m.to())) };
+    let attacker = kind_of(board.piece_at(m.from()));
+    SEE_VALUE[victim as usize] * 8 - attacker as i32
+}
+
+/// Scores `moves` for the main search into `scores`.
+pub fn score_moves(
+    board: &Board,
+    moves: &MoveList,
+    scores: &mut [i32; 256],
+    tt_move: Move,
+    heur: &Heuristics,
+    ply: usize,
+    prev: Move,
+) {
+    let side = board.side_to_move();
+    let counter = if prev.is_null() {
+        Move::NULL
+    } else {
+        heur.counter[board.piece_at(prev.to()) as usize & 15][sq64(prev.to())]
+    };
+    for (i, &m) in moves.iter().enumerate() {
+        scores[i] = if m == tt_move {
+            TT_MOVE
+        } else if m.is_promotion() && m.promo() != QUEEN {
+            UNDER_PROMOTION + m.promo() as i32
+        } else if is_tactical(board, m) {
+            // A capture of a piece worth at least the capturer cannot lose material at once;
+            // only the others need the exchange played out.
+            let victim = if m.is_en_passant() { PAWN } else { kind_of(board.piece_at(m.to())) };
+            let attacker = kind_of(board.piece_at(m.from()));
+            let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || board.see(m) >= 0;
+            let promo = if m.is_promotion() { SEE_VALUE[QUEEN as usize] * 8 } else { 0 };
+            if good {
+                GOOD_CAPTURE + mvv_lva(board, m) + promo
+            } else {
+                BAD_CAPTURE + mvv_lva(board, m)
+            }
+        } else if m == heur.killers[ply][0] {
+            KILLER_1
+        } else if m == heur.killers[ply][1] {
+            KILLER_2
+        } else if m == counter {
+            COUNTER
+        } else {
+            heur.history_of(side, m)
+        };
+    }
+}
+
+/// Scores captures/promotions for quiescence: MVV-LVA, queen promotions first.
+pub fn score_captures(board: &Board, moves: &MoveList, scores: &mut [i32; 256]) {
+    for (i, &m) in moves.iter().enumerate() {
+        let promo = if m.is_promotion() { SEE_VALUE[m.promo() as usize] * 8 } else { 0 };
+        scores[i] = if is_capture(board, m) { mvv_lva(board, m) } else { 0 } + promo;
+    }
+}
+
+/// Moves the best-scored move of `moves[i..]` to index `i` and returns it with its score.
+#[inline(always)]
+pub fn pick(moves: &mut MoveList, scores: &mut [i32; 256], i: usize) -> (Move, i32) {
+    let n = moves.len();
+    let mut best = i;
+    for j in i + 1..n {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    let ms = moves.as_mut_slice();
+    ms.swap(i, best);
+    scores.swap(i, best);
+    (ms[i], scores[i])
+}
+
+/// True when a picked score marks a capture found losing by SEE.
+#[inline(always)]
+pub fn is_bad_capture_score(score: i32) -> bool {
+    (BAD_CAPTURE - 100_000..BAD_CAPTURE + 100_000).contains(&score)
+}
+
+/// True when a picked score is a killer or counter move.
+#[inline(always)]
+pub fn is_refutation_score(score: i32) -> bool {
+    (COUNTER..=KILLER_1).contains(&score)
+}

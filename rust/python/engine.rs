@@ -1,0 +1,361 @@
+//! `kibitz.Engine` and `kibitz.SearchResult`: the Python face of the search.
+//!
+//! Threading: `Engine` is a frozen class. The stop flag is an `Arc<AtomicBool>` outside the
+//! mutable search state, so `stop()` (taking `&self`) works from any thread while `search`
+//! runs with the GIL released and the engine's `Mutex` held. The callback `on_info` is run
+//! with the GIL re-acquired once per finished iteration; an exception it raises stops the
+//! search and is raised from `search` after it has returned. A panic in the search becomes
+//! a `RuntimeError`, never a crash.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::time::Duration;
+
+use super::board::PyBoard;
+use super::move_err;
+use crate::{mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, SearchOutcome, MAX_DEPTH};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// Largest table accepted (MB): far beyond the machines this runs on, but it keeps a typo
+/// from asking for exabytes.
+const MAX_HASH_MB: i64 = 1 << 20;
+
+/// The result of `Engine.search`, and the object passed to `on_info` (then `multipv` tells
+/// which line it is and `lines` is empty).
+#[pyclass(module = "kibitz", name = "SearchResult", frozen)]
+pub struct PySearchResult {
+    #[pyo3(get)]
+    best_move: Option<String>,
+    #[pyo3(get)]
+    ponder: Option<String>,
+    #[pyo3(get)]
+    score_cp: Option<i32>,
+    #[pyo3(get)]
+    mate: Option<i32>,
+    #[pyo3(get)]
+    depth: u32,
+    #[pyo3(get)]
+    seldepth: u32,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    time_ms: u64,
+    #[pyo3(get)]
+    nps: u64,
+    #[pyo3(get)]
+    hashfull: u32,
+    #[pyo3(get)]
+    pv: Vec<String>,
+    #[pyo3(get)]
+    bound: String,
+    #[pyo3(get)]
+    checkmate: bool,
+    #[pyo3(get)]
+    stalemate: bool,
+    #[pyo3(get)]
+    multipv: usize,
+    lines: Vec<Py<PySearchResult>>,
+}
+
+#[pymethods]
+impl PySearchResult {
+    /// One result per MultiPV line (index 1 first), each with its own score, pv and depth.
+    #[getter]
+    fn lines(&self, py: Python<'_>) -> Vec<Py<PySearchResult>> {
+        self.lines.iter().map(|l| l.clone_ref(py)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let score = match (self.mate, self.score_cp) {
+            (Some(m), _) => format!("mate={m}"),
+            (None, Some(cp)) => format!("score_cp={cp}"),
+            _ => "score=None".to_string(),
+        };
+        let best = match &self.best_move {
+            Some(m) => format!("'{m}'"),
+            None => "None".to_string(),
+        };
+        let pv: Vec<String> = self.pv.iter().map(|m| format!("'{m}'")).collect();
+        format!("SearchResult(best_move={best}, {score}, depth={}, nodes={}, pv=[{}])", self.depth, self.nodes, pv.join(", "))
+    }
+}
+
+/// UCI text of a line of moves from `board`, checked move by move (a line is cut at the
+/// first move that is not legal, which would be a bug, rather than passed on).
+fn line_to_uci(board: &CoreBoard, pv: &[Move]) -> Vec<String> {
+    let mut b = board.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !b.is_legal(m) {
+            break;
+        }
+        out.push(b.move_to_uci(m));
+        b.make_move(m);
+    }
+    out
+}
+
+struct Common {
+    nodes: u64,
+    elapsed: Duration,
+    hashfull: u32,
+}
+
+fn line_result(board: &CoreBoard, line: &Line, c: &Common) -> PySearchResult {
+    let pv = line_to_uci(board, &line.pv);
+    let mate = mate_in(line.score);
+    let ms = c.elapsed.as_millis() as u64;
+    let nps = if c.elapsed.as_secs_f64() > 0.0 { (c.nodes as f64 / c.elapsed.as_secs_f64()) as u64 } else { 0 };
+    PySearchResult {
+        best_move: pv.first().cloned(),
+        ponder: pv.get(1).cloned(),
+        score_cp: if mate.is_some() { None } else { Some(line.score) },
+        mate,
+        depth: line.depth,
+        seldepth: line.seldepth,
+        nodes: c.nodes,
+        time_ms: ms,
+        nps,
+        hashfull: c.hashfull,
+        pv,
+        bound: line.bound.as_str().to_string(),
+        checkmate: false,
+        stalemate: false,
+        multipv: line.multipv,
+        lines: Vec::new(),
+    }
+}
+
+fn outcome_result(py: Python<'_>, board: &CoreBoard, out: &SearchOutcome) -> PyResult<PySearchResult> {
+    let c = Common { nodes: out.nodes, elapsed: out.elapsed, hashfull: out.hashfull };
+    let mut lines = Vec::with_capacity(out.lines.len());
+    for l in &out.lines {
+        lines.push(Py::new(py, line_result(board, l, &c))?);
+    }
+    let mut main = match out.lines.first() {
+        Some(l) => line_result(board, l, &c),
+        None => PySearchResult {
+            best_move: None,
+            ponder: None,
+            score_cp: if out.stalemate { Some(0) } else { None },
+            // Checkmated: the side to move "is mated in 0".
+            mate: if out.checkmate { Some(0) } else { None },
+            depth: 0,
+            seldepth: 0,
+            nodes: out.nodes,
+            time_ms: out.elapsed.as_millis() as u64,
+            nps: 0,
+            hashfull: out.hashfull,
+            pv: Vec::new(),
+            bound: "exact".to_string(),
+            checkmate: out.checkmate,
+            stalemate: out.stalemate,
+            multipv: 1,
+            lines: Vec::new(),
+        },
+    };
+    if let Some(best) = out.best {
+        main.best_move = Some(board.move_to_uci(best));
+        main.depth = out.depth;
+        main.seldepth = out.seldepth.max(main.seldepth);
+        if main.pv.first() != main.best_move.as_ref() {
+            main.pv = vec![board.move_to_uci(best)];
+        }
+        main.ponder = out.ponder.and_then(|p| {
+            let mut b = board.clone();
+            b.make_move(best);
+            if b.is_legal(p) {
+                Some(b.move_to_uci(p))
+            } else {
+                None
+            }
+        });
+    }
+    main.lines = lines;
+    Ok(main)
+}
+
+/// The chess engine: alpha-beta search with a transposition table of `hash_mb` megabytes.
+///
+/// `search` releases the GIL; `stop()` may be called from another thread and makes the
+/// running search return its best move so far.
+#[pyclass(module = "kibitz", name = "Engine", frozen)]
+pub struct PyEngine {
+    stop: Arc<AtomicBool>,
+    inner: Mutex<CoreEngine>,
+    hash_mb: AtomicUsize,
+}
+
+fn check_hash(hash_mb: i64) -> PyResult<usize> {
+    if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+        return Err(PyValueError::new_err(format!("hash_mb must be between 1 and {MAX_HASH_MB}, got {hash_mb}")));
+    }
+    Ok(hash_mb as usize)
+}
+
+fn ms(name: &str, v: Option<f64>) -> PyResult<Option<Duration>> {
+    match v {
+        None => Ok(None),
+        Some(x) if x.is_finite() && x >= 0.0 => Ok(Some(Duration::from_secs_f64(x / 1000.0))),
+        Some(x) => Err(PyValueError::new_err(format!("{name} must be a non-negative number of milliseconds, got {x}"))),
+    }
+}
+
+impl PyEngine {
+    /// The engine state for a call that must not wait for a running search.
+    fn idle(&self) -> PyResult<MutexGuard<'_, CoreEngine>> {
+        match self.inner.try_lock() {
+            Ok(g) => Ok(g),
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                Err(PyRuntimeError::new_err("the engine is searching; call stop() and wait for search() to return"))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyEngine {
+    #[new]
+    #[pyo3(signature = (hash_mb = 16))]
+    fn new(hash_mb: i64) -> PyResult<Self> {
+        let mb = check_hash(hash_mb)?;
+        Ok(PyEngine { stop: Arc::new(AtomicBool::new(false)), inner: Mutex::new(CoreEngine::new(mb)), hash_mb: AtomicUsize::new(mb) })
+    }
+
+    /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
+    /// first one reached (none = until `stop()`). `movetime_ms` is an exact hard limit;
+    /// `soft_ms` / `hard_ms` are a time manager's target and cap. `on_info(info)` is called
+    /// after each finished iteration, once per MultiPV line.
+    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, soft_ms = None, hard_ms = None,
+                        multipv = 1, searchmoves = None, on_info = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        board: PyRef<'_, PyBoard>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
+        movetime_ms: Option<f64>,
+        soft_ms: Option<f64>,
+        hard_ms: Option<f64>,
+        multipv: i64,
+        searchmoves: Option<Vec<String>>,
+        on_info: Option<Py<PyAny>>,
+    ) -> PyResult<PySearchResult> {
+        let root = board.inner.clone();
+        drop(board);
+        if let Some(d) = depth {
+            if !(1..=MAX_DEPTH as i64).contains(&d) {
+                return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {d}")));
+            }
+        }
+        if let Some(n) = nodes {
+            if n < 1 {
+                return Err(PyValueError::new_err(format!("nodes must be at least 1, got {n}")));
+            }
+        }
+        if multipv < 1 {
+            return Err(PyValueError::new_err(format!("multipv must be at least 1, got {multipv}")));
+        }
+        let movetime = ms("movetime_ms", movetime_ms)?;
+        let soft = ms("soft_ms", soft_ms)?;
+        let hard_cap = ms("hard_ms", hard_ms)?;
+        let hard = match (movetime, hard_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut moves = Vec::new();
+        for text in searchmoves.unwrap_or_default() {
+            moves.push(root.parse_uci(&text).map_err(move_err)?);
+        }
+        if let Some(cb) = &on_info {
+            if !cb.bind(py).is_callable() {
+                return Err(PyValueError::new_err("on_info must be callable"));
+            }
+        }
+        let limits = Limits {
+            depth: depth.map(|d| d as u32),
+            nodes: nodes.map(|n| n as u64),
+            soft: if movetime.is_some() && soft.is_none() { None } else { soft },
+            hard,
+            multipv: multipv.min(256) as usize,
+            searchmoves: moves,
+        };
+
+        let mut engine = self.idle()?;
+        let stop = Arc::clone(&self.stop);
+        stop.store(false, Ordering::SeqCst);
+        let mut callback_error: Option<PyErr> = None;
+        let board_ref = &root;
+        let engine_ref = &mut *engine;
+        let result = py.detach(|| {
+            let mut report = |info: &Info| -> bool {
+                let Some(cb) = &on_info else { return true };
+                Python::attach(|py| {
+                    let c = Common { nodes: info.nodes, elapsed: info.elapsed, hashfull: info.hashfull };
+                    for line in &info.lines {
+                        let obj = match Py::new(py, line_result(board_ref, line, &c)) {
+                            Ok(o) => o,
+                            Err(e) => {
+                                callback_error = Some(e);
+                                return false;
+                            }
+                        };
+                        if let Err(e) = cb.call1(py, (obj,)) {
+                            callback_error = Some(e);
+                            return false;
+                        }
+                    }
+                    true
+                })
+            };
+            catch_unwind(AssertUnwindSafe(|| engine_ref.search(board_ref, &limits, &stop, &mut report)))
+        });
+        drop(engine);
+        if let Some(e) = callback_error {
+            return Err(e);
+        }
+        match result {
+            Ok(out) => outcome_result(py, &root, &out),
+            Err(_) => Err(PyRuntimeError::new_err("internal error in the search (a bug; please report the position)")),
+        }
+    }
+
+    /// Makes a running search return as soon as possible (within a few milliseconds) with
+    /// its best move so far. Safe to call from any thread; a no-op when idle.
+    fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Forgets the transposition table and the move-ordering histories (a new game).
+    fn clear(&self) -> PyResult<()> {
+        self.idle()?.clear();
+        Ok(())
+    }
+
+    /// Replaces the transposition table by an empty one of `hash_mb` megabytes.
+    fn resize(&self, hash_mb: i64) -> PyResult<()> {
+        let mb = check_hash(hash_mb)?;
+        self.idle()?.resize(mb);
+        self.hash_mb.store(mb, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The table size in megabytes.
+    #[getter]
+    fn hash_mb(&self) -> usize {
+        self.hash_mb.load(Ordering::SeqCst)
+    }
+
+    /// Permille of the table used by the last search (sampled).
+    fn hashfull(&self) -> PyResult<u32> {
+        Ok(self.idle()?.hashfull())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine(hash_mb={})", self.hash_mb())
+    }
+}

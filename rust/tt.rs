@@ -1,0 +1,197 @@
+//! Transposition table (<https://www.chessprogramming.org/Transposition_Table>), keyed by
+//! the position's Polyglot/Zobrist key.
+//!
+//! Buckets of four 16-byte entries fill one 64-byte cache line; the bucket is chosen by the
+//! key's high bits (multiply-shift, so any bucket count works) and each entry keeps another
+//! 32 bits of the key to tell positions apart. Replacement is depth-preferred with aging:
+//! the same position is always updated; otherwise the entry that is shallowest and oldest
+//! (from an earlier search) gives way. Mate scores are stored relative to the node
+//! (distance from this position, not from the root) and converted back on probing, so a
+//! mate found through a transposition reports the right distance.
+
+use crate::types::Move;
+
+/// Bound kinds.
+pub const BOUND_NONE: u8 = 0;
+pub const BOUND_UPPER: u8 = 1;
+pub const BOUND_LOWER: u8 = 2;
+pub const BOUND_EXACT: u8 = 3;
+
+#[derive(Clone, Copy, Default, Debug)]
+#[repr(C)]
+pub struct Entry {
+    key: u32,
+    pub mv: Move,
+    pub score: i16,
+    pub eval: i16,
+    pub depth: i8,
+    /// generation << 2 | bound
+    gen_bound: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    pub fn bound(&self) -> u8 {
+        self.gen_bound & 3
+    }
+    #[inline(always)]
+    fn generation(&self) -> u8 {
+        self.gen_bound >> 2
+    }
+}
+
+const BUCKET_SIZE: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET_SIZE],
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+    mb: usize,
+}
+
+/// Generations run 0..64 (six bits beside the two bound bits) and wrap.
+const GEN_MASK: u8 = 63;
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable { buckets: vec![Bucket::default(); n], generation: 0, mb }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.mb
+    }
+
+    /// Replaces the table by an empty one of `mb` megabytes.
+    pub fn resize(&mut self, mb: usize) {
+        // Free the old table first so peak memory is one table, not two.
+        self.buckets = Vec::new();
+        *self = TranspositionTable::new(mb);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Called at the start of every search: entries from earlier searches become "old".
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & GEN_MASK;
+    }
+
+    #[inline(always)]
+    fn bucket_index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Prefetch hint is not used; the mailbox search is slow enough that misses do not dominate.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = &self.buckets[self.bucket_index(key)];
+        let check = key as u32;
+        b.entries.iter().find(|e| e.key == check && e.bound() != BOUND_NONE).copied()
+    }
+
+    /// Stores a result. `score` must already be converted with `score_to_tt`.
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
+        let generation = self.generation;
+        let idx = self.bucket_index(key);
+        let b = &mut self.buckets[idx];
+        let check = key as u32;
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in b.entries.iter().enumerate() {
+            if e.key == check || e.bound() == BOUND_NONE {
+                victim = i;
+                break;
+            }
+            // Depth-preferred with aging: each search of age costs an entry 8 plies of worth.
+            let age = (generation.wrapping_sub(e.generation()) & GEN_MASK) as i32;
+            let worth = e.depth as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let e = &mut b.entries[victim];
+        let same = e.key == check && e.bound() != BOUND_NONE;
+        // For the same position keep a deeper result from this search unless the new one
+        // is exact; always keep the old move when the new result has none.
+        if same && bound != BOUND_EXACT && e.generation() == generation && e.depth as i32 > depth + 3 {
+            return;
+        }
+        let mv = if mv.is_null() && same { e.mv } else { mv };
+        *e = Entry {
+            key: check,
+            mv,
+            score: score as i16,
+            eval: eval as i16,
+            depth: depth.clamp(-100, 127) as i8,
+            gen_bound: (generation << 2) | bound,
+        };
+    }
+
+    /// Permille of the first 1000 entries holding results of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let buckets = (1000 / BUCKET_SIZE).min(self.buckets.len());
+        let mut used = 0;
+        for b in &self.buckets[..buckets] {
+            used += b.entries.iter().filter(|e| e.bound() != BOUND_NONE && e.generation() == self.generation).count();
+        }
+        (used * 1000 / (buckets * BUCKET_SIZE).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_layout() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, Move::new(31, 51), -57, 12, 6, BOUND_EXACT);
+        let e = tt.probe(key).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound()), (Move::new(31, 51), -57, 12, 6, BOUND_EXACT));
+        // A shallower non-exact result of the same search does not overwrite a deep one.
+        tt.store(key, Move::NULL, 3, 12, 1, BOUND_LOWER);
+        assert_eq!(tt.probe(key).unwrap().depth, 6);
+        tt.clear();
+        assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn bucket_replacement_prefers_depth_and_age() {
+        let mut tt = TranspositionTable::new(0); // one bucket
+        // Five keys into one bucket of four: the shallowest goes.
+        for (i, d) in [(1u64, 9), (2, 3), (3, 7), (4, 8)] {
+            tt.store(i << 40 | i, Move::NULL, 0, 0, d, BOUND_LOWER);
+        }
+        tt.store(5 << 40 | 5, Move::NULL, 0, 0, 5, BOUND_LOWER);
+        assert!(tt.probe(2 << 40 | 2).is_none());
+        assert!(tt.probe(5 << 40 | 5).is_some());
+        // After two new searches even the deepest old entry yields to new results.
+        tt.new_search();
+        tt.new_search();
+        for k in 6..10u64 {
+            tt.store(k << 40 | k, Move::NULL, 0, 0, 1, BOUND_LOWER);
+        }
+        assert!(tt.probe(1 << 40 | 1).is_none());
+        assert!(tt.hashfull() > 0);
+    }
+}

@@ -1,0 +1,121 @@
+"""A stand-in for ``kibitz.Engine`` with the agreed interface, playing random legal moves.
+
+Used to develop and test the UCI layer without the Rust search: each "iteration" takes a
+few milliseconds (growing with depth), reports through ``on_info`` and honours depth,
+nodes, movetime, soft/hard limits and ``stop()`` like the real search is specified to.
+``install()`` puts it at ``kibitz.Engine`` when the package has none.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from types import SimpleNamespace
+from typing import Any, Callable, Optional, Sequence
+
+MAX_DEPTH = 64
+
+
+class FakeEngine:
+    def __init__(self, hash_mb: int = 16) -> None:
+        self.hash_mb = hash_mb
+        self._stop = threading.Event()
+        self._rng = random.Random(1)
+
+    def resize(self, hash_mb: int) -> None:
+        self.hash_mb = hash_mb
+
+    def clear(self) -> None:
+        pass
+
+    def hashfull(self) -> int:
+        return 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def search(
+        self,
+        board: Any,
+        *,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        movetime_ms: Optional[int] = None,
+        soft_ms: Optional[int] = None,
+        hard_ms: Optional[int] = None,
+        multipv: int = 1,
+        searchmoves: Optional[Sequence[str]] = None,
+        on_info: Optional[Callable[[Any], None]] = None,
+    ) -> Any:
+        self._stop.clear()
+        start = time.monotonic()
+        moves = list(board.legal_moves())
+        if searchmoves:
+            moves = [m for m in moves if m in searchmoves] or moves
+        if not moves:
+            mate = board.is_checkmate()
+            return SimpleNamespace(
+                best_move=None, ponder=None, score_cp=None if mate else 0, mate=0 if mate else None,
+                depth=0, seldepth=0, nodes=0, time_ms=0, nps=0, hashfull=0, pv=[], bound="exact",
+                lines=[], checkmate=mate, stalemate=not mate,
+            )
+        limit_ms = None
+        for v in (movetime_ms, hard_ms):
+            if v is not None:
+                limit_ms = v if limit_ms is None else min(limit_ms, v)
+        result = None
+        d = 0
+        while True:
+            d += 1
+            iter_ms = min(2.0 * 1.4 ** d, 200.0)
+            elapsed = (time.monotonic() - start) * 1000
+            if limit_ms is not None:
+                iter_ms = min(iter_ms, max(0.0, limit_ms - elapsed))
+            if self._stop.wait(iter_ms / 1000) and result is not None:
+                break
+            elapsed = (time.monotonic() - start) * 1000
+            lines = []
+            picks = self._rng.sample(moves, min(multipv, len(moves)))
+            for i, m in enumerate(picks):
+                b = board.copy()
+                b.push_uci(m)
+                reply = b.legal_moves()
+                pv = [m] + ([reply[0]] if reply else [])
+                lines.append(SimpleNamespace(
+                    multipv=i + 1, score_cp=self._rng.randint(-50, 50) - 10 * i, mate=None, pv=pv,
+                    depth=d, seldepth=d + 2, bound="exact",
+                ))
+            n = 1000 * d
+            result = SimpleNamespace(
+                best_move=lines[0].pv[0], ponder=lines[0].pv[1] if len(lines[0].pv) > 1 else None,
+                score_cp=lines[0].score_cp, mate=None, depth=d, seldepth=d + 2, nodes=n,
+                time_ms=int(elapsed), nps=int(n * 1000 / max(elapsed, 1)), hashfull=0,
+                pv=lines[0].pv, bound="exact", lines=lines, checkmate=False, stalemate=False,
+            )
+            if on_info is not None:
+                for line in lines:
+                    info = SimpleNamespace(**vars(result))
+                    for k, v in vars(line).items():
+                        setattr(info, k, v)
+                    on_info(info)
+            if self._stop.is_set():
+                break
+            if depth is not None and d >= depth:
+                break
+            if nodes is not None and n >= nodes:
+                break
+            if limit_ms is not None and elapsed >= limit_ms:
+                break
+            if soft_ms is not None and elapsed >= soft_ms:
+                break
+            if d >= MAX_DEPTH:
+                break
+        return result
+
+
+def install() -> None:
+    import kibitz
+
+    if not hasattr(kibitz, "Engine"):
+        kibitz.Engine = FakeEngine  # type: ignore[attr-defined]

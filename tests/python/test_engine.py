@@ -1,0 +1,307 @@
+"""kibitz.Engine: mates at the right distance (checked by playing the PV out in python-chess),
+draws by rule, limits, MultiPV, stop() from another thread, on_info, errors; and the
+Board's game-end rules against python-chess."""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import threading
+import time
+
+import chess
+import pytest
+
+import kibitz
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
+
+# (FEN, mate in N moves for the side to move; negative: it is mated). Distances confirmed
+# with Stockfish at depth 22-24; the composed ones are known problems.
+MATES = [
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+    ("4r1k1/pp3ppp/8/3Q4/8/8/PP3PPP/4R1K1 w - - 0 1", 1),
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2),
+    ("1k5r/pP3ppp/3p2b1/1BN1n3/1Q2P3/P1B5/KP3P1P/7q w - - 1 1", 3),
+    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3),
+    ("8/8/8/8/8/3k4/8/3K1R1R w - - 0 1", 4),
+    ("k7/8/1K6/8/8/8/8/7Q b - - 0 1", -1),
+    ("3k4/8/3K4/8/8/8/8/6R1 b - - 0 1", -2),
+]
+
+MIDDLEGAME = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9"
+
+
+@pytest.fixture(scope="module")
+def engine() -> kibitz.Engine:
+    return kibitz.Engine(16)
+
+
+@pytest.mark.parametrize("fen,n", MATES)
+def test_mate_distance_and_pv_mates(engine: kibitz.Engine, fen: str, n: int) -> None:
+    engine.clear()
+    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 3))
+    assert r.mate == n, r
+    assert r.score_cp is None
+    ref = chess.Board(fen)
+    assert r.best_move is not None
+    assert chess.Move.from_uci(r.best_move) in ref.legal_moves
+    if n > 0:
+        assert len(r.pv) == 2 * n - 1, r.pv
+        for uci in r.pv:
+            move = chess.Move.from_uci(uci)
+            assert move in ref.legal_moves, (uci, ref.fen())
+            ref.push(move)
+        assert ref.is_checkmate(), r.pv
+
+
+def test_no_legal_move(engine: kibitz.Engine) -> None:
+    stalemate = engine.search(kibitz.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), depth=5)
+    assert stalemate.best_move is None and stalemate.stalemate and not stalemate.checkmate
+    assert stalemate.score_cp == 0 and stalemate.pv == [] and stalemate.lines == []
+    mated = engine.search(kibitz.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), movetime_ms=100)
+    assert mated.best_move is None and mated.checkmate and not mated.stalemate
+    assert mated.mate == 0
+
+
+@pytest.mark.parametrize(
+    "fen,depth",
+    [
+        ("k7/8/1QK5/8/8/8/8/7r b - - 0 1", 8),  # the rook forces stalemate or a dead draw
+        ("8/8/8/4k3/8/8/8/4K2Q w - - 99 120", 6),  # every move reaches the 50-move rule
+        ("8/8/4k3/8/8/3K4/5B2/8 w - - 0 1", 6),  # insufficient material
+    ],
+)
+def test_draws_by_rule_score_zero(engine: kibitz.Engine, fen: str, depth: int) -> None:
+    r = engine.search(kibitz.Board(fen), depth=depth)
+    assert r.score_cp == 0, r
+
+
+def test_threefold_from_game_history_scores_zero(engine: kibitz.Engine) -> None:
+    board = kibitz.Board()
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        board.push_uci(m)
+    # f6g8 repeats the start position for the third time.
+    r = engine.search(board, depth=4, searchmoves=["f6g8"])
+    assert r.best_move == "f6g8" and r.score_cp == 0
+
+
+def test_perftsuite_positions_get_legal_moves() -> None:
+    engine = kibitz.Engine(8)
+    lines = [ln for ln in (DATA / "perftsuite.epd").read_text().splitlines() if ln.strip()]
+    assert len(lines) > 100
+    for line in lines:
+        fen = line.split(";")[0].strip()
+        r = engine.search(kibitz.Board(fen), depth=4)
+        ref = chess.Board(fen)
+        if not any(ref.legal_moves):
+            assert r.best_move is None
+            continue
+        assert r.best_move is not None, fen
+        assert chess.Move.from_uci(r.best_move) in ref.legal_moves, fen
+        assert r.depth == 4
+        for uci in r.pv:
+            move = chess.Move.from_uci(uci)
+            assert move in ref.legal_moves, (fen, r.pv)
+            ref.push(move)
+
+
+def test_stop_from_another_thread_within_50ms() -> None:
+    engine = kibitz.Engine(16)
+    board = kibitz.Board(MIDDLEGAME)
+    stopped_at: list[float] = []
+
+    def stopper() -> None:
+        time.sleep(0.2)
+        stopped_at.append(time.perf_counter())
+        engine.stop()
+
+    t = threading.Thread(target=stopper)
+    t.start()
+    r = engine.search(board)  # no limit: runs until stopped
+    returned = time.perf_counter()
+    t.join()
+    assert returned - stopped_at[0] < 0.05
+    assert r.best_move in board.legal_moves()
+
+
+def test_engine_busy_calls_raise_and_stop_is_idempotent() -> None:
+    engine = kibitz.Engine(4)
+    engine.stop()  # idle: no effect on the next search
+    board = kibitz.Board(MIDDLEGAME)
+    errors: list[BaseException] = []
+    started = threading.Event()
+
+    def run() -> None:
+        try:
+            engine.search(board, on_info=lambda info: started.set())
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert started.wait(5)
+    with pytest.raises(RuntimeError):
+        engine.clear()
+    with pytest.raises(RuntimeError):
+        engine.resize(8)
+    engine.stop()
+    t.join()
+    assert not errors
+    engine.clear()
+
+
+def test_depth_limit_exact_and_info_per_iteration(engine: kibitz.Engine) -> None:
+    infos: list[kibitz.SearchResult] = []
+    r = engine.search(kibitz.Board(MIDDLEGAME), depth=6, on_info=infos.append)
+    assert r.depth == 6
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5, 6]
+    assert all(i.multipv == 1 and i.bound == "exact" for i in infos)
+    assert infos[-1].pv == r.pv and infos[-1].best_move == r.best_move
+    assert r.nodes >= infos[-1].nodes > 0
+
+
+@pytest.mark.parametrize("nodes", [1, 50, 5000, 30000])
+def test_node_limit_never_exceeded(engine: kibitz.Engine, nodes: int) -> None:
+    board = kibitz.Board(MIDDLEGAME)
+    r = engine.search(board, nodes=nodes)
+    assert r.nodes <= nodes
+    assert r.best_move in board.legal_moves()
+    if nodes >= 5000:
+        assert r.nodes == nodes
+
+
+def test_multipv_distinct_legal_ordered(engine: kibitz.Engine) -> None:
+    board = kibitz.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    infos: list[kibitz.SearchResult] = []
+    r = engine.search(board, depth=5, multipv=3, on_info=infos.append)
+    assert [line.multipv for line in r.lines] == [1, 2, 3]
+    moves = [line.best_move for line in r.lines]
+    assert len(set(moves)) == 3 and all(m in board.legal_moves() for m in moves)
+    scores = [line.score_cp for line in r.lines]
+    assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+    assert r.best_move == moves[0]
+    assert len(infos) == 5 * 3 and [i.multipv for i in infos[-3:]] == [1, 2, 3]
+
+
+def test_searchmoves_and_movetime(engine: kibitz.Engine) -> None:
+    board = kibitz.Board()
+    r = engine.search(board, depth=5, searchmoves=["a2a3", "h2h3"])
+    assert r.best_move in ("a2a3", "h2h3")
+    start = time.perf_counter()
+    r = engine.search(kibitz.Board(MIDDLEGAME), movetime_ms=150)
+    assert time.perf_counter() - start < 1.0  # generous: a hung search would take forever
+    assert r.best_move is not None
+
+
+def test_only_move_is_played_at_once(engine: kibitz.Engine) -> None:
+    board = kibitz.Board("7k/8/6K1/8/8/8/8/R7 b - - 0 1")
+    start = time.perf_counter()
+    r = engine.search(board, soft_ms=5000, hard_ms=10000)
+    assert time.perf_counter() - start < 1.0
+    assert r.best_move == "h8g8"
+
+
+def test_on_info_exception_propagates(engine: kibitz.Engine) -> None:
+    class Boom(Exception):
+        pass
+
+    def bad(info: kibitz.SearchResult) -> None:
+        raise Boom("from on_info")
+
+    with pytest.raises(Boom):
+        engine.search(kibitz.Board(), depth=5, on_info=bad)
+    # The engine is usable afterwards.
+    assert engine.search(kibitz.Board(), depth=2).best_move is not None
+
+
+def test_bad_arguments(engine: kibitz.Engine) -> None:
+    board = kibitz.Board()
+    for kwargs in [{"depth": 0}, {"nodes": 0}, {"multipv": 0}, {"movetime_ms": -1}, {"on_info": 3}]:
+        with pytest.raises(ValueError):
+            engine.search(board, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(kibitz.IllegalMoveError):
+        engine.search(board, depth=2, searchmoves=["e2e5"])
+    with pytest.raises(kibitz.InvalidMoveError):
+        engine.search(board, depth=2, searchmoves=["zz"])
+    with pytest.raises(ValueError):
+        kibitz.Engine(0)
+
+
+def test_hash_management() -> None:
+    engine = kibitz.Engine(2)
+    assert engine.hash_mb == 2 and engine.hashfull() == 0
+    engine.search(kibitz.Board(MIDDLEGAME), depth=7)
+    assert engine.hashfull() > 0
+    engine.resize(4)
+    assert engine.hash_mb == 4 and engine.hashfull() == 0
+    engine.search(kibitz.Board(), depth=3)
+    engine.clear()
+    assert engine.hashfull() == 0
+    assert "hash_mb=4" in repr(engine)
+
+
+def test_result_fields(engine: kibitz.Engine) -> None:
+    r = engine.search(kibitz.Board(MIDDLEGAME), depth=5)
+    assert r.bound == "exact" and r.multipv == 1 and r.seldepth >= r.depth
+    assert r.ponder == r.pv[1] and r.time_ms >= 0 and r.nps >= 0 and 0 <= r.hashfull <= 1000
+    assert not r.checkmate and not r.stalemate
+    assert len(r.lines) == 1 and r.lines[0].pv == r.pv
+    assert "SearchResult(best_move='" in repr(r)
+
+
+# ---- Board game-end rules against python-chess ----
+
+
+def _compare(ours: kibitz.Board, ref: chess.Board) -> None:
+    assert ours.is_repetition() == ref.is_repetition(), ref.fen()
+    assert ours.is_repetition(2) == ref.is_repetition(2), ref.fen()
+    assert ours.is_insufficient_material() == ref.is_insufficient_material(), ref.fen()
+    assert ours.is_fifty_moves() == ref.is_fifty_moves(), ref.fen()
+    for claim in (False, True):
+        assert ours.is_game_over(claim_draw=claim) == ref.is_game_over(claim_draw=claim), ref.fen()
+        assert ours.result(claim_draw=claim) == ref.result(claim_draw=claim), ref.fen()
+
+
+def test_game_end_rules_on_random_games() -> None:
+    rnd = random.Random(2024)
+    for _ in range(40):
+        ours, ref = kibitz.Board(), chess.Board()
+        for _ in range(300):
+            _compare(ours, ref)
+            if ref.is_game_over(claim_draw=True):
+                break
+            move = rnd.choice(list(ref.legal_moves))
+            ref.push(move)
+            ours.push_uci(move.uci())
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3K4/5N2/8 w - - 0 1",
+        "8/8/4k3/8/8/3K4/5NN1/8 w - - 0 1",
+        "8/8/4k3/2b5/8/3K4/5B2/8 w - - 0 1",
+        "8/8/4k3/3b4/8/3K4/5B2/8 w - - 0 1",
+        "8/4q3/4k3/8/8/3K4/5N2/8 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4K2Q w - - 100 120",
+        "8/8/8/4k3/8/8/8/4K2Q w - - 150 120",
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 120 100",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ],
+)
+def test_game_end_rules_positions(fen: str) -> None:
+    _compare(kibitz.Board(fen), chess.Board(fen))
+
+
+def test_repetition_counts_history() -> None:
+    ours, ref = kibitz.Board(), chess.Board()
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        ours.push_uci(m)
+        ref.push_uci(m)
+        _compare(ours, ref)
+    assert ours.is_repetition(3) and not ours.is_repetition(4)
+    assert ours.result(claim_draw=True) == "1/2-1/2" and ours.result() == "*"

@@ -1,0 +1,162 @@
+"""Time management (kibitz.timeman): budgets never exceed the clock, adjustments behave."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from kibitz import timeman
+from kibitz.timeman import Budget, Iteration, adjust, allocate, should_stop, target_ms
+
+clock_ms = st.integers(min_value=-100, max_value=10_000_000)
+inc_ms = st.integers(min_value=0, max_value=60_000)
+overhead_ms = st.integers(min_value=0, max_value=5000)
+mtg = st.one_of(st.none(), st.integers(min_value=-5, max_value=500))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(clock_ms, inc_ms, mtg, overhead_ms)
+def test_budget_never_exceeds_time_left_minus_overhead(time_left, inc, movestogo, overhead):
+    b = allocate(time_left_ms=time_left, inc_ms=inc, movestogo=movestogo, overhead_ms=overhead)
+    assert b.hard_ms is not None and b.soft_ms is not None and b.max_soft_ms is not None
+    limit = max(0, time_left - overhead)
+    assert 0 <= b.soft_ms <= b.max_soft_ms <= b.hard_ms <= limit
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(min_value=0, max_value=1_000_000), overhead_ms, st.one_of(st.none(), clock_ms))
+def test_movetime_budget(movetime, overhead, time_left):
+    b = allocate(movetime_ms=movetime, overhead_ms=overhead, time_left_ms=time_left)
+    expected = max(0, movetime - overhead)
+    if time_left is not None:
+        expected = min(expected, max(0, time_left - overhead))
+    assert b.fixed and b.soft_ms == b.hard_ms == expected
+
+
+def test_no_clock_is_unlimited():
+    assert allocate() == timeman.UNLIMITED
+    assert not allocate().timed
+
+
+def test_increment_adds_time_and_movestogo_divides():
+    base = allocate(time_left_ms=60_000)
+    with_inc = allocate(time_left_ms=60_000, inc_ms=1000)
+    assert with_inc.soft_ms > base.soft_ms
+    few = allocate(time_left_ms=60_000, movestogo=5)
+    many = allocate(time_left_ms=60_000, movestogo=40)
+    assert few.soft_ms > many.soft_ms
+    last = allocate(time_left_ms=60_000, movestogo=1)
+    assert last.hard_ms > few.hard_ms
+    assert last.hard_ms <= 60_000 - timeman.DEFAULT_MOVE_OVERHEAD_MS
+
+
+def test_typical_figures():
+    # 10+0.1 at the start: 9970/40 + 75 = 324 ms target, 4x for the hard cap.
+    b = allocate(time_left_ms=10_000, inc_ms=100, overhead_ms=30)
+    assert b.soft_ms == 324 and b.hard_ms == 1297
+    # 1+0.01: about 32 ms.
+    b = allocate(time_left_ms=1000, inc_ms=10, overhead_ms=30)
+    assert 25 <= b.soft_ms <= 40
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    base_ms=st.integers(min_value=1, max_value=600_000),
+    inc=st.integers(min_value=0, max_value=5000),
+    overhead=st.integers(min_value=1, max_value=200),
+    latency_share=st.floats(min_value=0.0, max_value=1.0),
+)
+def test_sudden_death_never_loses_on_time(base_ms, inc, overhead, latency_share):
+    """A 300-move game in which every move uses its whole hard budget and then loses to
+    latency up to the Move Overhead (and no more than the increment brings back, else
+    any clock runs out with enough moves) never lets the clock reach zero."""
+    assume(base_ms > overhead)  # a control that gives less than the latency is lost at once
+    clock = float(base_ms)
+    latency = latency_share * min(overhead, inc)
+    for _ in range(300):
+        b = allocate(time_left_ms=int(clock), inc_ms=inc, overhead_ms=overhead)
+        clock -= b.hard_ms + latency
+        assert clock > 0
+        clock += inc
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    base_ms=st.integers(min_value=1, max_value=600_000),
+    inc=st.integers(min_value=0, max_value=5000),
+    overhead=st.integers(min_value=1, max_value=200),
+    movestogo=st.integers(min_value=1, max_value=60),
+)
+def test_repeating_control_never_loses_on_time(base_ms, inc, overhead, movestogo):
+    """Moves-in-period controls (e.g. 40 moves in 5 minutes, repeating): every move uses
+    its whole hard budget, and each leaves at least the overhead on the clock."""
+    clock = base_ms
+    left = movestogo
+    for _ in range(200):
+        b = allocate(time_left_ms=clock, inc_ms=inc, movestogo=left, overhead_ms=overhead)
+        assert clock - b.hard_ms >= min(clock, overhead)
+        clock -= b.hard_ms
+        assert clock > 0
+        clock += inc
+        left -= 1
+        if left == 0:
+            clock += base_ms
+            left = movestogo
+
+
+def it(depth, move, cp=10):
+    return Iteration(depth=depth, best_move=move, score_cp=cp)
+
+
+def test_adjust_more_time_when_best_move_changes():
+    stable = [it(d, "e2e4") for d in range(1, 6)]
+    changing = [it(d, m) for d, m in zip(range(1, 6), ["e2e4", "d2d4", "e2e4", "c2c4", "g1f3"])]
+    assert adjust(stable) == 1.0
+    assert adjust(changing) > 1.5
+
+
+def test_adjust_more_time_when_score_drops():
+    drop = [it(5, "e2e4", 50), it(6, "e2e4", 0)]
+    rise = [it(5, "e2e4", 0), it(6, "e2e4", 50)]
+    assert adjust(drop) > adjust(rise) == 1.0
+
+
+def test_adjust_less_time_when_one_move_stands_out():
+    hist = [it(d, "e2e4") for d in range(1, 13)]
+    assert adjust(hist) < 1.0
+    assert adjust(hist) >= timeman.MIN_FACTOR
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.one_of(st.none(), st.integers(-3000, 3000))),
+                max_size=30))
+def test_adjust_bounded(seq):
+    hist = [Iteration(i + 1, m, s) for i, (m, s) in enumerate(seq)]
+    assert timeman.MIN_FACTOR <= adjust(hist) <= timeman.MAX_FACTOR
+
+
+def test_target_capped_and_should_stop():
+    b = Budget(100, 400, 250)
+    assert target_ms(b, 1.0) == 100
+    assert target_ms(b, 2.5) == 250
+    assert target_ms(b, 10.0) == 250
+    assert target_ms(b, 0.5) == 50
+    assert target_ms(timeman.UNLIMITED, 1.0) is None
+    assert not should_stop(10_000, None)
+    assert should_stop(60, 100) and not should_stop(59, 100)
+
+
+@pytest.mark.parametrize("time_left", [0, 1, 29, 30])
+def test_no_time_left_gives_zero_budget(time_left):
+    b = allocate(time_left_ms=time_left, overhead_ms=30)
+    assert b.hard_ms == 0 and b.soft_ms == 0
+
+
+def test_low_clock_spends_less_than_the_increment():
+    # At 1s+0.01s a clock down to 130 ms must be rebuilt: the target stays under the
+    # increment, so the clock grows back instead of settling near zero.
+    b = allocate(time_left_ms=130, inc_ms=10, overhead_ms=30)
+    assert b.soft_ms < 10 * timeman.INCREMENT_SHARE
+    high = allocate(time_left_ms=5000, inc_ms=10, overhead_ms=30)
+    assert high.soft_ms >= 10 * timeman.INCREMENT_SHARE

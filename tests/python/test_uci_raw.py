@@ -1,0 +1,429 @@
+"""Scripted raw UCI sessions with a real ``kibitz`` process: protocol details and bad input."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import chess
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kibitz.uci import format_info
+from uci_session import RawUci, has_real_engine, kibitz_command
+
+# Tests whose answer depends on the search finding the right move.
+real_search = pytest.mark.skipif(not has_real_engine(), reason="needs the real search (kibitz.Engine)")
+
+REQUIRED_OPTIONS = [
+    "Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "OwnBook", "BookFile",
+    "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960",
+]
+MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#
+FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+
+
+@pytest.fixture
+def uci():
+    s = RawUci()
+    yield s
+    code = s.close()
+    assert code == 0
+    assert b"Traceback" not in s.stderr, s.stderr.decode(errors="replace")
+
+
+def bestmoves(lines):
+    return [l for l in lines if l.startswith("bestmove")]
+
+
+def legal_in(fen, move):
+    b = chess.Board(fen)
+    return chess.Move.from_uci(move) in b.legal_moves
+
+
+def test_handshake(uci):
+    uci.send("uci")
+    uci.expect("uciok")
+    lines = uci.seen
+    # Driven by a program (stdin is a pipe): nothing before the protocol's own answer.
+    assert lines[0].startswith("id name kibitz")
+    assert any(l.startswith("id author ") for l in lines)
+    names = [re.match(r"option name (.*?) type ", l).group(1) for l in lines if l.startswith("option ")]
+    for name in REQUIRED_OPTIONS:
+        assert name in names
+    uci.send("debug on")
+    uci.send("debug off")
+    uci.send("register later")
+    uci.send("register name kibitz code 1234")
+    assert uci.sync() == []
+
+
+def test_isready_answered_during_search_and_one_bestmove(uci):
+    uci.send("position startpos")
+    uci.send("go infinite")
+    time.sleep(0.2)
+    t = time.monotonic()
+    uci.send("isready")
+    uci.expect("readyok", timeout=2)
+    assert time.monotonic() - t < 1.0
+    assert bestmoves(uci.seen) == []
+    uci.send("stop")
+    line = uci.expect("bestmove")
+    assert legal_in(chess.STARTING_FEN, line.split()[1])
+    # a second stop, a ponderhit with nothing running: no second bestmove
+    uci.send("stop")
+    uci.send("ponderhit")
+    uci.sync()
+    assert len(bestmoves(uci.seen)) == 1
+
+
+def test_go_before_position_searches_start_position(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("go depth 2")
+    line = uci.expect("bestmove")
+    assert legal_in(chess.STARTING_FEN, line.split()[1])
+
+
+def test_book_move_by_default(uci):
+    uci.send("position startpos moves e2e4")
+    uci.send("go wtime 60000 btime 60000")
+    line = uci.expect("bestmove")
+    assert any("book move" in l for l in uci.seen)
+    move = line.split()[1]
+    assert move in {"e7e5", "c7c5", "e7e6", "c7c6", "d7d6", "d7d5", "g8f6", "g7g6"}
+
+
+def test_every_go_gets_exactly_one_bestmove(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos moves e2e4")
+    for go in ["go depth 1", "go nodes 500", "go movetime 50", "go wtime 500 btime 500 winc 5 binc 5",
+               "go wtime 3000 btime 3000 movestogo 1", "go depth 3 searchmoves a7a6"]:
+        uci.send(go)
+        uci.expect("bestmove")
+    # go while searching: the first search is stopped and answered, then the second
+    uci.send("go infinite")
+    uci.send("go depth 1")
+    time.sleep(0.3)
+    uci.sync()
+    assert len(bestmoves(uci.seen)) == 8
+    uci.send("go infinite")
+    uci.send("stop")
+    uci.expect("bestmove")
+    uci.sync()
+    assert len(bestmoves(uci.seen)) == 9
+
+
+def test_searchmoves_and_info_fields(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos")
+    uci.send("go depth 4 searchmoves a2a3 h2h3")
+    line = uci.expect("bestmove")
+    assert line.split()[1] in ("a2a3", "h2h3")
+    infos = [l for l in uci.seen if l.startswith("info depth")]
+    assert infos
+    last = infos[-1].split()
+    for field in ("depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"):
+        assert field in last, infos[-1]
+    assert last[last.index("pv") + 1] in ("a2a3", "h2h3")
+
+
+@real_search
+def test_go_mate(uci):
+    uci.send(f"position fen {MATE_IN_1}")
+    uci.send("go mate 1")
+    line = uci.expect("bestmove")
+    assert line.split()[1] == "d1d8"
+    assert any("score mate 1" in l for l in uci.seen)
+
+
+def test_mated_and_stalemated_positions(uci):
+    uci.send(f"position fen {FOOLS_MATE}")
+    uci.send("go depth 3")
+    assert uci.expect("bestmove") == "bestmove (none)"
+    assert any("score mate 0" in l for l in uci.seen)
+    uci.send(f"position fen {STALEMATE}")
+    uci.send("go movetime 100")
+    assert uci.expect("bestmove") == "bestmove (none)"
+    uci.send("go infinite")
+    time.sleep(0.2)
+    assert len(bestmoves(uci.seen)) == 2  # infinite: no bestmove before stop
+    uci.send("stop")
+    assert uci.expect("bestmove") == "bestmove (none)"
+
+
+@real_search
+def test_infinite_never_answers_before_stop(uci):
+    uci.send(f"position fen {MATE_IN_1}")
+    uci.send("go infinite")
+    lines = uci.collect(0.6)
+    assert bestmoves(lines) == []
+    uci.send("stop")
+    assert uci.expect("bestmove").split()[1] == "d1d8"
+
+
+def test_ponder_waits_for_ponderhit(uci):
+    uci.send("setoption name Ponder value true")
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos moves e2e4 e7e5")
+    uci.send("go ponder depth 2")  # the search ends long before ponderhit
+    assert bestmoves(uci.collect(0.5)) == []
+    t = time.monotonic()
+    uci.send("ponderhit")
+    line = uci.expect("bestmove", timeout=5)
+    assert time.monotonic() - t < 2
+    assert legal_in(chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").fen(), line.split()[1])
+
+
+def test_ponderhit_switches_to_the_clock(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos moves e2e4 e7e5")
+    uci.send("go ponder wtime 2000 btime 2000 winc 0 binc 0")
+    assert bestmoves(uci.collect(1.0)) == []  # no clock runs while pondering
+    t = time.monotonic()
+    uci.send("ponderhit")
+    uci.expect("bestmove", timeout=5)
+    # the budget after ponderhit is that of a 2 s clock: well under the 2 s
+    assert time.monotonic() - t < 1.0
+
+
+def test_ponder_stop(uci):
+    uci.send("position startpos moves d2d4")
+    uci.send("go ponder wtime 10000 btime 10000")
+    time.sleep(0.3)
+    uci.send("stop")
+    uci.expect("bestmove")
+    uci.sync()
+    assert len(bestmoves(uci.seen)) == 1
+
+
+BAD_INPUT = [
+    ("xyzzy", "unknown command"),
+    ("position", "position needs"),
+    ("position fen", "needs a FEN"),
+    ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "bad FEN"),
+    ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", "bad FEN"),
+    ("position banana", "startpos or fen"),
+    ("setoption name Hash value 0", "out of range"),
+    ("setoption name Hash value lots", "integer"),
+    ("setoption name MultiPV value 1000", "out of range"),
+    ("setoption name UCI_Elo value 3500", "out of range"),
+    ("setoption name Ponder value maybe", "true or false"),
+    ("setoption name NoSuchOption value 3", "no such option"),
+    ("setoption", "setoption needs"),
+    ("debug sideways", "on or off"),
+]
+
+
+@pytest.mark.parametrize("line,problem", BAD_INPUT)
+def test_bad_input_is_reported_and_nothing_lost(uci, line, problem):
+    good = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    uci.send(f"position fen {good}")
+    uci.send(line)
+    out = uci.sync()
+    assert any(l.startswith("info string") and problem in l for l in out), out
+    uci.send("d")
+    fen_line = uci.expect(lambda l: "Fen:" in l)
+    assert fen_line.split("Fen: ")[1] == good
+    uci.send("setoption name OwnBook value false")
+    uci.send("go depth 1")
+    assert legal_in(good, uci.expect("bestmove").split()[1])
+
+
+def test_bad_move_keeps_the_moves_before_it(uci):
+    uci.send("position startpos moves e2e4 e7e5 e1e3 g1f3")
+    out = uci.sync()
+    msg = [l for l in out if l.startswith("info string")]
+    assert msg and "e1e3" in msg[0] and "move 3" in msg[0]
+    uci.send("d")
+    fen = uci.expect(lambda l: "Fen:" in l).split("Fen: ")[1]
+    assert fen == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    uci.send("position startpos moves e2e4 zzz")
+    out = uci.sync()
+    assert any("zzz" in l for l in out)
+
+
+def test_bad_go_parameters(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("go depth banana")  # depth ignored: a go without limits, which runs until stop
+    assert "not a number" in uci.expect("info string")
+    uci.send("stop")
+    uci.expect("bestmove")
+
+
+def test_bad_go_parameters_then_limit(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("go depth banana nodes 1000 frobnicate")
+    line = uci.expect("bestmove")
+    infos = [l for l in uci.seen if l.startswith("info string")]
+    assert any("banana" in l for l in infos) and any("frobnicate" in l for l in infos)
+    assert legal_in(chess.STARTING_FEN, line.split()[1])
+    uci.send("go movetime -5")
+    uci.send("go wtime -100 btime -100")  # a flagged clock: answer at once
+    uci.expect("bestmove")
+    uci.expect("bestmove")
+
+
+def test_binary_garbage_and_long_lines(uci):
+    uci.send(b"\xff\xfe\x00garbage\x80")
+    uci.send("x" * 100_000)
+    uci.send("\t  \t")
+    uci.send("")
+    out = uci.sync()
+    assert len([l for l in out if l.startswith("info string")]) == 2
+    assert uci.alive()
+
+
+def test_unknown_token_before_command(uci):
+    # UCI: unknown tokens are skipped and the rest of the line is parsed.
+    uci.send("joho isready")
+    uci.expect("readyok")
+
+
+def test_chess960_castling(uci):
+    fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"
+    uci.send("setoption name UCI_Chess960 value true")
+    uci.send(f"position fen {fen} moves b1a3")  # a rook cannot jump the a1 knight... it moves sideways
+    assert any("b1a3" in l for l in uci.sync())
+    fen2 = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    uci.send(f"position fen {fen2} moves e1h1")
+    out = uci.sync()
+    assert not any("illegal" in l for l in out), out
+    uci.send("d")
+    assert uci.expect(lambda l: "Fen:" in l).split("Fen: ")[1].startswith("r3k2r/8/8/8/8/8/8/R4RK1 b kq")
+    uci.send("setoption name OwnBook value false")
+    uci.send(f"position fen {fen2}")
+    uci.send("go depth 2 searchmoves e1h1 e1a1")
+    assert uci.expect("bestmove").split()[1] in ("e1h1", "e1a1")
+
+
+def test_eof_finishes_a_finite_search():
+    p = subprocess.run(kibitz_command(), input=b"setoption name OwnBook value false\nposition startpos\ngo depth 3\n",
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0
+    out = p.stdout.decode().splitlines()
+    assert len(bestmoves(out)) == 1
+
+
+def test_quit_during_search():
+    s = RawUci()
+    s.send("go infinite")
+    time.sleep(0.2)
+    s.send("quit")
+    assert s.proc.wait(10) == 0
+
+
+def test_debug_shows_budget(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("debug on")
+    uci.send("go wtime 10000 btime 10000 winc 100 binc 100")
+    uci.expect("bestmove")
+    assert any("budget soft 324" in l for l in uci.seen)
+
+
+def test_deferred_hash_change(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("go depth 1")
+    uci.expect("bestmove")
+    uci.send("go infinite")
+    uci.send("setoption name Hash value 32")
+    uci.send("setoption name Clear Hash")
+    out = uci.sync()
+    assert any("takes effect" in l for l in out)
+    uci.send("stop")
+    uci.expect("bestmove")
+    uci.send("go depth 2")
+    uci.expect("bestmove")
+
+
+@pytest.fixture(scope="module")
+def shared_uci():
+    s = RawUci()
+    s.send("setoption name OwnBook value false")
+    yield s
+    assert s.alive()
+    assert s.close() == 0
+
+
+COMMAND_WORDS = ["uci", "isready", "setoption", "name", "value", "position", "startpos", "fen", "moves",
+                 "go", "stop", "ponderhit", "ucinewgame", "debug", "register", "depth", "nodes", "movetime",
+                 "wtime", "btime", "winc", "binc", "movestogo", "infinite", "ponder", "mate", "searchmoves",
+                 "Hash", "MultiPV", "e2e4", "e7e5", "g1f3", "-1", "0", "1", "99999999999999999999", "true",
+                 "on", "off", "8/8/8/8/8/8/8/8", "w", "b", "KQkq", "-", "UCI_Chess960", "OwnBook", "BookFile"]
+
+
+def harmless(line: str) -> bool:
+    """Lines the garbage test may send: anything but quit (which rightly ends the
+    process), new lines, and options that would load files or allocate memory."""
+    words = line.split()
+    return "quit" not in words and "\n" not in line and "\r" not in line and "BookFile" not in words \
+        and "Hash" not in words
+
+
+garbage_line = st.one_of(
+    st.text(min_size=0, max_size=200),
+    st.lists(st.sampled_from(COMMAND_WORDS) | st.text(max_size=8), max_size=12).map(" ".join),
+).filter(harmless)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(garbage_line, min_size=1, max_size=5))
+def test_garbage_never_ends_the_process(shared_uci, lines):
+    for line in lines:
+        shared_uci.send(line.encode("utf-8", "surrogatepass"))
+    shared_uci.send("stop")
+    shared_uci.sync(timeout=30)
+    assert shared_uci.alive()
+
+
+def test_tty_banner_and_silence_when_piped():
+    pid, fd = pty.fork()
+    if pid == 0:  # child: kibitz with the pty as stdin/stdout
+        os.execv(kibitz_command()[0], kibitz_command())
+    try:
+        out = b""
+        deadline = time.monotonic() + 20
+        while b"help" not in out and time.monotonic() < deadline:
+            r, _, _ = select.select([fd], [], [], 0.5)
+            if r:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    break
+        os.write(fd, b"quit\n")
+        text = out.decode(errors="replace")
+        assert "UCI chess engine" in text and "kibitz --help" in text
+    finally:
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def test_help_lists_subcommands():
+    p = subprocess.run(kibitz_command() + ["--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    for sub in ("uci", "book", "play", "perft"):
+        assert sub in p.stdout
+
+
+def test_console_script_installed():
+    exe = shutil.which("kibitz") or os.path.join(os.path.dirname(sys.executable), "kibitz")
+    assert os.path.exists(exe)
+
+
+def test_format_info_bounds_and_mate():
+    info = SimpleNamespace(depth=5, seldepth=9, multipv=2, score_cp=31, mate=None, bound="lower",
+                           nodes=1234, nps=5678, hashfull=12, time_ms=217, pv=["e2e4", "e7e5"])
+    assert format_info(info) == ("info depth 5 seldepth 9 multipv 2 score cp 31 lowerbound nodes 1234 "
+                                 "nps 5678 hashfull 12 time 217 pv e2e4 e7e5")
+    info.mate, info.bound = -3, "upper"
+    assert "score mate -3 upperbound" in format_info(info)
+    info.bound = "exact"
+    assert "bound" not in format_info(info)

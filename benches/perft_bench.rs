@@ -7,6 +7,8 @@
 //! `REPEATS` runs. Node counts are asserted against the published values.
 //! Set `KIBITZ_STOCKFISH` to the Stockfish binary (default /usr/games/stockfish).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark front end: printing is its job
+
 use kibitz::{perft, perft_full, Board};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

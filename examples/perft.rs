@@ -1,4 +1,6 @@
 //! `cargo run --release --example perft -- DEPTH [FEN]`: a bare perft for profiling.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark front end: printing is its job
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let depth: u32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(6);

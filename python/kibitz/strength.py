@@ -28,15 +28,18 @@ class Level:
 
 
 # (elo, nodes, temperature_cp). Origin: calibration matches against Stockfish 15.1's
-# UCI_Elo levels at 10s+0.1s (/work/shared/tools/match.py; table in the README). Pilot
-# matches placed (6000 nodes, 35 cp) at ~1420 and (30000 nodes, 15 cp) at ~1990, i.e.
-# ~360 Elo per e-fold of nodes along this curve; the anchors were set from that.
+# UCI_Elo levels at 10s+0.1s (/work/shared/tools/match.py, Stockfish with Move Overhead
+# 200 so that the loaded 2-core machine does not make it lose on time; table in the
+# README). 1400 measured +47 +/- 132 against SF1400 (30 games). kibitz at full strength
+# scored about even against SF2100 and lost 1-9 to SF2400, so at this time control
+# kibitz cannot play like 2400: from 2100 up the level is full strength (2M nodes is
+# more than a blitz move searches; temperature 0 always plays the best line).
 ANCHORS = [
-    (1000, 1_000, 70.0),
-    (1400, 6_000, 35.0),
-    (1800, 17_000, 22.0),
-    (2100, 40_000, 14.0),
-    (2400, 120_000, 6.0),
+    (1000, 250, 150.0),
+    (1400, 5_000, 35.0),
+    (1800, 15_000, 22.0),
+    (2100, 2_000_000, 0.0),
+    (2400, 2_000_000, 0.0),
 ]
 # Lines to choose among: 4 gives a weak level real alternatives without making every
 # iteration four times as expensive for the strong ones (their temperature makes the
@@ -54,9 +57,10 @@ def level_for(elo: int) -> Level:
             f = (elo - e0) / (e1 - e0)
             nodes = int(round(math.exp(math.log(n0) + f * (math.log(n1) - math.log(n0)))))
             temp = t0 + f * (t1 - t0)
-            return Level(elo, nodes, LEVEL_MULTIPV, temp)
+            # Temperature 0 always plays the best line: one line is enough (and stronger).
+            return Level(elo, nodes, LEVEL_MULTIPV if temp > 0 else 1, temp)
     e, n, t = ANCHORS[-1] if elo >= ANCHORS[-1][0] else ANCHORS[0]
-    return Level(elo, n, LEVEL_MULTIPV, t)
+    return Level(elo, n, LEVEL_MULTIPV if t > 0 else 1, t)
 
 
 def line_cp(line: Any) -> Optional[float]:

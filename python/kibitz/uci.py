@@ -96,6 +96,7 @@ class SearchJob:
     stop_event: threading.Event = field(default_factory=threading.Event)
     release_event: threading.Event = field(default_factory=threading.Event)  # stop or ponderhit
     done: threading.Event = field(default_factory=threading.Event)
+    answered: bool = False  # bestmove is being written: the job is finishing, not searching
     history: List[timeman.Iteration] = field(default_factory=list)
     thread: Optional[threading.Thread] = None
     watchdog: Optional[threading.Thread] = None
@@ -159,6 +160,9 @@ class UciEngine:
 
     def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
         """Run an engine change now, or after the running search (never during one)."""
+        job = self._job
+        if job is not None and job.answered:
+            job.done.wait()  # finishing: its deferred changes go first, then this one
         with self._job_lock:
             if self.searching:
                 self._pending.append(action)
@@ -392,6 +396,9 @@ class UciEngine:
         return go
 
     def cmd_go(self, args: List[str]) -> bool:
+        job = self._job
+        if job is not None and job.answered:
+            job.done.wait()  # its bestmove is out (the GUI answered it at once): let it finish
         if self.searching:
             self.info("go while searching: stopping the current search first")
             self._stop_and_wait()
@@ -467,6 +474,7 @@ class UciEngine:
             job.release_event.clear()
             if job.stop_event.is_set() or not job.wait_for_stop:
                 break
+        job.answered = True
         if best is None:
             self.send("bestmove (none)")
         elif ponder:

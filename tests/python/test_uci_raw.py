@@ -291,7 +291,7 @@ def test_unknown_token_before_command(uci):
 def test_chess960_castling(uci):
     fen = "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"
     uci.send("setoption name UCI_Chess960 value true")
-    uci.send(f"position fen {fen} moves b1a3")  # a rook cannot jump the a1 knight... it moves sideways
+    uci.send(f"position fen {fen} moves b1a3")  # illegal: the b1 rook cannot reach a3
     assert any("b1a3" in l for l in uci.sync())
     fen2 = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     uci.send(f"position fen {fen2} moves e1h1")

@@ -657,22 +657,33 @@ impl<'a> Search<'a> {
         self.board.is_search_repetition(self.root_len) || self.board.is_dead_draw_material()
     }
 
-    fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
-        }
+    /// What every node does first, in search and quiescence alike: reset its PV, poll the
+    /// limits, track the selective depth, and return a score at once for a stop, a draw or
+    /// the ply limit. `None` means search on.
+    #[inline(always)]
+    fn node_entry(&mut self, ply: usize) -> Option<i32> {
         self.pv_len[ply] = ply;
         if self.tick() {
-            return 0;
+            return Some(0);
         }
         if ply > self.seldepth {
             self.seldepth = ply;
         }
         if self.is_draw() {
-            return 0;
+            return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return if self.board.in_check() { 0 } else { evaluate(&self.board) };
+            return Some(if self.board.in_check() { 0 } else { evaluate(&self.board) });
+        }
+        None
+    }
+
+    fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        if let Some(score) = self.node_entry(ply) {
+            return score;
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -924,20 +935,10 @@ impl<'a> Search<'a> {
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
-        if self.tick() {
-            return 0;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.is_draw() {
-            return 0;
+        if let Some(score) = self.node_entry(ply) {
+            return score;
         }
         let in_check = self.board.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.board) };
-        }
         let key = self.board.key();
         let entry = self.tt.probe(key);
         let mut tt_eval = None;

@@ -4,40 +4,20 @@
 //! Terms: material and piece-square tables, each with a middlegame and an endgame value,
 //! blended by the game phase (<https://www.chessprogramming.org/Tapered_Eval>); mobility;
 //! pawn structure (passed, doubled, isolated, protected); king safety (pawn shield, open
-//! files beside the king, weighted attacks on the squares around it); bishop pair; rooks on
+//! files beside the king, attack units on the squares around it); bishop pair; rooks on
 //! open files. The whole evaluation is computed from scratch by walking the piece lists:
 //! on a mailbox that is a few hundred cell reads, cheap next to move generation.
 //!
-//! All numbers are ours: the piece values are in the range published on the wiki's
-//! "Point Value" page, the square tables are generated below from a few simple ideas
-//! (centralise knights and kings in the endgame, advance pawns, keep the king home in the
-//! middlegame) rather than typed in, and the weights were set by hand and checked by match.
-//! A score is packed as `mg + (eg << 16)` in one i32 so each term is one addition.
+//! Every number it weighs a term with lives in `WEIGHTS` (rust/weights.rs); the weights are
+//! tuned by Texel's method (examples/texel.rs). For that the evaluation can be *traced*:
+//! `trace_eval` runs the same code and records, for each weight, how many times it was
+//! added for White minus for Black, so that `EvalTrace::evaluate` reproduces `evaluate`
+//! for any weight table. The ordinary evaluation runs with a tracer that does nothing and
+//! compiles to the same code as without one.
 
 use crate::board::Board;
 use crate::types::*;
-
-/// A packed (middlegame, endgame) score.
-pub(crate) type Score = i32;
-
-#[inline(always)]
-pub(crate) const fn s(mg: i32, eg: i32) -> Score {
-    (eg << 16) + mg
-}
-#[inline(always)]
-pub(crate) const fn mg_of(x: Score) -> i32 {
-    x as i16 as i32
-}
-#[inline(always)]
-pub(crate) const fn eg_of(x: Score) -> i32 {
-    ((x + 0x8000) >> 16) as i16 as i32
-}
-
-/// Piece values (middlegame, endgame) by kind PAWN..KING. The pawn is worth more in the
-/// endgame, rooks gain as the board empties; knights lose a little (fewer outposts, long
-/// distances).
-pub(crate) const VALUE_MG: [i32; 7] = [0, 82, 325, 335, 470, 980, 0];
-pub(crate) const VALUE_EG: [i32; 7] = [0, 105, 300, 320, 530, 960, 0];
+use crate::weights::{eg_of, mg_of, Field, Score, Weights, FIELD_OFFSET, KING_UNITS_CAP, NUM_WEIGHTS, WEIGHTS};
 
 /// Simple values for SEE, ordering and delta pruning (the classic 1/3/3/5/9 scale).
 pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20000];
@@ -46,110 +26,96 @@ pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20000];
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 1, 1, 2, 4, 0];
 const PHASE_MAX: i32 = 24;
 
-/// Distance of a file or rank 0..8 from the board edge (0 on the edge, 3 in the centre).
-const fn centre(x: i32) -> i32 {
-    if x < 4 {
-        x
-    } else {
-        7 - x
-    }
-}
+/// Side-to-move bonus (the move is worth something). Set by hand, not tuned: it is added
+/// after the taper and matters to the search more than to the fit.
+const TEMPO: i32 = 10;
 
-/// The square-table value of `kind` on (file, rank) seen from White (rank 0 = own back rank).
-const fn pst_value(kind: u8, f: i32, r: i32) -> Score {
-    let cf = centre(f);
-    let cr = centre(r);
-    match kind {
-        PAWN => {
-            // Advance, and occupy the centre in the middlegame (d/e pawns on ranks 4-5);
-            // a small penalty for leaving the wing pawns in front of a castled king.
-            let adv_mg = [0, 0, 1, 4, 10, 18, 30, 0][r as usize];
-            let adv_eg = [0, 0, 3, 8, 16, 30, 50, 0][r as usize];
-            let central = if (f == 3 || f == 4) && (r == 3 || r == 4) { 12 } else if cf >= 2 && r >= 2 { 4 } else { 0 };
-            s(adv_mg + central, adv_eg)
-        }
-        KNIGHT => {
-            // Centralise: -36 in a corner to +24 in the centre; forward squares a little better.
-            let c = cf + cr;
-            let fwd = if r >= 3 && r <= 5 { 6 } else { 0 };
-            s(10 * c - 36 + fwd, 8 * c - 28)
-        }
-        BISHOP => {
-            let c = cf + cr;
-            let diag = if f == r || f == 7 - r { 8 } else { 0 };
-            let home = if r == 0 { -6 } else { 0 };
-            s(4 * c - 10 + diag + home, 4 * c - 12)
-        }
-        ROOK => {
-            let seventh = if r == 6 { 16 } else { 0 };
-            let cent = if cf >= 2 { 6 } else { 0 };
-            s(seventh + cent - 3, if r == 6 { 10 } else { 0 })
-        }
-        QUEEN => {
-            let c = cf + cr;
-            s(2 * c - 6, 5 * c - 15)
-        }
-        KING => {
-            // Middlegame: stay on the back rank, preferably castled on a wing.
-            let home = [22, 30, 8, -6, -6, 8, 32, 22][f as usize];
-            let up = [0, -14, -34, -50, -60, -70, -70, -70][r as usize];
-            // Endgame: centralise.
-            let c = cf + cr;
-            s(home + up, 12 * c - 36)
-        }
-        _ => 0,
-    }
-}
+/// Attack units of each kind reaching the king zone (their sum indexes `king_attack`).
+const ATTACK_UNITS: [i32; 7] = [0, 0, 2, 2, 3, 5, 0];
 
 /// `PST[piece code][cell]`: material plus square value, from the piece owner's side, signed
 /// for White (black entries are negated, so the sum over both lists is White's score).
 const PST: [[Score; 120]; 16] = {
+    let w = &WEIGHTS;
     let mut t = [[0; 120]; 16];
     let mut kind = 1;
     while kind <= 6 {
-        let mut r = 0;
-        while r < 8 {
-            let mut f = 0;
-            while f < 8 {
-                let v = pst_value(kind as u8, f, r) + s(VALUE_MG[kind], VALUE_EG[kind]);
-                t[kind][sq120(f as usize, r as usize)] = v;
-                // Black's piece on the mirrored square.
-                t[kind | 8][sq120(f as usize, (7 - r) as usize)] = -v;
-                f += 1;
-            }
-            r += 1;
+        let material = if kind < 6 { w.material[kind - 1] } else { 0 };
+        let mut i = 0;
+        while i < 64 {
+            let v = w.pst[kind - 1][i] + material;
+            let (f, r) = (i % 8, i / 8);
+            t[kind][sq120(f, r)] = v;
+            // Black's piece on the mirrored square.
+            t[kind | 8][sq120(f, 7 - r)] = -v;
+            i += 1;
         }
         kind += 1;
     }
     t
 };
 
-// ---- weights (middlegame, endgame) ----
-/// Mobility per square reached beyond a typical count (knight 4, bishop 6, rook 7, queen 13).
-const MOB_KNIGHT: Score = s(4, 4);
-const MOB_BISHOP: Score = s(5, 5);
-const MOB_ROOK: Score = s(2, 4);
-const MOB_QUEEN: Score = s(1, 2);
-const MOB_BASE: [i32; 7] = [0, 0, 4, 6, 7, 13, 0];
+/// Where `evaluate` reports which weights it added: `NoTrace` in play, `Recorder` for tuning.
+trait Tracer {
+    /// Weight `i` of `field` was added `n` times (negative for Black).
+    fn add(&mut self, field: Field, i: usize, n: i32);
+}
 
-const BISHOP_PAIR: Score = s(30, 50);
-const ROOK_OPEN: Score = s(25, 10);
-const ROOK_SEMI_OPEN: Score = s(12, 6);
-const DOUBLED: Score = s(-10, -20);
-const ISOLATED: Score = s(-10, -14);
-const PROTECTED_PAWN: Score = s(6, 6);
-/// Passed pawn by relative rank.
-const PASSED_MG: [i32; 8] = [0, 4, 8, 14, 26, 46, 75, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 14, 24, 42, 70, 110, 0];
-/// Shield pawns in front of a king on its first two ranks.
-const SHIELD_NEAR: i32 = 12;
-const SHIELD_FAR: i32 = 6;
-const SHIELD_MISSING: i32 = -14;
-const KING_OPEN_FILE: i32 = -14;
-/// Attack units of each kind reaching the king zone.
-const ATTACK_UNITS: [i32; 7] = [0, 0, 2, 2, 3, 5, 0];
-/// Side-to-move bonus (the move is worth something).
-const TEMPO: i32 = 10;
+struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Field, _: usize, _: i32) {}
+}
+
+struct Recorder(Vec<i32>);
+
+impl Tracer for Recorder {
+    fn add(&mut self, field: Field, i: usize, n: i32) {
+        self.0[FIELD_OFFSET[field as usize] + i] += n;
+    }
+}
+
+/// What the endgame scaling looks at, kept so it can be redone with other weights.
+#[derive(Clone, Copy, Debug)]
+pub struct EgScale {
+    pawns: [i32; 2],
+    /// Non-pawn, non-king material per side in SEE values.
+    minor_major: [i32; 2],
+    /// One bishop each, on opposite colours, and nothing else but pawns.
+    opposite_bishops: bool,
+}
+
+impl EgScale {
+    /// The divisor of the endgame score `eg` (White's view): a side with no pawns needs a
+    /// margin of more than a minor piece to win; opposite-coloured bishops alone draw often.
+    #[inline(always)]
+    pub fn divisor(&self, eg: i32) -> i32 {
+        let strong = if eg > 0 { WHITE } else { BLACK };
+        let mm = self.minor_major;
+        if self.pawns[strong] == 0 && mm[strong] - mm[strong ^ 1] <= 330 {
+            if mm[strong] <= 330 {
+                16
+            } else {
+                4
+            }
+        } else if self.opposite_bishops {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// The last step of the evaluation: scale the endgame part, blend by phase, turn to the side
+/// to move and add the tempo. Shared by `evaluate` and `EvalTrace::evaluate`.
+#[inline(always)]
+fn finish(mg: i32, eg: i32, phase: i32, stm: Color, scale: &EgScale) -> i32 {
+    let eg = eg / scale.divisor(eg);
+    let blended = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    let v = if stm == WHITE { blended } else { -blended };
+    v + TEMPO
+}
 
 #[inline(always)]
 const fn bit(sq: usize) -> u128 {
@@ -168,6 +134,14 @@ struct PawnFiles {
 
 /// Evaluation of `board` from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
+    eval_with(board, &mut NoTrace).0
+}
+
+/// The evaluation, reporting each weight it adds to `t`; also returns the phase and the
+/// endgame-scaling facts.
+#[inline(always)]
+fn eval_with<T: Tracer>(board: &Board, tr: &mut T) -> (i32, i32, EgScale) {
+    let w = &WEIGHTS;
     let cells = &board.cells;
     let mut score: Score = 0;
     let mut phase = 0;
@@ -178,11 +152,16 @@ pub fn evaluate(board: &Board) -> i32 {
     let mut bishop_colour = [[0; 2]; 2];
 
     for c in [WHITE, BLACK] {
+        let sign = if c == WHITE { 1 } else { -1 };
         for &sq in board.pieces(c) {
             let sq = sq as usize;
             let p = cells[sq];
             let k = kind_of(p);
             score += PST[p as usize][sq];
+            if k != KING {
+                tr.add(Field::material, k as usize - 1, sign);
+            }
+            tr.add(Field::pst, (k as usize - 1) * 64 + rel_sq64(sq, c), sign);
             phase += PHASE_WEIGHT[k as usize];
             if k == PAWN {
                 let f = file_of(sq) + 1;
@@ -242,11 +221,13 @@ pub fn evaluate(board: &Board) -> i32 {
                     let f = file_of(sq) + 1;
                     let rr = rel_rank(sq, c);
                     if pf.count[c][f - 1] == 0 && pf.count[c][f + 1] == 0 {
-                        pawn_terms += ISOLATED;
+                        pawn_terms += w.isolated;
+                        tr.add(Field::isolated, 0, sign);
                     }
                     // Doubled: counted for each pawn behind another of ours on the file.
                     if pf.count[c][f] > 1 && rr < pf.front[c][f] {
-                        pawn_terms += DOUBLED;
+                        pawn_terms += w.doubled;
+                        tr.add(Field::doubled, 0, sign);
                     }
                     // Protected by a pawn of ours.
                     let our_pawn = make_piece(PAWN, c);
@@ -254,7 +235,8 @@ pub fn evaluate(board: &Board) -> i32 {
                     if cells[(sq as isize + back - 1) as usize] == our_pawn
                         || cells[(sq as isize + back + 1) as usize] == our_pawn
                     {
-                        pawn_terms += PROTECTED_PAWN;
+                        pawn_terms += w.protected_pawn;
+                        tr.add(Field::protected_pawn, 0, sign);
                     }
                     // Passed: no enemy pawn ahead on this or the adjacent files. Enemy pawns
                     // are ahead when their relative rank seen from us is greater than ours,
@@ -266,22 +248,25 @@ pub fn evaluate(board: &Board) -> i32 {
                         }
                     }
                     if passed && pf.front[c][f] == rr {
-                        let mut eg = PASSED_EG[rr as usize];
-                        let mut mg = PASSED_MG[rr as usize];
                         let stop = (sq as isize + pawn_push(c)) as usize;
                         if cells[stop] != EMPTY {
-                            mg /= 2;
-                            eg = eg * 2 / 3;
+                            pawn_terms += w.passed_blocked[rr as usize];
+                            tr.add(Field::passed_blocked, rr as usize, sign);
+                        } else {
+                            pawn_terms += w.passed[rr as usize];
+                            tr.add(Field::passed, rr as usize, sign);
                         }
                         // Kings near the square in front: ours helps, theirs blocks.
-                        let dus = distance(board.king_square(c), stop);
-                        let dthem = distance(board.king_square(them), stop);
-                        eg += (dthem * 5 - dus * 2) * (rr - 1).max(0);
-                        pawn_terms += s(mg, eg);
+                        let m = (rr - 1).max(0);
+                        let dus = distance(board.king_square(c), stop) * m;
+                        let dthem = distance(board.king_square(them), stop) * m;
+                        pawn_terms += w.passed_king_them * dthem + w.passed_king_us * dus;
+                        tr.add(Field::passed_king_them, 0, sign * dthem);
+                        tr.add(Field::passed_king_us, 0, sign * dus);
                     }
                 }
                 KNIGHT => {
-                    let mut n = 0;
+                    let mut n = 0usize;
                     let mut hits_zone = false;
                     for d in KNIGHT_JUMPS {
                         let t = (sq as isize + d) as usize;
@@ -301,7 +286,8 @@ pub fn evaluate(board: &Board) -> i32 {
                         king_units[them] += ATTACK_UNITS[KNIGHT as usize];
                         king_attackers[them] += 1;
                     }
-                    mob += MOB_KNIGHT * (n - MOB_BASE[KNIGHT as usize]);
+                    mob += w.mobility_knight[n];
+                    tr.add(Field::mobility_knight, n, sign);
                 }
                 BISHOP | ROOK | QUEEN => {
                     let dirs: &[isize] = match k {
@@ -309,7 +295,7 @@ pub fn evaluate(board: &Board) -> i32 {
                         ROOK => &ORTHO,
                         _ => &KING_DIRS,
                     };
-                    let mut n = 0;
+                    let mut n = 0usize;
                     let mut hits_zone = false;
                     for &d in dirs {
                         let mut t = (sq as isize + d) as usize;
@@ -337,16 +323,28 @@ pub fn evaluate(board: &Board) -> i32 {
                         king_units[them] += ATTACK_UNITS[k as usize];
                         king_attackers[them] += 1;
                     }
-                    let w = match k {
-                        BISHOP => MOB_BISHOP,
-                        ROOK => MOB_ROOK,
-                        _ => MOB_QUEEN,
-                    };
-                    mob += w * (n - MOB_BASE[k as usize]);
-                    if k == ROOK {
-                        let f = file_of(sq) + 1;
-                        if pf.count[c][f] == 0 {
-                            mob += if pf.count[them][f] == 0 { ROOK_OPEN } else { ROOK_SEMI_OPEN };
+                    match k {
+                        BISHOP => {
+                            mob += w.mobility_bishop[n];
+                            tr.add(Field::mobility_bishop, n, sign);
+                        }
+                        ROOK => {
+                            mob += w.mobility_rook[n];
+                            tr.add(Field::mobility_rook, n, sign);
+                            let f = file_of(sq) + 1;
+                            if pf.count[c][f] == 0 {
+                                if pf.count[them][f] == 0 {
+                                    mob += w.rook_open;
+                                    tr.add(Field::rook_open, 0, sign);
+                                } else {
+                                    mob += w.rook_semi_open;
+                                    tr.add(Field::rook_semi_open, 0, sign);
+                                }
+                            }
+                        }
+                        _ => {
+                            mob += w.mobility_queen[n];
+                            tr.add(Field::mobility_queen, n, sign);
                         }
                     }
                 }
@@ -355,11 +353,11 @@ pub fn evaluate(board: &Board) -> i32 {
         }
         score += sign * (mob + pawn_terms);
 
-        // Pawn shield and open files beside our king (middlegame only).
+        // Pawn shield and open files beside our king.
         let ksq = board.king_square(c);
         let kf = file_of(ksq) + 1;
         let kr = rel_rank(ksq, c);
-        let mut shelter = 0;
+        let mut shelter: Score = 0;
         if kr <= 1 {
             for ff in kf - 1..=kf + 1 {
                 if ff == 0 || ff == 9 {
@@ -367,62 +365,105 @@ pub fn evaluate(board: &Board) -> i32 {
                 }
                 let b = pf.back[c][ff];
                 if pf.count[c][ff] > 0 && b == kr + 1 {
-                    shelter += SHIELD_NEAR;
+                    shelter += w.shield_near;
+                    tr.add(Field::shield_near, 0, sign);
                 } else if pf.count[c][ff] > 0 && b == kr + 2 {
-                    shelter += SHIELD_FAR;
+                    shelter += w.shield_far;
+                    tr.add(Field::shield_far, 0, sign);
                 } else {
-                    shelter += SHIELD_MISSING;
+                    shelter += w.shield_missing;
+                    tr.add(Field::shield_missing, 0, sign);
                 }
                 if pf.count[c][ff] == 0 {
-                    shelter += KING_OPEN_FILE;
+                    shelter += w.king_open_file;
+                    tr.add(Field::king_open_file, 0, sign);
                 }
             }
         }
-        score += sign * s(shelter, 0);
+        score += sign * shelter;
     }
 
-    // King attack: quadratic in the attack units once two pieces join in (one attacker alone
-    // rarely mates), and only with the attacker's queen on the board it counts in full.
+    // King attack: counted once two pieces join in (one attacker alone rarely mates), by the
+    // attack units, with a table for attackers with at least a queen's worth of material and
+    // one (smaller) for less.
     for c in [WHITE, BLACK] {
-        let sign = if c == WHITE { -1 } else { 1 };
+        let attacker_sign = if c == WHITE { -1 } else { 1 };
         if king_attackers[c] >= 2 {
-            let u = king_units[c];
-            let mut pen = (u * u * 2).min(600);
+            let u = (king_units[c] as usize).min(KING_UNITS_CAP);
             if minor_major[c ^ 1] < 900 {
-                pen /= 2;
+                score += attacker_sign * w.king_attack_weak[u];
+                tr.add(Field::king_attack_weak, u, attacker_sign);
+            } else {
+                score += attacker_sign * w.king_attack[u];
+                tr.add(Field::king_attack, u, attacker_sign);
             }
-            score += sign * s(pen, 0);
         }
     }
 
     for c in [WHITE, BLACK] {
         let sign = if c == WHITE { 1 } else { -1 };
         if bishops[c] >= 2 {
-            score += sign * BISHOP_PAIR;
+            score += sign * w.bishop_pair;
+            tr.add(Field::bishop_pair, 0, sign);
         }
     }
 
     let phase = phase.min(PHASE_MAX);
-    let mg = mg_of(score);
-    let mut eg = eg_of(score);
+    let scale = EgScale {
+        pawns,
+        minor_major,
+        opposite_bishops: bishops[WHITE] == 1
+            && bishops[BLACK] == 1
+            && minor_major[WHITE] == SEE_VALUE[BISHOP as usize]
+            && minor_major[BLACK] == SEE_VALUE[BISHOP as usize]
+            && (bishop_colour[WHITE][0] == 1) != (bishop_colour[BLACK][0] == 1),
+    };
+    let v = finish(mg_of(score), eg_of(score), phase, board.side_to_move(), &scale);
+    (v, phase, scale)
+}
 
-    // Endgame scaling: a side with no pawns needs a margin of more than a minor piece to
-    // win; opposite-coloured bishops alone draw often.
-    let strong = if eg > 0 { WHITE } else { BLACK };
-    if pawns[strong] == 0 && minor_major[strong] - minor_major[strong ^ 1] <= 330 {
-        eg /= if minor_major[strong] <= 330 { 16 } else { 4 };
-    } else if bishops[WHITE] == 1
-        && bishops[BLACK] == 1
-        && minor_major[WHITE] == SEE_VALUE[BISHOP as usize]
-        && minor_major[BLACK] == SEE_VALUE[BISHOP as usize]
-        && (bishop_colour[WHITE][0] == 1) != (bishop_colour[BLACK][0] == 1)
-    {
-        eg /= 2;
+/// How a board's evaluation depends on the weights: `evaluate(board)` equals
+/// `trace.evaluate(&WEIGHTS)`, and `trace.evaluate(&w)` is what `evaluate` would return
+/// with the table `w` in place of `WEIGHTS`.
+#[derive(Clone, Debug)]
+pub struct EvalTrace {
+    /// Per weight in the flat layout (`WEIGHT_FIELDS`): how many times White added it minus
+    /// how many times Black did. Its middlegame and endgame parts are both scaled by it.
+    pub coefficients: Vec<i32>,
+    /// Game phase 0..=24 (24 = all pieces on): the middlegame part weighs phase / 24.
+    pub phase: i32,
+    pub white_to_move: bool,
+    /// The endgame scaling, which depends on the sign of the endgame score.
+    pub scale: EgScale,
+}
+
+impl EvalTrace {
+    /// The evaluation (side to move's view) with weight table `w`.
+    pub fn evaluate(&self, w: &Weights) -> i32 {
+        let (mut mg, mut eg) = (0, 0);
+        for (&c, (m, e)) in self.coefficients.iter().zip(w.to_pairs()) {
+            mg += c * m;
+            eg += c * e;
+        }
+        let stm = if self.white_to_move { WHITE } else { BLACK };
+        finish(mg, eg, self.phase, stm, &self.scale)
     }
 
-    let blended = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    let v = if board.side_to_move() == WHITE { blended } else { -blended };
-    v + TEMPO
+    /// The tempo bonus in White's view (added after the taper, not tuned).
+    pub fn tempo_white(&self) -> i32 {
+        if self.white_to_move {
+            TEMPO
+        } else {
+            -TEMPO
+        }
+    }
+}
+
+/// Traces the evaluation of `board` (see `EvalTrace`).
+pub fn trace_eval(board: &Board) -> EvalTrace {
+    let mut rec = Recorder(vec![0; NUM_WEIGHTS]);
+    let (_, phase, scale) = eval_with(board, &mut rec);
+    EvalTrace { coefficients: rec.0, phase, white_to_move: board.side_to_move() == WHITE, scale }
 }
 
 /// Rank 0..8 of `sq` seen from colour `c` (0 = own back rank).
@@ -434,6 +475,12 @@ fn rel_rank(sq: usize, c: Color) -> i32 {
     } else {
         7 - r
     }
+}
+
+/// The 0..64 square index of `sq` seen from colour `c` (a1 = 0 for White, a8 = 0 for Black).
+#[inline(always)]
+fn rel_sq64(sq: usize, c: Color) -> usize {
+    rel_rank(sq, c) as usize * 8 + file_of(sq)
 }
 
 /// King (Chebyshev) distance between two real cells.
@@ -470,17 +517,6 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn packing_round_trips() {
-        for mg in [-700, -1, 0, 1, 650] {
-            for eg in [-900, -1, 0, 1, 777] {
-                let x = s(mg, eg);
-                assert_eq!((mg_of(x), eg_of(x)), (mg, eg));
-                assert_eq!((mg_of(x * 3), eg_of(x * 3)), (3 * mg, 3 * eg));
-            }
-        }
-    }
 
     #[test]
     fn symmetric() {

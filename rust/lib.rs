@@ -8,6 +8,8 @@ mod attack;
 mod board;
 mod draw;
 mod eval;
+mod weights;
+mod texel;
 mod order;
 mod search;
 mod see;
@@ -37,4 +39,8 @@ pub use types::{
 // Search and evaluation (issue 3).
 pub use draw::Outcome;
 pub use eval::{evaluate, SEE_VALUE};
+// Evaluation tuning (Texel's method, examples/texel.rs): the weight table and the trace.
+pub use eval::{trace_eval, EgScale, EvalTrace};
+pub use texel::quiescence_leaf;
+pub use weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
 pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH};

@@ -22,12 +22,23 @@ const BAD_CAPTURE: i32 = -1_000_000;
 const UNDER_PROMOTION: i32 = -2_000_000;
 
 /// Heuristic tables that live across searches (cleared by `Engine.clear`).
+///
+/// Each measured by a match, the engine with vs without it (self-play, 60 games, 2+0.05,
+/// balanced 8-ply openings; switches `history`, `killers`, `counter` of KIBITZ_SEARCH_OFF):
+/// history +41 -4 =15, +250 +/- 91 Elo (without it the quiet moves come in generation
+/// order and late-move pruning and reductions hit good moves too); killers +21 -16 =23,
+/// +29 +/- 70 Elo; counter move +17 -21 =22, -23 +/- 71 Elo (no gain visible next to the
+/// killers and history; kept, cheap, to re-measure at a longer control).
 pub struct Heuristics {
     /// Butterfly history: [side][from64][to64].
     pub history: [[[i32; 64]; 64]; 2],
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Counter moves: the quiet reply that refuted [piece code][to64] last time.
     pub counter: [[Move; 64]; 16],
+    /// Switches for ablation matches (search `Features`): an unused heuristic scores 0.
+    pub use_killers: bool,
+    pub use_counter: bool,
+    pub use_history: bool,
 }
 
 impl Heuristics {
@@ -36,6 +47,9 @@ impl Heuristics {
             history: [[[0; 64]; 64]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; 64]; 16],
+            use_killers: true,
+            use_counter: true,
+            use_history: true,
         })
     }
 
@@ -109,7 +123,7 @@ pub fn score_moves(
     prev: Move,
 ) {
     let side = board.side_to_move();
-    let counter = if prev.is_null() {
+    let counter = if prev.is_null() || !heur.use_counter {
         Move::NULL
     } else {
         heur.counter[board.piece_at(prev.to()) as usize & 15][sq64(prev.to())]
@@ -124,21 +138,23 @@ pub fn score_moves(
             // only the others need the exchange played out.
             let victim = if m.is_en_passant() { PAWN } else { kind_of(board.piece_at(m.to())) };
             let attacker = kind_of(board.piece_at(m.from()));
-            let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || board.see(m) >= 0;
+            let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || board.see_ge(m, 0);
             let promo = if m.is_promotion() { SEE_VALUE[QUEEN as usize] * 8 } else { 0 };
             if good {
                 GOOD_CAPTURE + mvv_lva(board, m) + promo
             } else {
                 BAD_CAPTURE + mvv_lva(board, m)
             }
-        } else if m == heur.killers[ply][0] {
+        } else if heur.use_killers && m == heur.killers[ply][0] {
             KILLER_1
-        } else if m == heur.killers[ply][1] {
+        } else if heur.use_killers && m == heur.killers[ply][1] {
             KILLER_2
         } else if m == counter {
             COUNTER
-        } else {
+        } else if heur.use_history {
             heur.history_of(side, m)
+        } else {
+            0
         };
     }
 }

@@ -65,6 +65,35 @@ fn least_attacker(cells: &[u8; 120], sq: Square, by: Color) -> Option<(Square, u
 }
 
 impl Board {
+    /// `self.see(m) >= threshold`, answered without playing the exchange out when its first
+    /// two plies decide it: the exchange can never gain more than the first capture (the
+    /// opponent may always decline to recapture), and never less than the first capture
+    /// minus the capturing piece (we may always stop after their recapture). Most captures
+    /// of an equal or bigger piece and most quiet moves with a negative threshold end here.
+    #[inline]
+    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        if m.is_castle() {
+            return 0 >= threshold;
+        }
+        let mut first = if m.is_en_passant() {
+            SEE_VALUE[PAWN as usize]
+        } else {
+            SEE_VALUE[kind_of(self.cells[m.to()]) as usize]
+        };
+        let mut moved = kind_of(self.cells[m.from()]);
+        if m.is_promotion() {
+            first += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
+            moved = m.promo();
+        }
+        if first < threshold {
+            return false;
+        }
+        if first - SEE_VALUE[moved as usize] >= threshold {
+            return true;
+        }
+        self.see(m) >= threshold
+    }
+
     /// The static exchange value of move `m` for the side making it, in `SEE_VALUE` units
     /// (pawn = 100). Quiet moves score 0 or the loss of the moved piece; castling 0.
     pub fn see(&self, m: Move) -> i32 {
@@ -140,6 +169,46 @@ mod tests {
         assert_eq!(see("1k6/8/3p4/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), -320);
         // Safe quiet move.
         assert_eq!(see("1k6/8/8/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), 0);
+    }
+
+    /// `see_ge` must agree with the full exchange for every legal move and threshold, on
+    /// positions full of exchanges (perft test positions and their children).
+    #[test]
+    fn see_ge_agrees_with_see() {
+        use crate::types::MoveList;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let mut b = Board::from_fen(fen).unwrap();
+            let mut root = MoveList::new();
+            b.generate_legal(&mut root);
+            for &r in root.iter() {
+                for board_move in [None, Some(r)] {
+                    if let Some(mv) = board_move {
+                        b.make_move(mv);
+                    }
+                    let mut ml = MoveList::new();
+                    b.generate_legal(&mut ml);
+                    for &m in ml.iter() {
+                        let v = b.see(m);
+                        for t in [-1000, -500, -330, -320, -101, -100, -30, -1, 0, 1, 99, 100, 101, 220, 320, 500, 1000] {
+                            assert_eq!(b.see_ge(m, t), v >= t, "{} {:?} t={t} see={v}", b.fen(), m);
+                            checked += 1;
+                        }
+                    }
+                    if board_move.is_some() {
+                        b.unmake_move();
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]

@@ -38,8 +38,8 @@ ANCHORS = [
     (1000, 250, 150.0),
     (1400, 5_000, 35.0),
     (1800, 15_000, 22.0),
-    (2100, 2_000_000, 0.0),
-    (2400, 2_000_000, 0.0),
+    (2100, 150_000, 0.0),
+    (2400, 5_000_000, 0.0),
 ]
 # Lines to choose among: 4 gives a weak level real alternatives without making every
 # iteration four times as expensive for the strong ones (their temperature makes the

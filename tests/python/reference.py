@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import chess
 import chess.polyglot
+
+
+def board_after(fen: str | None = None, moves: Iterable[str] = (), *, chess960: bool = False) -> chess.Board:
+    """python-chess's board for ``fen`` (None or empty: the start position) after the UCI ``moves``."""
+    board = chess.Board(fen or chess.STARTING_FEN, chess960=chess960)
+    for move in moves:
+        board.push_uci(move)
+    return board
 
 
 def legal_uci(board: chess.Board) -> set[str]:

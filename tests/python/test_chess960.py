@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import kibitz
+import reference
 from kibitz import FenError, IllegalMoveError
 from kibitz.testing import games, rare_rule_positions
 
@@ -113,25 +114,8 @@ def test_data_positions_agree_with_python_chess() -> None:
 def test_divide_agrees_with_python_chess_on_a_sample() -> None:
     """Per-move counts at depth 3 on every 48th data position (python-chess is slow)."""
     for case in CASES[::48]:
-        ref = chess.Board(case.fen, chess960=True)
-        board = kibitz.Board(case.fen, chess960=True)
-        expected = {}
-        for move in list(ref.legal_moves):
-            ref.push(move)
-            expected[move.uci()] = _perft(ref, 2)
-            ref.pop()
-        assert board.divide(3) == expected, case.fen
-
-
-def _perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _perft(board, depth - 1)
-        board.pop()
-    return total
+        expected = reference.divide(chess.Board(case.fen, chess960=True), 3)
+        assert kibitz.Board(case.fen, chess960=True).divide(3) == expected, case.fen
 
 
 # -- random play against python-chess -------------------------------------------------------
@@ -167,7 +151,7 @@ def test_960_positions_with_castling_perft_agrees(board: kibitz.Board) -> None:
     ref = board.to_chess()
     assert ref.chess960
     check_position(board, ref)
-    assert board.perft(2) == (_perft(ref, 2) if not ref.is_game_over() else board.perft(2))
+    assert board.perft(2) == (reference.perft(ref, 2) if not ref.is_game_over() else board.perft(2))
 
 
 # -- hand-picked castling cases ----------------------------------------------------------------
@@ -227,7 +211,7 @@ def test_castling_cases_agree_with_python_chess(fen: str) -> None:
         check_position(board, ref)
         ref.pop()
         board.pop()
-    assert board.perft(3) == _perft(ref, 3)
+    assert board.perft(3) == reference.perft(ref, 3)
 
 
 def test_castling_notation_is_king_takes_rook() -> None:

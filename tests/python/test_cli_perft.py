@@ -18,31 +18,13 @@ from pathlib import Path
 import chess
 import pytest
 
+import reference
 from kibitz.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-
-
-def chess_divide(board: chess.Board, depth: int) -> dict[str, int]:
-    def perft(d: int) -> int:
-        if d == 0:
-            return 1
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += perft(d - 1)
-            board.pop()
-        return total
-
-    out = {}
-    for move in list(board.legal_moves):
-        board.push(move)
-        out[move.uci()] = perft(depth - 1)
-        board.pop()
-    return out
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -86,7 +68,7 @@ def test_divide_matches_python_chess(capsys: pytest.CaptureFixture[str], argv: l
     rc, out, _ = run(capsys, "perft", *argv)
     assert rc == 0
     counts, total = parse_divide(out)
-    expected = chess_divide(chess.Board(POSITION_3), 3)
+    expected = reference.divide(chess.Board(POSITION_3), 3)
     assert counts == expected and total == sum(expected.values()) == 2812
     # Sorted, one "move: count" line each, a blank line, then the total (as Stockfish prints).
     lines = out.splitlines()
@@ -108,7 +90,7 @@ def test_moves_before_or_after_depth(capsys: pytest.CaptureFixture[str], argv: l
     board = chess.Board()
     board.push_uci("e2e4")
     board.push_uci("e7e5")
-    assert parse_divide(out)[1] == sum(chess_divide(board, 3).values())
+    assert parse_divide(out)[1] == sum(reference.divide(board, 3).values())
 
 
 def test_depth_zero(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,20 +16,23 @@ import kibitz
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 
-# (FEN, mate in N moves for the side to move; negative: it is mated). Distances confirmed
-# with Stockfish at depth 22-24; the composed ones are known problems.
-MATES = [
-    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
-    ("4r1k1/pp3ppp/8/3Q4/8/8/PP3PPP/4R1K1 w - - 0 1", 1),
-    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2),
-    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2),
-    ("1k5r/pP3ppp/3p2b1/1BN1n3/1Q2P3/P1B5/KP3P1P/7q w - - 1 1", 3),
-    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
-    ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3),
-    ("8/8/8/8/8/3k4/8/3K1R1R w - - 0 1", 4),
-    ("k7/8/1K6/8/8/8/8/7Q b - - 0 1", -1),
-    ("3k4/8/3K4/8/8/8/8/6R1 b - - 0 1", -2),
-]
+
+def load_mates(path: pathlib.Path = DATA / "mates.txt") -> list[tuple[str, int]]:
+    """(FEN, mate in N moves for the side to move; negative: it is mated) from mates.txt,
+    which tests/search.rs reads too (its header says where the distances come from)."""
+    mates = []
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fen, sep, n = line.rpartition(" mate ")
+        assert sep and len(fen.split()) == 6, f"{path.name}:{lineno}: expected 'FEN mate N', got {raw!r}"
+        mates.append((fen, int(n)))
+    assert mates, f"{path} holds no positions"
+    return mates
+
+
+MATES = load_mates()
 
 MIDDLEGAME = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9"
 
@@ -42,7 +45,7 @@ def engine() -> kibitz.Engine:
 @pytest.mark.parametrize("fen,n", MATES)
 def test_mate_distance_and_pv_mates(engine: kibitz.Engine, fen: str, n: int) -> None:
     engine.clear()
-    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 3))
+    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 5))  # margin for selective pruning, as in tests/search.rs
     assert r.mate == n, r
     assert r.score_cp is None
     ref = chess.Board(fen)

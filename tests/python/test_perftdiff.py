@@ -17,6 +17,7 @@ from typing import Sequence
 import chess
 import pytest
 
+import reference
 from kibitz import Board
 from kibitz.cli import main
 from kibitz.perftdiff import (
@@ -54,33 +55,13 @@ STANDARD_POSITIONS = [
 ]
 
 
-def chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += chess_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
-def replay(fen: str | None, path: Sequence[str]) -> chess.Board:
-    board = chess.Board(fen) if fen else chess.Board()
-    for m in path:
-        board.push_uci(m)
-    return board
-
-
 def check_steps_independently(root: str | None, diff) -> None:  # type: ignore[no-untyped-def]
     """kibitz's counts along the descent equal python-chess's."""
-    board = replay(root, [])
+    board = reference.board_after(root)
     for step, move in zip(diff.steps, diff.path[len(diff.path) - len(diff.steps):]):
         assert step.move == move
         board.push_uci(move)
-        assert step.ours == chess_perft(board, step.depth - 1)
+        assert step.ours == reference.perft(board, step.depth - 1)
         assert step.theirs != step.ours
 
 
@@ -126,7 +107,7 @@ def test_finds_missing_en_passant_exactly() -> None:
         diff = find_difference(eng.divide, 3, root)
     assert diff is not None and diff.kind == "moves"
     assert diff.path[0] == "d7d5"
-    board = replay(root, diff.path)
+    board = reference.board_after(root, diff.path)
     assert diff.fen == board.fen()
     assert diff.missing == sorted(m.uci() for m in board.legal_moves if board.is_en_passant(m))
     assert diff.missing and diff.extra == []
@@ -142,7 +123,7 @@ def test_finds_missing_en_passant_in_kiwipete() -> None:
     assert diff.path == ["a1b1", "c7c5"]
     assert diff.fen == "r3k2r/p2pqpb1/bn2pnp1/2pPN3/1p2P3/2N2Q1p/PPPBBPPP/1R2K2R w Kkq c6 0 2"
     assert diff.missing == ["d5c6"] and diff.extra == []
-    board = replay(KIWIPETE, diff.path)
+    board = reference.board_after(KIWIPETE, diff.path)
     assert board.is_en_passant(chess.Move.from_uci("d5c6"))
     check_steps_independently(KIWIPETE, diff)
 
@@ -154,7 +135,7 @@ def test_finds_castling_through_check() -> None:
     # ...Bxe2 (a6e2) attacks f1, so White may no longer castle short; the engine still does.
     assert diff.path == ["a1b1", "a6e2"]
     assert diff.missing == [] and diff.extra == ["e1g1"]
-    board = replay(KIWIPETE, diff.path)
+    board = reference.board_after(KIWIPETE, diff.path)
     assert diff.fen == board.fen()
     castle = chess.Move.from_uci("e1g1")
     assert castle not in board.legal_moves
@@ -168,7 +149,7 @@ def test_finds_missing_underpromotions_below_the_root() -> None:
         diff = find_difference(eng.divide, 3, root)
     assert diff is not None
     assert diff.path[:1] == ["e8d7"]  # Black's first king move in UCI order
-    board = replay(root, diff.path)
+    board = reference.board_after(root, diff.path)
     assert diff.fen == board.fen()
     assert diff.missing == sorted(m.uci() for m in board.legal_moves if m.promotion not in (None, chess.QUEEN))
     assert set(diff.missing) >= {"b7b8n", "b7b8b", "b7b8r"} and diff.extra == []
@@ -190,7 +171,7 @@ def test_script_mode_finds_the_same_bug() -> None:
     diff = find_difference(eng.divide, 2, None, moves)
     assert diff is not None
     assert diff.path == moves and diff.missing == ["e5d6"]
-    assert diff.fen == replay(None, moves).fen()
+    assert diff.fen == reference.board_after(None, moves).fen()
     assert eng.argv(None, moves, 2)[-6:] == [chess.STARTING_FEN, "2", *moves]
 
 
@@ -216,7 +197,7 @@ def test_cli_reports_difference(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["perft-diff", "--engine", engine_cmd("no_en_passant.py"), "--fen", root, "2"])
     out = capsys.readouterr().out
     assert rc == 1
-    leaf = replay(root, ["d7d5"]).fen()
+    leaf = reference.board_after(root, ["d7d5"]).fen()
     assert f"position: {leaf}" in out
     assert "path:     d7d5" in out
     assert "moves it misses: e5d6" in out
@@ -242,13 +223,8 @@ def test_cli_reproduce_commands_work(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def chess_divide(fen: str | None, moves: Sequence[str], depth: int) -> dict[str, int]:
-    board = replay(fen, moves)
-    out = {}
-    for move in list(board.legal_moves):
-        board.push(move)
-        out[move.uci()] = chess_perft(board, depth - 1)
-        board.pop()
-    return out
+    """python-chess's divide, in the form find_difference calls."""
+    return reference.divide(reference.board_after(fen, moves), depth)
 
 
 def test_python_callable_without_difference() -> None:

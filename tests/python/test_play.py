@@ -21,9 +21,13 @@ def play(stdin: str, *args: str) -> str:
     return p.stdout
 
 
-def test_mate_announced():
-    out = play("Rd8#\n", "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
-    assert "Game over: 1-0 (White wins by checkmate)" in out
+@pytest.mark.parametrize("move, fen, result", [
+    ("Rd8#", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "1-0 (White wins by checkmate)"),
+    ("Kg6", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", "1/2-1/2 (draw by stalemate)"),
+], ids=["checkmate", "stalemate"])
+def test_game_end_announced(move, fen, result):
+    out = play(move + "\n", "--fen", fen)
+    assert f"Game over: {result}" in out
 
 
 def test_illegal_and_bad_moves_refused_with_reason():
@@ -39,11 +43,6 @@ def test_ambiguous_move_refused():
     out = play("Nd2\nNbd2\nquit\n", "--fen", "7k/8/8/8/8/8/8/1N3N1K w - - 0 1", "--no-book")
     assert "ambiguous move 'Nd2'" in out
     assert "kibitz plays" in out  # Nbd2 was accepted and kibitz replied
-
-
-def test_stalemate_announced():
-    out = play("Kg6\n", "--fen", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1")
-    assert "Game over: 1/2-1/2 (draw by stalemate)" in out
 
 
 def test_promotion_needs_a_piece():

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import kibitz
+import reference
 from kibitz.testing import (
     RARE_RULE_SEEDS,
     assert_same_divide,
@@ -50,25 +51,9 @@ def same_as_python_chess(board: kibitz.Board) -> None:
     assert board.is_stalemate() == ref.is_stalemate()
 
 
-def chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += chess_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
-def chess_divide(fen: str, depth: int, chess960: bool = False) -> dict[str, int]:
-    board = chess.Board(fen, chess960=chess960)
-    out = {}
-    for move in list(board.legal_moves):
-        board.push(move)
-        out[move.uci()] = chess_perft(board, depth - 1) if depth > 1 else 1
-        board.pop()
-    return out
+def chess_divide(fen: str, depth: int) -> dict[str, int]:
+    """python-chess's divide, in the form assert_same_divide calls."""
+    return reference.divide(chess.Board(fen), depth)
 
 
 # -- Chess960 start positions ------------------------------------------------------------------
@@ -138,7 +123,7 @@ def test_rare_rule_positions_agree_with_python_chess(board: kibitz.Board) -> Non
     same_as_python_chess(board)
     ref = replay_with_chess(board)
     if not ref.is_game_over():
-        assert board.perft(2) == chess_perft(ref, 2)
+        assert board.perft(2) == reference.perft(ref, 2)
 
 
 @FEW

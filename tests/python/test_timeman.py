@@ -60,13 +60,17 @@ def test_typical_figures():
     assert 25 <= b.soft_ms <= 40
 
 
-@settings(max_examples=300, deadline=None)
-@given(
+# The clock simulations' controls: base time up to 10 minutes, increment up to 5 s, Move
+# Overhead 1-200 ms.
+CONTROL = dict(
     base_ms=st.integers(min_value=1, max_value=600_000),
     inc=st.integers(min_value=0, max_value=5000),
     overhead=st.integers(min_value=1, max_value=200),
-    latency_share=st.floats(min_value=0.0, max_value=1.0),
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(**CONTROL, latency_share=st.floats(min_value=0.0, max_value=1.0))
 def test_sudden_death_never_loses_on_time(base_ms, inc, overhead, latency_share):
     """A 300-move game in which every move uses its whole hard budget and then loses to
     latency up to the Move Overhead (and no more than the increment brings back, else
@@ -82,12 +86,7 @@ def test_sudden_death_never_loses_on_time(base_ms, inc, overhead, latency_share)
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    base_ms=st.integers(min_value=1, max_value=600_000),
-    inc=st.integers(min_value=0, max_value=5000),
-    overhead=st.integers(min_value=1, max_value=200),
-    movestogo=st.integers(min_value=1, max_value=60),
-)
+@given(**CONTROL, movestogo=st.integers(min_value=1, max_value=60))
 def test_repeating_control_never_loses_on_time(base_ms, inc, overhead, movestogo):
     """Moves-in-period controls (e.g. 40 moves in 5 minutes, repeating): every move uses
     its whole hard budget, and each leaves at least the overhead on the clock."""

@@ -24,6 +24,9 @@ class Out(io.StringIO):
     def lines(self):
         return self.getvalue().splitlines()
 
+    def bestmoves(self):
+        return [l for l in self.lines() if l.startswith("bestmove")]
+
 
 def session(engine_cls=FakeEngine):
     out = Out()
@@ -43,7 +46,7 @@ def test_stop_right_after_go_gives_one_bestmove():
         s.handle("go infinite")
         s.handle("stop")
         wait_done(s)
-        assert sum(l.startswith("bestmove") for l in out.lines()) == 1
+        assert len(out.bestmoves()) == 1
 
 
 def test_deferred_options_apply_after_search():
@@ -63,17 +66,17 @@ def test_ponderhit_after_search_finished_answers_at_once():
     s.handle("setoption name OwnBook value false")
     s.handle("go ponder depth 1")
     time.sleep(0.1)
-    assert not any(l.startswith("bestmove") for l in out.lines())
+    assert not out.bestmoves()
     s.handle("ponderhit")
     wait_done(s)
-    assert sum(l.startswith("bestmove") for l in out.lines()) == 1
+    assert len(out.bestmoves()) == 1
 
 
 def test_quit_stops_search_and_returns_false():
     s, out = session()
     s.handle("go infinite")
     assert s.handle("quit") is False
-    assert sum(l.startswith("bestmove") for l in out.lines()) == 1
+    assert len(out.bestmoves()) == 1
 
 
 def line(cp, move, mate=None):
@@ -108,7 +111,7 @@ def test_real_engine_in_process():
     s.handle("position startpos moves e2e4")
     s.handle("go depth 4")
     wait_done(s)
-    best = [l for l in out.lines() if l.startswith("bestmove")]
+    best = out.bestmoves()
     after = kibitz.Board()
     after.push_uci("e2e4")
     assert len(best) == 1 and best[0].split()[1] in after.legal_moves()

@@ -1,0 +1,174 @@
+//! Helpers shared by the Texel-tuning examples (`selfplay` writes training positions,
+//! `texel` fits the evaluation to them): a small seeded random generator, a PGN reader
+//! and the training-data line format.
+//!
+//! Data line format, one position per line: `FEN;RESULT;GAME` where RESULT is White's
+//! score (1, 0.5 or 0) and GAME an integer naming the game the position comes from (the
+//! tuner splits train / validation by game, so one game never sits on both sides).
+
+#![allow(dead_code)] // each example uses a different part
+
+use kibitz::Board;
+
+/// SplitMix64 (<https://prng.di.unimi.it/splitmix64.c> describes the constants): tiny,
+/// seedable, good enough for picking openings and random plies.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in 0..n (n > 0); the modulo bias is irrelevant for n this small.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One game of a PGN file: its start position, its moves in SAN and its result ("1-0",
+/// "0-1", "1/2-1/2" or "*").
+pub struct PgnGame {
+    pub fen: Option<String>,
+    pub sans: Vec<String>,
+    pub result: String,
+    pub termination: String,
+}
+
+/// Splits PGN text into games. Comments (`{}` and `;`), variations, NAGs and move numbers
+/// are skipped; the result is taken from the Result tag (the movetext's last token agrees
+/// in well-formed files).
+pub fn read_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut cur: Option<PgnGame> = None;
+    let mut in_moves = false;
+    let mut brace = false;
+    let mut paren = 0usize;
+    let new_game = || PgnGame { fen: None, sans: Vec::new(), result: "*".into(), termination: String::new() };
+    for line in text.lines() {
+        let t = line.trim();
+        if !brace && paren == 0 && t.starts_with('[') {
+            if in_moves || cur.is_none() {
+                if let Some(g) = cur.take() {
+                    games.push(g);
+                }
+                cur = Some(new_game());
+                in_moves = false;
+            }
+            let g = cur.as_mut().expect("just set");
+            if let Some((tag, value)) = parse_tag(t) {
+                match tag {
+                    "FEN" => g.fen = Some(value.to_string()),
+                    "Result" => g.result = value.to_string(),
+                    "Termination" | "Reason" => {
+                        g.termination.push_str(value);
+                        g.termination.push(' ');
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        if t.is_empty() && !brace {
+            continue;
+        }
+        in_moves = true;
+        let g = cur.get_or_insert_with(new_game);
+        let mut word = String::new();
+        let flush = |w: &mut String, g: &mut PgnGame| {
+            if !w.is_empty() {
+                push_token(w, g);
+                w.clear();
+            }
+        };
+        for ch in line.chars() {
+            if brace {
+                brace = ch != '}';
+                continue;
+            }
+            match ch {
+                '{' => {
+                    flush(&mut word, g);
+                    brace = true;
+                }
+                '(' => {
+                    flush(&mut word, g);
+                    paren += 1;
+                }
+                ')' => {
+                    word.clear();
+                    paren = paren.saturating_sub(1);
+                }
+                ';' if paren == 0 => break,
+                c if c.is_whitespace() => {
+                    if paren == 0 {
+                        flush(&mut word, g);
+                    } else {
+                        word.clear();
+                    }
+                }
+                c => word.push(c),
+            }
+        }
+        if paren == 0 {
+            flush(&mut word, g);
+        }
+    }
+    if let Some(g) = cur {
+        games.push(g);
+    }
+    games
+}
+
+fn parse_tag(t: &str) -> Option<(&str, &str)> {
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let (tag, rest) = inner.split_once(' ')?;
+    Some((tag, rest.trim().trim_matches('"')))
+}
+
+/// A movetext token: a SAN move is kept, move numbers, NAGs and results are dropped.
+fn push_token(w: &str, g: &mut PgnGame) {
+    if matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") || w.starts_with('$') {
+        return;
+    }
+    // "12." or "12..." alone, or glued to the move ("12.e4").
+    let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !w.is_empty() {
+        g.sans.push(w.to_string());
+    }
+}
+
+/// The start board of a game and the boards after each of its moves (as long as they parse).
+pub fn replay(g: &PgnGame) -> Option<(Board, Vec<kibitz::Move>)> {
+    let start = match &g.fen {
+        Some(f) => Board::from_fen(f).ok()?,
+        None => Board::startpos(),
+    };
+    let mut b = start.clone();
+    let mut moves = Vec::new();
+    for san in &g.sans {
+        let m = b.parse_san(san).ok()?;
+        b.make_move(m);
+        moves.push(m);
+    }
+    Some((start, moves))
+}
+
+/// White's score for a PGN result, None for an unfinished game.
+pub fn result_score(result: &str) -> Option<f64> {
+    match result {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}

@@ -28,15 +28,16 @@ class Level:
 
 
 # (elo, nodes, temperature_cp). Origin: calibration matches against Stockfish 15.1's
-# UCI_Elo levels at 10s+0.1s (/work/shared/tools/match.py, Stockfish with Move Overhead
-# 200 so that the loaded 2-core machine does not make it lose on time; table in the
-# README). 1400 measured +47 +/- 132 against SF1400 (30 games). kibitz at full strength
-# scored about even against SF2100 and lost 1-9 to SF2400, so at this time control
-# kibitz cannot play like 2400: from 2100 up the level is full strength (2M nodes is
-# more than a blitz move searches; temperature 0 always plays the best line).
+# UCI_Elo levels (/work/shared/tools/match.py, Stockfish with Move Overhead 200 so that
+# the loaded 2-core machine does not make it lose on time; table in the README).
+# Stockfish documents its UCI_Elo scale as calibrated at 60s+0.6s (anchored to CCRL 40/4),
+# so the top level, which is kibitz's full search, was measured at that control: 2400
+# (up to 5M nodes, about 5 s, more than a 60+0.6 move searches) against SF2400 at 60+0.6,
+# 20 games: -127 +/- 149. The node-limited levels play the same at any control (a move
+# never takes more than a fraction of a second) and were measured at 10s+0.1s.
 ANCHORS = [
     (1000, 250, 150.0),
-    (1400, 5_000, 35.0),
+    (1400, 2_000, 50.0),
     (1800, 15_000, 22.0),
     (2100, 150_000, 0.0),
     (2400, 5_000_000, 0.0),

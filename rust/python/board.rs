@@ -1,6 +1,6 @@
 //! `kibitz.Board`: the Python face of the core board.
 
-use super::{fen_err, move_err};
+use super::{fen_err, fen_text_err, move_err, move_text_err, text};
 use crate::{divide, perft, sq120, sq64, square_name, Board as CoreBoard, Move, MoveList, WHITE};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -92,9 +92,12 @@ fn uci_text<'py>(py: Python<'py>, board: &CoreBoard, m: Move) -> Bound<'py, PySt
 impl PyBoard {
     #[new]
     #[pyo3(signature = (fen = None, *, chess960 = false))]
-    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
-        let fen = fen.unwrap_or(crate::STARTPOS);
-        let inner = CoreBoard::from_fen_with(fen, chess960).map_err(fen_err)?;
+    fn new(fen: Option<Bound<'_, PyString>>, chess960: bool) -> PyResult<Self> {
+        let fen = match &fen {
+            Some(f) => text(f, "FEN", fen_text_err)?,
+            None => crate::STARTPOS.into(),
+        };
+        let inner = CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?;
         Ok(PyBoard::wrap(inner))
     }
 
@@ -183,28 +186,32 @@ impl PyBoard {
 
     /// Plays a move given as UCI text. Raises InvalidMoveError for malformed text and
     /// IllegalMoveError for an illegal move; the board is then unchanged.
-    fn push_uci(&mut self, r#move: &str) -> PyResult<()> {
+    fn push_uci(&mut self, r#move: Bound<'_, PyString>) -> PyResult<()> {
+        let r#move = text(&r#move, "move", move_text_err)?;
         let legal = self.cached_legal().to_vec();
-        let m = self.inner.parse_uci_among(r#move, &legal).map_err(move_err)?;
+        let m = self.inner.parse_uci_among(&r#move, &legal).map_err(move_err)?;
         self.play(m);
         Ok(())
     }
 
     /// The SAN of a legal move given as UCI text (e.g. "g1f3" -> "Nf3").
-    fn san(&self, r#move: &str) -> PyResult<String> {
-        let m = self.inner.parse_uci(r#move).map_err(move_err)?;
+    fn san(&self, r#move: Bound<'_, PyString>) -> PyResult<String> {
+        let r#move = text(&r#move, "move", move_text_err)?;
+        let m = self.inner.parse_uci(&r#move).map_err(move_err)?;
         Ok(self.inner.move_to_san(m))
     }
 
     /// The UCI text of a legal move given in SAN (raises AmbiguousMoveError when it fits several).
-    fn parse_san(&self, san: &str) -> PyResult<String> {
-        let m = self.inner.parse_san(san).map_err(move_err)?;
+    fn parse_san(&self, san: Bound<'_, PyString>) -> PyResult<String> {
+        let san = text(&san, "move", move_text_err)?;
+        let m = self.inner.parse_san(&san).map_err(move_err)?;
         Ok(self.inner.move_to_uci(m))
     }
 
     /// Plays a move given in SAN and returns it as UCI text; on error the board is unchanged.
-    fn push_san(&mut self, san: &str) -> PyResult<String> {
-        let m = self.inner.parse_san(san).map_err(move_err)?;
+    fn push_san(&mut self, san: Bound<'_, PyString>) -> PyResult<String> {
+        let san = text(&san, "move", move_text_err)?;
+        let m = self.inner.parse_san(&san).map_err(move_err)?;
         let text = self.inner.move_to_uci(m);
         self.play(m);
         Ok(text)

@@ -10,6 +10,7 @@ mod engine;
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 pyo3::create_exception!(kibitz, FenError, PyValueError, "A FEN string that is malformed or describes an impossible position.");
 pyo3::create_exception!(kibitz, InvalidMoveError, PyValueError, "Move text that is not a UCI move at all.");
@@ -18,6 +19,26 @@ pyo3::create_exception!(kibitz, AmbiguousMoveError, PyValueError, "A SAN move th
 
 pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
     FenError::new_err(e.to_string())
+}
+
+/// The UTF-8 text of a Python string argument. A str holding lone surrogates (possible in
+/// Python, not valid UTF-8) would otherwise fail in PyO3's conversion with a bare
+/// UnicodeEncodeError; `err` turns it into the argument's own error (FenError,
+/// InvalidMoveError) with a message saying what is wrong.
+pub(crate) fn text<'a>(
+    s: &'a Bound<'_, PyString>,
+    what: &str,
+    err: fn(String) -> PyErr,
+) -> PyResult<std::borrow::Cow<'a, str>> {
+    s.to_cow().map_err(|_| err(format!("the {what} is not valid text: it holds a lone surrogate character")))
+}
+
+pub(crate) fn fen_text_err(msg: String) -> PyErr {
+    FenError::new_err(msg)
+}
+
+pub(crate) fn move_text_err(msg: String) -> PyErr {
+    InvalidMoveError::new_err(msg)
 }
 
 pub(crate) fn move_err(e: MoveError) -> PyErr {

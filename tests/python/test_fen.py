@@ -367,3 +367,17 @@ def test_random_positions_accepted_exactly_when_valid(fen: str) -> None:
     assert board.fen() == ref.fen()
     assert board.polyglot_key() == reference.polyglot_key(ref)
     assert set(board.legal_moves()) == reference.legal_uci(ref)
+
+
+def test_lone_surrogate_is_a_fen_error() -> None:
+    """A str with a lone surrogate (found by the mutation fuzzer) is not UTF-8: FenError."""
+    with pytest.raises(kibitz.FenError, match="not valid text"):
+        kibitz.Board("\ud800rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+
+@pytest.mark.parametrize("method", ["push_uci", "push_san", "san", "parse_san"])
+def test_lone_surrogate_move_is_an_invalid_move_error(method: str) -> None:
+    board = kibitz.Board()
+    with pytest.raises(kibitz.InvalidMoveError, match="not valid text"):
+        getattr(board, method)("e2e4\udcff")
+    assert board.fen() == kibitz.Board().fen()

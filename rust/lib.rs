@@ -31,7 +31,7 @@ mod python;
 pub use board::Board;
 pub use error::{FenError, MoveError};
 pub use fen::STARTPOS;
-pub use perft::{divide, perft, perft_full};
+pub use perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,

@@ -1,6 +1,8 @@
 //! perft and divide (<https://www.chessprogramming.org/Perft>): count the leaf nodes of the
 //! legal move tree, the standard correctness test and speed measure of a move generator.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::board::Board;
 use crate::types::*;
 
@@ -53,4 +55,52 @@ pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
         out.push((m, n));
     }
     out
+}
+
+/// `perft` that gives up when `abort` is raised (from another thread: Ctrl-C, a deadline).
+/// Returns `None` when aborted; the board is left as it was either way. The flag is read at
+/// every node with 3 or more plies to go, a few thousand times a second at most.
+pub fn perft_until(board: &mut Board, depth: u32, abort: &AtomicBool) -> Option<u64> {
+    let nodes = perft_abortable(board, depth, abort);
+    if abort.load(Ordering::Relaxed) {
+        None
+    } else {
+        Some(nodes)
+    }
+}
+
+fn perft_abortable(board: &mut Board, depth: u32, abort: &AtomicBool) -> u64 {
+    if depth < 3 {
+        return perft(board, depth);
+    }
+    if abort.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let mut ml = MoveList::new();
+    board.generate_legal(&mut ml);
+    let mut nodes = 0;
+    for &m in ml.iter() {
+        board.make_move(m);
+        nodes += perft_abortable(board, depth - 1, abort);
+        board.unmake_move();
+    }
+    nodes
+}
+
+/// `divide` that gives up when `abort` is raised; `None` when aborted, the board unchanged.
+pub fn divide_until(board: &mut Board, depth: u32, abort: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    let mut ml = MoveList::new();
+    board.generate_legal(&mut ml);
+    let mut out = Vec::with_capacity(ml.len());
+    for &m in ml.iter() {
+        board.make_move(m);
+        let n = perft_abortable(board, depth.saturating_sub(1), abort);
+        board.unmake_move();
+        out.push((m, n));
+    }
+    if abort.load(Ordering::Relaxed) {
+        None
+    } else {
+        Some(out)
+    }
 }

@@ -1,8 +1,11 @@
 //! `kibitz.Board`: the Python face of the core board.
 
 use super::{fen_err, fen_text_err, move_err, move_text_err, text};
-use crate::{divide, perft, sq120, sq64, square_name, Board as CoreBoard, Move, MoveList, WHITE};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use super::interrupt::run_interruptible;
+use crate::{divide_until, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, MoveList, WHITE};
+use std::sync::atomic::AtomicBool;
+
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
@@ -241,14 +244,18 @@ impl PyBoard {
     fn perft(&mut self, py: Python<'_>, depth: i64) -> PyResult<u64> {
         let depth = check_depth(depth)?;
         let board = &mut self.inner;
-        Ok(py.detach(|| perft(board, depth)))
+        let abort = AtomicBool::new(false);
+        let nodes = run_interruptible(py, &abort, || perft_until(board, depth, &abort))?;
+        nodes.ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
     /// Leaf counts below each legal move at `depth` (>= 1), in generation order. Releases the GIL.
     fn divide<'py>(&mut self, py: Python<'py>, depth: i64) -> PyResult<Bound<'py, PyDict>> {
         let depth = check_depth(depth)?.max(1);
         let board = &mut self.inner;
-        let counts = py.detach(|| divide(board, depth));
+        let abort = AtomicBool::new(false);
+        let counts = run_interruptible(py, &abort, || divide_until(board, depth, &abort))?
+            .ok_or_else(|| PyRuntimeError::new_err("divide was stopped"))?;
         let out = PyDict::new(py);
         for (m, n) in counts {
             out.set_item(self.inner.move_to_uci(m), n)?;

@@ -6,6 +6,7 @@
 
 mod board;
 mod engine;
+mod interrupt;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;

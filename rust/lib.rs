@@ -44,4 +44,4 @@ pub use eval::{trace_eval, EgScale, EvalTrace};
 pub use texel::quiescence_leaf;
 pub use weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
 pub use tt::AllocError;
-pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH};
+pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS};

@@ -14,7 +14,7 @@
 //! (concurrency 2, balanced_8ply openings): +123 -52 =25 (67.7%), +129 +/- 48 Elo, with no
 //! illegal moves, time forfeits or crashes.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
@@ -220,23 +220,42 @@ pub struct Engine {
     pub tt: TranspositionTable,
     heur: Box<Heuristics>,
     pub features: Features,
+    /// Search threads (Lazy SMP): 1 = the main thread alone, the deterministic default.
+    threads: usize,
+    /// The helper threads' own ordering heuristics, kept across searches like the main one's.
+    helper_heur: Vec<Box<Heuristics>>,
 }
 
 impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
-        Engine { tt: TranspositionTable::new(hash_mb), heur: Heuristics::new(), features: Features::from_env() }
+        Engine::with_table(TranspositionTable::new(hash_mb))
     }
 
     /// An engine with a table of `hash_mb` megabytes, or `AllocError` when that memory
     /// cannot be had (instead of the abort `new` would end in).
     pub fn try_new(hash_mb: usize) -> Result<Engine, AllocError> {
-        Ok(Engine { tt: TranspositionTable::try_new(hash_mb)?, heur: Heuristics::new(), features: Features::from_env() })
+        Ok(Engine::with_table(TranspositionTable::try_new(hash_mb)?))
+    }
+
+    fn with_table(tt: TranspositionTable) -> Engine {
+        Engine { tt, heur: Heuristics::new(), features: Features::from_env(), threads: 1, helper_heur: Vec::new() }
     }
 
     /// Forget the table and the histories (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.heur.clear();
+        self.helper_heur.iter_mut().for_each(|h| h.clear());
+    }
+
+    /// Number of search threads, 1..=MAX_THREADS (clamped).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+        self.helper_heur.truncate(self.threads - 1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// A new empty table of `hash_mb` megabytes; on `AllocError` the engine keeps an empty
@@ -265,31 +284,61 @@ impl Engine {
     ) -> SearchOutcome {
         let start = Instant::now();
         self.tt.new_search();
-        self.heur.new_search();
-        self.heur.use_killers = self.features.killers;
-        self.heur.use_counter = self.features.counter;
-        self.heur.use_history = self.features.history;
-        let mut s = Search {
-            board: board.clone(),
-            tt: &mut self.tt,
-            heur: &mut self.heur,
-            stop,
-            start,
-            hard: limits.hard,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            root_len: board.ply(),
-            root_depth: 0,
-            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            evals: [0; MAX_PLY + 2],
-            moves_played: [Move::NULL; MAX_PLY + 2],
-            lmr: lmr_table(),
-            f: self.features,
+        let features = self.features;
+        let prepare = |h: &mut Heuristics| {
+            h.new_search();
+            h.use_killers = features.killers;
+            h.use_counter = features.counter;
+            h.use_history = features.history;
         };
-        s.run(limits, report)
+        prepare(&mut self.heur);
+        let helper_nodes = AtomicU64::new(0);
+        if self.threads == 1 {
+            let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features);
+            return s.run(limits, report);
+        }
+
+        // Lazy SMP (<https://www.chessprogramming.org/Lazy_SMP>): helper threads search the
+        // same root through the shared table, without time limits, until the main thread
+        // (which alone keeps the clock, reports and decides the move) is done. Half the
+        // helpers start one ply deeper, so that the threads do not walk the tree in step.
+        while self.helper_heur.len() < self.threads - 1 {
+            self.helper_heur.push(Heuristics::new());
+        }
+        let helper_stop = AtomicBool::new(false);
+        let helper_limits = Limits {
+            depth: limits.depth,
+            nodes: None,
+            soft: None,
+            hard: None,
+            multipv: 1,
+            searchmoves: limits.searchmoves.clone(),
+        };
+        let tt = &self.tt;
+        let main_heur = &mut self.heur;
+        let helpers = &mut self.helper_heur;
+        std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                prepare(h);
+                let (helper_stop, helper_nodes, helper_limits) = (&helper_stop, &helper_nodes, &helper_limits);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("kibitz-search-{}", i + 1))
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut s = Search::new(board, tt, h, helper_stop, helper_nodes, start, helper_limits, features);
+                        s.main = false;
+                        s.start_depth = 1 + (i as u32 + 1) % 2;
+                        s.run(helper_limits, &mut |_| true);
+                    });
+                if spawned.is_err() {
+                    break; // fewer helpers than asked: the search is still correct
+                }
+            }
+            let mut s = Search::new(board, tt, main_heur, stop, &helper_nodes, start, limits, features);
+            let out = s.run(limits, report);
+            helper_stop.store(true, Ordering::SeqCst);
+            out
+        })
     }
 }
 
@@ -317,9 +366,16 @@ struct RootMove {
 
 struct Search<'a> {
     board: Board,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     heur: &'a mut Heuristics,
     stop: &'a AtomicBool,
+    /// Nodes of the helper threads (Lazy SMP), added in steps of CHECK_EVERY; the main
+    /// thread reports its own count plus this.
+    helper_nodes: &'a AtomicU64,
+    /// The main thread reports and decides; helpers (false) only fill the table.
+    main: bool,
+    /// First iteration's depth (helpers vary it).
+    start_depth: u32,
     start: Instant,
     hard: Option<Duration>,
     node_limit: u64,
@@ -336,11 +392,59 @@ struct Search<'a> {
     f: Features,
 }
 
+/// Most search threads accepted (the UCI `Threads` maximum).
+pub const MAX_THREADS: usize = 256;
+
+/// Stack of each helper search thread: the recursion keeps move lists and scores on the
+/// stack, about 2.5 KB a ply for up to MAX_PLY plies; 16 MB leaves a wide margin.
+const HELPER_STACK: usize = 16 << 20;
+
 /// How often (in nodes) the clock and the stop flag are read: 1024 nodes are about a
 /// millisecond at this engine's speed, well inside the few-ms stop promise.
 const CHECK_EVERY: u64 = 1024;
 
 impl<'a> Search<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        board: &Board,
+        tt: &'a TranspositionTable,
+        heur: &'a mut Heuristics,
+        stop: &'a AtomicBool,
+        helper_nodes: &'a AtomicU64,
+        start: Instant,
+        limits: &Limits,
+        f: Features,
+    ) -> Search<'a> {
+        Search {
+            board: board.clone(),
+            tt,
+            heur,
+            stop,
+            helper_nodes,
+            main: true,
+            start_depth: 1,
+            start,
+            hard: limits.hard,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_len: board.ply(),
+            root_depth: 0,
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            moves_played: [Move::NULL; MAX_PLY + 2],
+            lmr: lmr_table(),
+            f,
+        }
+    }
+
+    /// Nodes searched by all threads so far (exact for one thread).
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+    }
+
     /// Counts a node and says whether the search must stop: node limit (exact), stop flag
     /// and hard time limit (every CHECK_EVERY nodes).
     #[inline(always)]
@@ -354,6 +458,9 @@ impl<'a> Search<'a> {
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if !self.main {
+                self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if let Some(h) = self.hard {
@@ -422,7 +529,7 @@ impl<'a> Search<'a> {
         let mut last_iter_time = Duration::ZERO;
         let mut best_changes = 0.0f64;
         let mut last_best = root[0].mv;
-        for depth in 1..=max_depth {
+        for depth in self.start_depth.min(max_depth)..=max_depth {
             let iter_start = self.start.elapsed();
             for r in root.iter_mut() {
                 r.prev_score = r.score;
@@ -532,7 +639,7 @@ impl<'a> Search<'a> {
             depth: if completed > 0 { completed } else { lines[0].depth },
             seldepth: lines[0].seldepth,
             lines,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed,
             hashfull: self.tt.hashfull(),
             checkmate: false,
@@ -563,7 +670,7 @@ impl<'a> Search<'a> {
             lines,
             depth,
             seldepth: root[0].seldepth,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
         }
@@ -640,7 +747,7 @@ impl<'a> Search<'a> {
                         lines: vec![line],
                         depth: depth as u32,
                         seldepth: self.seldepth as u32,
-                        nodes: self.nodes,
+                        nodes: self.total_nodes(),
                         elapsed: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
                     };

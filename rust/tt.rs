@@ -9,6 +9,8 @@
 //! (distance from this position, not from the root) and converted back on probing, so a
 //! mate found through a transposition reports the right distance.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::types::Move;
 
 /// Bound kinds.
@@ -17,8 +19,8 @@ pub const BOUND_UPPER: u8 = 1;
 pub const BOUND_LOWER: u8 = 2;
 pub const BOUND_EXACT: u8 = 3;
 
-#[derive(Clone, Copy, Default, Debug)]
-#[repr(C)]
+/// A table entry as the search sees it (decoded from the two words it is stored in).
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
 pub struct Entry {
     key: u32,
     pub mv: Move,
@@ -38,14 +40,66 @@ impl Entry {
     fn generation(&self) -> u8 {
         self.gen_bound >> 2
     }
+
+    /// The data word: move (23 bits), score, eval (16 each), depth (8).
+    #[inline(always)]
+    fn data(&self) -> u64 {
+        debug_assert!(self.mv.0 < 1 << 24);
+        self.mv.0 as u64
+            | (self.score as u16 as u64) << 24
+            | (self.eval as u16 as u64) << 40
+            | (self.depth as u8 as u64) << 56
+    }
+
+    /// The check word: the key's low 32 bits and generation/bound, XOR the data word, so a
+    /// pair of words torn by a concurrent store (another search thread) fails the key test
+    /// instead of pairing one position's key with another's data (Hyatt's lockless hashing,
+    /// <https://www.chessprogramming.org/Shared_Hash_Table#Lockless>).
+    #[inline(always)]
+    fn check(&self) -> u64 {
+        (self.key as u64 | (self.gen_bound as u64) << 32) ^ self.data()
+    }
+
+    #[inline(always)]
+    fn decode(check: u64, data: u64) -> Entry {
+        let k = check ^ data;
+        Entry {
+            key: k as u32,
+            gen_bound: (k >> 32) as u8,
+            mv: Move((data & 0xff_ffff) as u32),
+            score: (data >> 24) as u16 as i16,
+            eval: (data >> 40) as u16 as i16,
+            depth: (data >> 56) as u8 as i8,
+        }
+    }
 }
 
 const BUCKET_SIZE: usize = 4;
 
-#[derive(Clone, Copy, Default)]
+/// Four entries of two 64-bit words (check, data) in one 64-byte cache line. The words are
+/// atomics so that search threads share the table without locks; relaxed loads and stores
+/// compile to plain moves.
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket {
-    entries: [Entry; BUCKET_SIZE],
+    words: [AtomicU64; 2 * BUCKET_SIZE],
+}
+
+impl Bucket {
+    #[inline(always)]
+    fn load(&self, i: usize) -> Entry {
+        Entry::decode(self.words[2 * i].load(Ordering::Relaxed), self.words[2 * i + 1].load(Ordering::Relaxed))
+    }
+    #[inline(always)]
+    fn save(&self, i: usize, e: &Entry) {
+        self.words[2 * i].store(e.check(), Ordering::Relaxed);
+        self.words[2 * i + 1].store(e.data(), Ordering::Relaxed);
+    }
+    fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+    }
 }
 
 pub struct TranspositionTable {
@@ -85,7 +139,7 @@ impl TranspositionTable {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n).map_err(|_| AllocError { mb })?;
-        buckets.resize(n, Bucket::default());
+        buckets.resize_with(n, Bucket::default);
         Ok(TranspositionTable { buckets, generation: 0, mb })
     }
 
@@ -113,7 +167,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+        self.buckets.iter().for_each(Bucket::clear);
         self.generation = 0;
     }
 
@@ -132,19 +186,19 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = &self.buckets[self.bucket_index(key)];
         let check = key as u32;
-        b.entries.iter().find(|e| e.key == check && e.bound() != BOUND_NONE).copied()
+        (0..BUCKET_SIZE).map(|i| b.load(i)).find(|e| e.key == check && e.bound() != BOUND_NONE)
     }
 
     /// Stores a result. `score` must already be converted with `score_to_tt`.
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
         let generation = self.generation;
-        let idx = self.bucket_index(key);
-        let b = &mut self.buckets[idx];
+        let b = &self.buckets[self.bucket_index(key)];
         let check = key as u32;
+        let entries: [Entry; BUCKET_SIZE] = std::array::from_fn(|i| b.load(i));
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in b.entries.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             if e.key == check || e.bound() == BOUND_NONE {
                 victim = i;
                 break;
@@ -157,7 +211,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let e = &mut b.entries[victim];
+        let e = &entries[victim];
         let same = e.key == check && e.bound() != BOUND_NONE;
         // For the same position keep a deeper result from this search unless the new one
         // is exact; always keep the old move when the new result has none.
@@ -165,14 +219,17 @@ impl TranspositionTable {
             return;
         }
         let mv = if mv.is_null() && same { e.mv } else { mv };
-        *e = Entry {
+        b.save(
+            victim,
+            &Entry {
             key: check,
             mv,
             score: score as i16,
             eval: eval as i16,
             depth: depth.clamp(-100, 127) as i8,
             gen_bound: (generation << 2) | bound,
-        };
+            },
+        );
     }
 
     /// Permille of the first 1000 entries holding results of the current search.
@@ -180,7 +237,7 @@ impl TranspositionTable {
         let buckets = (1000 / BUCKET_SIZE).min(self.buckets.len());
         let mut used = 0;
         for b in &self.buckets[..buckets] {
-            used += b.entries.iter().filter(|e| e.bound() != BOUND_NONE && e.generation() == self.generation).count();
+            used += (0..BUCKET_SIZE).map(|i| b.load(i)).filter(|e| e.bound() != BOUND_NONE && e.generation() == self.generation).count();
         }
         (used * 1000 / (buckets * BUCKET_SIZE).max(1)) as u32
     }
@@ -192,8 +249,7 @@ mod tests {
 
     #[test]
     fn entry_layout() {
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
-        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+                assert_eq!(std::mem::size_of::<Bucket>(), 64);
     }
 
     #[test]
@@ -243,5 +299,43 @@ mod tests {
         assert!(tt.probe(7).is_none());
         tt.store(7, Move::NULL, 0, 0, 3, BOUND_LOWER);
         assert!(tt.probe(7).is_some());
+    }
+
+    #[test]
+    fn entries_survive_the_word_encoding() {
+        let tt = TranspositionTable::new(1);
+        for (k, mv, score, eval, depth, bound) in
+            [(1u64, Move(0x7f_ffff), -32000, 32000, -100, BOUND_UPPER), (2, Move(0), 32767, -32768, 127, BOUND_EXACT)]
+        {
+            tt.store(k, mv, score, eval, depth, bound);
+            let e = tt.probe(k).unwrap();
+            assert_eq!((e.mv, e.score as i32, e.eval as i32, e.depth as i32, e.bound()), (mv, score, eval, depth, bound));
+        }
+    }
+
+    #[test]
+    fn concurrent_stores_never_pair_a_key_with_another_keys_data() {
+        // Four threads hammer one bucket with entries whose fields are all derived from
+        // their key; a torn pair of words must fail the key check, never decode to a
+        // mismatched entry.
+        let tt = TranspositionTable::new(0);
+        let fields = |k: u64| (Move((k & 0xffff) as u32), (k % 20000) as i32 - 10000, (k % 997) as i32, (k % 100) as i32);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let k = (i * 4 + t) * 0x9E37_79B9 + 1;
+                        let (mv, score, eval, depth) = fields(k);
+                        tt.store(k, mv, score, eval, depth, BOUND_LOWER);
+                        let probe_key = ((i.wrapping_sub(3)) * 4 + (t + 1) % 4) * 0x9E37_79B9 + 1;
+                        if let Some(e) = tt.probe(probe_key) {
+                            let (mv, score, eval, depth) = fields(probe_key);
+                            assert_eq!((e.mv, e.score as i32, e.eval as i32, e.depth as i32), (mv, score, eval, depth));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -546,16 +546,20 @@ def add_line(
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from kibitz.cli import progress  # a tqdm bar on stderr when it is a terminal
+
     src = Path(args.source)
     stats = BuildStats()
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = parse_repertoire(src.read_text(encoding="utf-8"))
+            games: Iterable[Game] = progress(parse_repertoire(src.read_text(encoding="utf-8")),
+                                             unit=" lines", desc="book build")
             data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
                                     use_results=False, stats=stats, errors=errors)
         else:
-            data = build_from_games(read_pgn_file(src), max_plies=args.max_plies,
+            data = build_from_games(progress(read_pgn_file(src), unit=" games", desc="book build"),
+                                    max_plies=args.max_plies,
                                     min_games=args.min_games, use_results=not args.no_results,
                                     stats=stats, errors=errors)
     except OSError as e:

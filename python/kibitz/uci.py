@@ -789,8 +789,8 @@ class UciEngine:
         """Read and handle lines until quit or end of input; the exit status: 0, 130 after
         Ctrl-C, OUTPUT_CLOSED_STATUS when nobody reads the output any more."""
         if self.interactive:
-            for line in BANNER.splitlines():
-                self.send(line)
+            for banner_line in BANNER.splitlines():
+                self.send(banner_line)
         try:
             while not self._closed:
                 self.reading = True

@@ -1,0 +1,20 @@
+//! A table-driven move generator for chess variants, beside the fast orthodox one: a
+//! reference for people writing variant engines and move validators.
+//!
+//! Variants are data (`def`): an INI dialect close to Fairy-Stockfish's `variants.ini`,
+//! pieces as named types or Betza notation (`betza`). The board (`board`) is a padded
+//! mailbox sized to the variant, up to 12 files by 10 ranks; `movegen` turns the piece
+//! tables into moves (leapers, riders with a range, lame leapers, hoppers, move-only and
+//! capture-only steps), with castling, en passant and promotion as side effects of the
+//! king's and pawn's moves; `perft` counts. Legality of one input move generates only the
+//! moving piece's moves (`VBoard::parse_move`).
+
+mod betza;
+mod board;
+mod def;
+mod movegen;
+mod perft;
+
+pub use board::{Compiled, VBoard, VMove};
+pub use def::{GameValue, Variant, VariantError, VariantSet};
+pub use perft::{divide_until, perft, perft_until};

@@ -230,35 +230,74 @@ impl VBoard {
         }
     }
 
-    /// Marks the squares a piece may not leave (or, against hoppers, enter) without the
-    /// make-and-test: every square on an enemy rider's or hopper's line through the royal
-    /// piece, and the legs of enemy lame leapers aimed at it.
-    fn mark_lines(&mut self) {
+    /// Marks the squares a piece may not leave (or enter) without the make-and-test.
+    /// Against riders and lame leapers that is the pinned pieces: an own piece that is the
+    /// only one between the royal piece and an enemy rider that would attack along that
+    /// line, or that blocks the leg of an enemy lame leaper aimed at it. Against hoppers
+    /// (whose attacks a move can create as well as uncover) it is every square on a
+    /// hopper's line through the royal piece.
+    fn mark_pins(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.mark = [0; super::board::CELLS];
             self.stamp = 1;
         }
         let us = self.side;
+        let them = 1 - us;
         let k = self.royal_sq[us] as i16;
-        let present = self.present[1 - us];
-        let c = self.c.clone();
-        for ray in &c.rays[1 - us] {
+        let present = self.present[them];
+        let c = &*self.c;
+        let cells = &self.cells;
+        let mark = &mut self.mark;
+        let stamp = self.stamp;
+        for ray in &c.rays[them] {
             if ray.any & present == 0 {
                 continue;
             }
             match ray.kind {
                 RayKind::Lame(block) => {
                     let a = k - ray.delta;
-                    if self.cells[a as usize] != OFF {
-                        self.mark[(a + block) as usize] = self.stamp;
+                    let cell = cells[a as usize];
+                    if cell != OFF && cell != EMPTY && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
+                        mark[(a + block) as usize] = stamp;
                     }
                 }
-                RayKind::Slide if ray.max_dist <= 1 => {}
-                _ => {
+                RayKind::Slide => {
+                    if ray.max_dist <= 1 {
+                        continue;
+                    }
                     let mut p = k - ray.delta;
-                    while self.cells[p as usize] != OFF {
-                        self.mark[p as usize] = self.stamp;
+                    let mut d = 1;
+                    let mut candidate: i16 = -1;
+                    loop {
+                        let cell = cells[p as usize];
+                        if cell == OFF {
+                            break;
+                        }
+                        if cell != EMPTY {
+                            if color(cell) == us {
+                                if candidate >= 0 {
+                                    break;
+                                }
+                                candidate = p;
+                            } else {
+                                if candidate >= 0 && ray.dist_mask[d] & (1 << kind(cell)) != 0 {
+                                    mark[candidate as usize] = stamp;
+                                }
+                                break;
+                            }
+                        }
+                        if d == ray.max_dist {
+                            break;
+                        }
+                        d += 1;
+                        p -= ray.delta;
+                    }
+                }
+                RayKind::Cannon | RayKind::Grasshopper => {
+                    let mut p = k - ray.delta;
+                    while cells[p as usize] != OFF {
+                        mark[p as usize] = stamp;
                         p -= ray.delta;
                     }
                 }
@@ -303,7 +342,7 @@ impl VBoard {
         let royal = self.c.royal;
         let check = self.in_check();
         if !check && self.royal_sq[us] != 0 {
-            self.mark_lines();
+            self.mark_pins();
         }
         let hoppers = self.c.has_hoppers[1 - us];
         let immobility = self.c.variant.immobility_illegal;

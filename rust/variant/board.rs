@@ -83,6 +83,13 @@ pub(crate) struct Ray {
     pub dist_mask: [u32; MAX_DIST + 1],
     pub max_dist: usize,
     pub any: u32,
+    /// Cell codes (bit per code, see `code`) of the pieces that capture along this ray
+    /// from one square away, and from every distance 2..=max_dist; `uniform` says the ray
+    /// is a leaper's or an unlimited rider's with the same set at every distance from 2 on
+    /// (no limited-range rider), so the attack test need not count squares.
+    pub near_codes: u64,
+    pub far_codes: u64,
+    pub uniform: bool,
 }
 
 /// A variant turned into tables for its board size: steps per colour and type, attack
@@ -154,7 +161,16 @@ impl Compiled {
                         let i = match rays[c].iter().position(|r| r.delta == delta && r.kind == kind) {
                             Some(i) => i,
                             None => {
-                                rays[c].push(Ray { delta, kind, dist_mask: [0; MAX_DIST + 1], max_dist: 0, any: 0 });
+                                rays[c].push(Ray {
+                                    delta,
+                                    kind,
+                                    dist_mask: [0; MAX_DIST + 1],
+                                    max_dist: 0,
+                                    any: 0,
+                                    near_codes: 0,
+                                    far_codes: 0,
+                                    uniform: true,
+                                });
                                 rays[c].len() - 1
                             }
                         };
@@ -174,6 +190,15 @@ impl Compiled {
                 }
                 immobile[c].push(imm);
                 steps[c].push(list);
+            }
+        }
+        for (c, list) in rays.iter_mut().enumerate() {
+            for ray in list.iter_mut() {
+                let codes = |mask: u32| (0..32).filter(|t| mask & (1 << t) != 0).fold(0u64, |acc, t| acc | 1 << code(t, c));
+                ray.near_codes = codes(ray.dist_mask[1]);
+                ray.far_codes = codes(ray.dist_mask[2]);
+                ray.uniform = ray.max_dist <= 1
+                    || (ray.max_dist == MAX_DIST - 1 && (2..=ray.max_dist).all(|d| ray.dist_mask[d] == ray.dist_mask[2]));
             }
         }
         // Leapers first, then riders: the attack test finds the common attackers sooner.

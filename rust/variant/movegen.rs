@@ -21,6 +21,28 @@ impl VBoard {
                 continue;
             }
             match ray.kind {
+                RayKind::Slide if ray.uniform => {
+                    // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
+                    let mut p = s as i16 - ray.delta;
+                    let cell = cells[p as usize];
+                    if cell != EMPTY {
+                        if cell < 64 && ray.near_codes & (1 << cell) != 0 {
+                            return true;
+                        }
+                        continue;
+                    }
+                    if ray.far_codes == 0 {
+                        continue;
+                    }
+                    p -= ray.delta;
+                    while cells[p as usize] == EMPTY {
+                        p -= ray.delta;
+                    }
+                    let cell = cells[p as usize];
+                    if cell < 64 && ray.far_codes & (1 << cell) != 0 {
+                        return true;
+                    }
+                }
                 RayKind::Slide => {
                     let mut p = s as i16 - ray.delta;
                     let mut d = 1;
@@ -188,14 +210,14 @@ impl VBoard {
 
     /// Castling moves of the side to move; generated only when fully legal (not in check,
     /// path empty, the king's squares not attacked), as Fairy-Stockfish does.
-    pub(crate) fn castling_moves(&self, out: &mut Vec<VMove>) {
+    pub(crate) fn castling_moves(&self, in_check: bool, out: &mut Vec<VMove>) {
         let us = self.side;
-        if self.castling & (CASTLE_BITS[us][0] | CASTLE_BITS[us][1]) == 0 {
+        if in_check || self.castling & (CASTLE_BITS[us][0] | CASTLE_BITS[us][1]) == 0 {
             return;
         }
         let c = &self.c;
         let ksq = self.royal_sq[us];
-        if ksq == 0 || self.attacked(ksq, 1 - us) {
+        if ksq == 0 {
             return;
         }
         let rank = c.rank_of[ksq as usize] as usize;
@@ -220,13 +242,13 @@ impl VBoard {
     }
 
     /// All pseudo-legal moves (castling included, already legal).
-    pub(crate) fn pseudo_moves(&self, out: &mut Vec<VMove>) {
+    pub(crate) fn pseudo_moves(&self, in_check: bool, out: &mut Vec<VMove>) {
         let us = self.side;
         for i in 0..self.pcount[us] {
             self.piece_moves(self.plist[us][i], out);
         }
         if self.c.variant.castling {
-            self.castling_moves(out);
+            self.castling_moves(in_check, out);
         }
     }
 
@@ -337,10 +359,9 @@ impl VBoard {
     }
 
     /// Filters pseudo-legal `moves` down to the legal ones, in place.
-    pub(crate) fn filter_legal(&mut self, moves: &mut Vec<VMove>) {
+    pub(crate) fn filter_legal(&mut self, check: bool, moves: &mut Vec<VMove>) {
         let us = self.side;
         let royal = self.c.royal;
-        let check = self.in_check();
         if !check && self.royal_sq[us] != 0 {
             self.mark_pins();
         }
@@ -361,6 +382,17 @@ impl VBoard {
                 && (!hoppers || self.mark[m.to as usize] != self.stamp)
             {
                 true
+            } else if Some(t) == royal && m.kind == NORMAL {
+                // The royal piece steps to `to`: is `to` attacked once it has left `from`
+                // (and taken whatever stood on `to`)? Tested in place, without make/unmake.
+                let (from, to) = (m.from as usize, m.to as usize);
+                let (mover, taken) = (self.cells[from], self.cells[to]);
+                self.cells[from] = EMPTY;
+                self.cells[to] = mover;
+                let bad = self.attacked(m.to, 1 - us);
+                self.cells[to] = taken;
+                self.cells[from] = mover;
+                !bad
             } else {
                 self.make(m);
                 let bad = self.attacked(self.royal_sq[us], 1 - us);
@@ -381,8 +413,9 @@ impl VBoard {
         if self.extinct().is_some() {
             return;
         }
-        self.pseudo_moves(out);
-        self.filter_legal(out);
+        let check = self.in_check();
+        self.pseudo_moves(check, out);
+        self.filter_legal(check, out);
     }
 
     pub fn legal_moves(&mut self) -> Vec<VMove> {
@@ -417,11 +450,12 @@ impl VBoard {
         }
         let mut moves = Vec::with_capacity(64);
         self.piece_moves(from, &mut moves);
+        let check = self.in_check();
         if Some(kind(cell)) == c.royal && c.variant.castling {
-            self.castling_moves(&mut moves);
+            self.castling_moves(check, &mut moves);
         }
         moves.retain(|m| m.from == from && m.to == to && m.promo == promo);
-        self.filter_legal(&mut moves);
+        self.filter_legal(check, &mut moves);
         moves.first().copied().ok_or(false)
     }
 

@@ -157,7 +157,7 @@ def cmd_perft_diff(args: argparse.Namespace, depth: int) -> int:
         engine = VariantUciEngine(
             args.engine,
             name,
-            os.path.abspath(args.variant) if is_file else None,
+            os.fspath(args.variant) if is_file else None,
             timeout=args.timeout,
             handshake_timeout=min(HANDSHAKE_TIMEOUT, args.timeout),
         )

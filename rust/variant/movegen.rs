@@ -221,8 +221,8 @@ impl VBoard {
             return;
         }
         let rank = c.rank_of[ksq as usize] as usize;
-        for side in 0..2 {
-            if self.castling & CASTLE_BITS[us][side] == 0 {
+        for (side, &bit) in CASTLE_BITS[us].iter().enumerate() {
+            if self.castling & bit == 0 {
                 continue;
             }
             let rsq = self.castle_rook[us][side];
@@ -373,14 +373,16 @@ impl VBoard {
             let t = kind(self.cells[m.from as usize]);
             let ok = if immobility && m.promo == 0 && m.kind != CASTLE && m.kind != EN_PASSANT && self.c.immobile[us][t][m.to as usize] {
                 false
-            } else if m.kind == CASTLE || self.royal_sq[us] == 0 {
-                true
-            } else if !check
-                && Some(t) != royal
-                && m.kind != EN_PASSANT
-                && self.mark[m.from as usize] != self.stamp
-                && (!hoppers || self.mark[m.to as usize] != self.stamp)
+            } else if m.kind == CASTLE
+                || self.royal_sq[us] == 0
+                || (!check
+                    && Some(t) != royal
+                    && m.kind != EN_PASSANT
+                    && self.mark[m.from as usize] != self.stamp
+                    && (!hoppers || self.mark[m.to as usize] != self.stamp))
             {
+                // Castling is generated legal; without a royal piece every move is legal;
+                // a piece that is not pinned cannot expose the royal piece.
                 true
             } else if Some(t) == royal && m.kind == NORMAL {
                 // The royal piece steps to `to`: is `to` attacked once it has left `from`

@@ -52,7 +52,7 @@ class Fairy:
 
     def wait(self, prefix: str) -> list[str]:
         assert self.p.stdout is not None
-        lines = []
+        lines: list[str] = []
         while True:
             line = self.p.stdout.readline()
             if not line:

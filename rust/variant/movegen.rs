@@ -11,6 +11,29 @@ use super::betza::Hop;
 use super::board::{color, kind, RayKind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
 use super::def::GameValue;
 
+/// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
+/// counting without storing the moves of pieces that need no legality test).
+pub(crate) trait Sink {
+    fn add(&mut self, m: VMove);
+}
+
+impl Sink for Vec<VMove> {
+    #[inline]
+    fn add(&mut self, m: VMove) {
+        self.push(m);
+    }
+}
+
+/// Counts moves instead of storing them.
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn add(&mut self, _m: VMove) {
+        self.0 += 1;
+    }
+}
+
 impl VBoard {
     /// Whether square `s` is attacked by a piece of colour `by`.
     pub(crate) fn attacked(&self, s: u8, by: usize) -> bool {
@@ -103,25 +126,25 @@ impl VBoard {
     }
 
     /// Pawn moves to `to`, with promotions where the pawn reaches the promotion zone.
-    fn pawn_moves(&self, from: u8, to: u8, out: &mut Vec<VMove>) {
+    fn pawn_moves<S: Sink>(&self, from: u8, to: u8, out: &mut S) {
         let v = &self.c.variant;
         let us = self.side;
         if self.c.relative_rank(to, us) + 1 >= v.promotion_rank as usize {
             for &t in &v.promotion_types {
                 let limit = v.promotion_limit[t];
                 if limit == 0 || u32::from(self.tcount[us][t]) < limit {
-                    out.push(VMove { from, to, promo: t as u8 + 1, kind: NORMAL, rook: 0 });
+                    out.add(VMove { from, to, promo: t as u8 + 1, kind: NORMAL, rook: 0 });
                 }
             }
             if v.mandatory_promotion {
                 return;
             }
         }
-        out.push(VMove { from, to, promo: 0, kind: NORMAL, rook: 0 });
+        out.add(VMove { from, to, promo: 0, kind: NORMAL, rook: 0 });
     }
 
     /// The pseudo-legal moves of the piece on `from` (castling not included).
-    pub(crate) fn piece_moves(&self, from: u8, out: &mut Vec<VMove>) {
+    pub(crate) fn piece_moves<S: Sink>(&self, from: u8, out: &mut S) {
         let cells = &self.cells;
         let us = self.side;
         let t = kind(cells[from as usize]);
@@ -144,17 +167,17 @@ impl VBoard {
                                 if is_pawn {
                                     self.pawn_moves(from, p as u8, out);
                                 } else {
-                                    out.push(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
+                                    out.add(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
                                 }
                             } else if is_pawn && p as u8 == self.ep && self.ep != 0 && st.can_capture {
-                                out.push(VMove { from, to: p as u8, promo: 0, kind: EN_PASSANT, rook: 0 });
+                                out.add(VMove { from, to: p as u8, promo: 0, kind: EN_PASSANT, rook: 0 });
                             }
                         } else {
                             if color(cell) != us && st.can_capture {
                                 if is_pawn {
                                     self.pawn_moves(from, p as u8, out);
                                 } else {
-                                    out.push(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
+                                    out.add(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
                                 }
                             }
                             break;
@@ -181,11 +204,11 @@ impl VBoard {
                         }
                         if cell == EMPTY {
                             if st.can_move {
-                                out.push(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
+                                out.add(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
                             }
                         } else {
                             if color(cell) != us && st.can_capture {
-                                out.push(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
+                                out.add(VMove { from, to: p as u8, promo: 0, kind: NORMAL, rook: 0 });
                             }
                             break;
                         }
@@ -203,7 +226,7 @@ impl VBoard {
             let mid = from as i16 + fwd;
             let to = mid + fwd;
             if cells[mid as usize] == EMPTY && cells[to as usize] == EMPTY {
-                out.push(VMove { from, to: to as u8, promo: 0, kind: DOUBLE, rook: 0 });
+                out.add(VMove { from, to: to as u8, promo: 0, kind: DOUBLE, rook: 0 });
             }
         }
     }
@@ -360,11 +383,16 @@ impl VBoard {
 
     /// Filters pseudo-legal `moves` down to the legal ones, in place.
     pub(crate) fn filter_legal(&mut self, check: bool, moves: &mut Vec<VMove>) {
-        let us = self.side;
-        let royal = self.c.royal;
-        if !check && self.royal_sq[us] != 0 {
+        if !check && self.royal_sq[self.side] != 0 {
             self.mark_pins();
         }
+        self.filter_marked(check, moves);
+    }
+
+    /// `filter_legal` once `mark_pins` has run for this position (when not in check).
+    fn filter_marked(&mut self, check: bool, moves: &mut Vec<VMove>) {
+        let us = self.side;
+        let royal = self.c.royal;
         let hoppers = self.c.has_hoppers[1 - us];
         let immobility = self.c.variant.immobility_illegal;
         let mut i = 0;
@@ -418,6 +446,36 @@ impl VBoard {
         let check = self.in_check();
         self.pseudo_moves(check, out);
         self.filter_legal(check, out);
+    }
+
+    /// The number of legal moves (perft's leaves), storing and testing only the moves of
+    /// the royal piece, of pinned pieces and en passant captures; `buf` is scratch space.
+    pub(crate) fn count_legal(&mut self, buf: &mut Vec<VMove>) -> u64 {
+        let us = self.side;
+        let c = self.c.clone();
+        let check = self.in_check();
+        if check || self.royal_sq[us] == 0 || c.variant.immobility_illegal || c.has_hoppers[1 - us] || self.extinct().is_some() {
+            self.legal_moves_into(buf);
+            return buf.len() as u64;
+        }
+        self.mark_pins();
+        let mut counter = Counter(0);
+        buf.clear();
+        for i in 0..self.pcount[us] {
+            let from = self.plist[us][i];
+            let t = kind(self.cells[from as usize]);
+            let careful = Some(t) == c.royal || self.mark[from as usize] == self.stamp || (self.ep != 0 && Some(t) == c.pawn);
+            if careful {
+                self.piece_moves(from, buf);
+            } else {
+                self.piece_moves(from, &mut counter);
+            }
+        }
+        if c.variant.castling {
+            self.castling_moves(false, buf);
+        }
+        self.filter_marked(false, buf);
+        counter.0 + buf.len() as u64
     }
 
     pub fn legal_moves(&mut self) -> Vec<VMove> {

@@ -22,12 +22,12 @@ impl Buffers {
 
 fn count(b: &mut VBoard, depth: u32, ply: usize, bufs: &mut Buffers, stop: &AtomicBool) -> Option<u64> {
     let mut moves = bufs.take(ply);
-    b.legal_moves_into(&mut moves);
     if depth <= 1 {
-        let n = moves.len() as u64;
+        let n = b.count_legal(&mut moves);
         bufs.give(ply, moves);
         return Some(n);
     }
+    b.legal_moves_into(&mut moves);
     if depth >= 3 && stop.load(Ordering::Relaxed) {
         bufs.give(ply, moves);
         return None;

@@ -539,7 +539,7 @@ impl VBoard {
                 if ch.is_ascii_digit() {
                     let mut n = 0usize;
                     while j < bytes.len() && bytes[j].is_ascii_digit() {
-                        n = n * 10 + (bytes[j] - b'0') as usize;
+                        n = n.saturating_mul(10).saturating_add((bytes[j] - b'0') as usize);
                         j += 1;
                     }
                     if n == 0 {

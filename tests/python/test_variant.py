@@ -172,6 +172,8 @@ def test_bad_input_raises_value_errors_and_changes_nothing() -> None:
         board.pop()
     with pytest.raises(FenError, match="rank 8 describes 8 squares, expected 10"):
         Board("capablanca", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    with pytest.raises(FenError, match="describes"):
+        Board("chess", "rnbqkbnr/pppppppp/99999999999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
     with pytest.raises(FenError, match="royal"):
         Board("chess", "8/8/8/8/8/8/8/8 w - - 0 1")
     with pytest.raises(VariantError, match="unknown variant 'nosuch'"):
@@ -297,3 +299,39 @@ def test_definition_files_ship_in_the_package() -> None:
         [sys.executable, "-m", "kibitz", "perft", "--variant", "courier", "2"], capture_output=True, text=True, check=True
     ).stdout
     assert out.startswith("Nodes searched: ")
+
+
+def test_mutated_input_raises_value_errors_only(tmp_path: Path) -> None:
+    """Seeded random mutations of FENs, moves and definition files: every failure is a
+    ValueError subclass with a message (a Rust panic would surface as PanicException)."""
+    rng = random.Random(15)
+    alphabet = "pnbrqkacmfwe0123456789/ -KQkqwb[]:=#\n" + "x"
+    fen = Board("grand").fen()
+    for _ in range(400):
+        s = list(fen)
+        for _ in range(rng.randrange(1, 4)):
+            s[rng.randrange(len(s))] = rng.choice(alphabet)
+        try:
+            b = Board("grand", "".join(s))
+            b.perft(1)
+        except ValueError as e:
+            assert str(e)
+    board = Board("courier")
+    for _ in range(300):
+        text = "".join(rng.choice("abcdefghijklmn0123456789") for _ in range(rng.randrange(0, 7)))
+        try:
+            board.push(text)
+            board.pop()
+        except ValueError as e:
+            assert str(e)
+    text = (Path(__file__).resolve().parents[2] / "python/kibitz/variant/data/grand.ini").read_text()
+    for i in range(200):
+        s = list(text)
+        for _ in range(rng.randrange(1, 4)):
+            s[rng.randrange(len(s))] = rng.choice(alphabet)
+        path = tmp_path / f"m{i}.ini"
+        path.write_text("".join(s))
+        try:
+            Board(path).perft(2)
+        except ValueError as e:
+            assert str(e)

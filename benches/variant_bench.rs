@@ -28,8 +28,20 @@ const ORTHODOX: [(&str, &str, u32, u64); 2] = [
 ];
 
 /// (variant, depth): depths chosen so one run takes about a second.
-const VARIANTS: [(&str, u32); 7] =
-    [("chess", 5), ("shatranj", 5), ("courier", 4), ("capablanca", 4), ("gothic", 4), ("grand", 4), ("knightmate", 5)];
+const VARIANTS: [(&str, u32); 12] = [
+    ("chess", 5),
+    ("shatranj", 5),
+    ("courier", 4),
+    ("capablanca", 4),
+    ("gothic", 4),
+    ("embassy", 4),
+    ("janus", 4),
+    ("grand", 4),
+    ("shako", 4),
+    ("modern", 4),
+    ("chancellor", 4),
+    ("knightmate", 5),
+];
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());

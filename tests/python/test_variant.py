@@ -23,7 +23,20 @@ from kibitz.variant import Board, FenError, IllegalMoveError, InvalidMoveError, 
 
 ROOT = Path(__file__).resolve().parents[2]
 CROSSOVER = ROOT / "examples" / "variants" / "crossover.ini"
-BUILTINS = ["capablanca", "chess", "courier", "gothic", "grand", "knightmate", "shatranj"]
+BUILTINS = [
+    "capablanca",
+    "chancellor",
+    "chess",
+    "courier",
+    "embassy",
+    "gothic",
+    "grand",
+    "janus",
+    "knightmate",
+    "modern",
+    "shako",
+    "shatranj",
+]
 needs_fairy = pytest.mark.skipif(FAIRY is None, reason=SKIP_REASON)
 
 

@@ -296,9 +296,11 @@ pub struct VBoard {
     pub(crate) fullmove: u32,
     /// Royal piece square per colour, 0 if the side has none.
     pub(crate) royal_sq: [u8; 2],
+    /// Squares of each side's pieces: at most 120 (a 12x10 board), so 128 entries.
     pub(crate) plist: [[u8; 128]; 2],
     pub(crate) pcount: [usize; 2],
     pub(crate) pindex: [u8; CELLS],
+    /// Pieces per type and side (at most 30 types, see `def`).
     pub(crate) tcount: [[u8; 32]; 2],
     pub(crate) present: [u32; 2],
     pub(crate) castle_rook: [[u8; 2]; 2],
@@ -555,8 +557,8 @@ impl VBoard {
                     return Err(format!("rank {} describes more than {} squares", r + 1, c.files));
                 }
                 let col = if ch.is_ascii_uppercase() { 0 } else { 1 };
-                if b.pcount[col] >= 100 {
-                    return Err("too many pieces".into());
+                if b.pcount[col] >= 120 {
+                    return Err("too many pieces".into()); // cannot happen: 120 squares at most
                 }
                 b.put(c.square(f, r), code(t, col));
                 f += 1;

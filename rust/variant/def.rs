@@ -351,6 +351,8 @@ fn build_variant(name: &str, section: &Section, entries: &[(String, Entry)]) -> 
         pieces.push(PieceDef { letter, name: key.clone(), betza: betza_text, steps, royal, pawn });
         piece_lines.push(e);
     }
+    // Type sets are u32 bit masks and cell codes ((type + 1) * 2 + colour) must stay below
+    // 64 for the attack test's u64 code sets: 30 types at most.
     if pieces.len() > 30 {
         return Err(VariantError { source: section.source.clone(), line: section.line, message: "at most 30 piece types".into() });
     }

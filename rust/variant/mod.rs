@@ -8,6 +8,10 @@
 //! capture-only steps), with castling, en passant and promotion as side effects of the
 //! king's and pawn's moves; `perft` counts. Legality of one input move generates only the
 //! moving piece's moves (`VBoard::parse_move`).
+//!
+//! Which entry points check: `VBoard::from_fen` and `VariantSet::build` validate their
+//! input; `parse_move` returns only legal moves; `make` trusts its move (it must come from
+//! `legal_moves` or `parse_move`), as perft's inner loop does.
 
 mod betza;
 mod board;

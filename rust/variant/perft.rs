@@ -11,7 +11,7 @@ struct Buffers(Vec<Vec<VMove>>);
 impl Buffers {
     fn take(&mut self, ply: usize) -> Vec<VMove> {
         while self.0.len() <= ply {
-            self.0.push(Vec::with_capacity(256));
+            self.0.push(Vec::with_capacity(256)); // enough for most positions; grows if not
         }
         std::mem::take(&mut self.0[ply])
     }

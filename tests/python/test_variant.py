@@ -105,6 +105,36 @@ def test_deep_perft_matches_fairy_stockfish(variant: str) -> None:
             assert_same_divide(b, fsf, 3)
 
 
+# Positions rich in the rules random play reaches rarely: promotion limits and optional
+# promotion (grand), castling on 10 files and into a 9-file board's corners, promotion
+# choices, the bare-king rule ending the game before a promotion (shatranj).
+RULE_POSITIONS = [
+    ("grand", "r8r/1nbqkcabn1/pppppppp2/9P/10/10/10/10/1NB1KCABN1/R8R w - - 0 1"),
+    ("grand", "r8r/1nbqkcab1P/pppppppp2/10/10/10/10/10/1NB1KCAB2/R8R w - - 0 1"),
+    ("grand", "r8r/1nbqkcabn1/pppppppp2/10/10/10/10/10/1NB1KCABN1/R8R w - - 0 1"),
+    ("shatranj", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"),
+    ("shatranj", "4k2r/1P6/8/8/8/8/8/4K3 w - - 0 1"),
+    ("capablanca", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
+    ("capablanca", "r3k4r/pppp1ppppp/10/10/10/10/PPPP1PPPPP/R4K3R b KQkq - 0 1"),
+    ("capablanca", "r4k3r/1P8/10/10/10/10/10/R4K3R w KQkq - 0 1"),
+    ("embassy", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1"),
+    ("janus", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1"),
+    ("shako", "c8c/r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R/C8C w KQkq - 0 1"),
+    ("knightmate", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"),
+    ("courier", "5k5r/P11/12/12/12/12/12/5K6 w - - 0 1"),
+    ("modern", "r3k3r/1P7/9/9/9/9/9/9/R3K3R w KQkq - 0 1"),
+]
+
+
+@needs_fairy
+@pytest.mark.parametrize("variant, fen", RULE_POSITIONS)
+def test_rule_positions_match_fairy_stockfish(variant: str, fen: str) -> None:
+    board = Board(variant, fen)
+    with Fairy(variant) as fsf:
+        assert fsf.fen_after(fen, []) == board.fen()
+        assert_same_divide(board, fsf, 3)
+
+
 # -- a user's definition file --------------------------------------------------------------
 
 

@@ -150,7 +150,8 @@ def cmd_perft_diff(args: argparse.Namespace, depth: int) -> int:
         return 2
     try:
         sources, name = load(args.variant)
-        is_file = sources[-1][0] == os.fspath(args.variant) and not name == os.fspath(args.variant)
+        # A definition file (not a built-in name) is the last source; the engine loads it too.
+        is_file = sources[-1][0] == os.fspath(args.variant)
         root = Board(args.variant, args.fen)
         for m in args.moves or []:
             root.push(m)

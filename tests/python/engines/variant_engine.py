@@ -26,18 +26,23 @@ def main() -> None:
     board: Board | None = None
     names = builtin_variants()
 
+    tmpdir = tempfile.TemporaryDirectory()
+    written: dict[str, str] = {}
+
     def definition() -> str:
         """The variant to load: a built-in name, or the file (with the planted bug)."""
         if variant_path is None or variant in builtin_variants():
             return variant
-        with open(variant_path, encoding="utf-8") as f:
-            text = f.read()
-        for old, new in opts.bug:
-            text = text.replace(old, new)
-        fd, tmp = tempfile.mkstemp(suffix=".ini")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        return tmp
+        if variant_path not in written:
+            with open(variant_path, encoding="utf-8") as f:
+                text = f.read()
+            for old, new in opts.bug:
+                text = text.replace(old, new)
+            path = os.path.join(tmpdir.name, f"{len(written)}.ini")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            written[variant_path] = path
+        return written[variant_path]
 
     for line in sys.stdin:
         cmd = line.split()
@@ -71,6 +76,7 @@ def main() -> None:
         elif cmd[0] == "quit":
             break
         sys.stdout.flush()
+    tmpdir.cleanup()
 
 
 if __name__ == "__main__":

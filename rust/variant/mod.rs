@@ -2,7 +2,8 @@
 //! reference for people writing variant engines and move validators.
 //!
 //! Variants are data (`def`): an INI dialect close to Fairy-Stockfish's `variants.ini`,
-//! pieces as named types or Betza notation (`betza`). The board (`board`) is a padded
+//! pieces as named types or Betza notation (`betza`), compiled for the board size into
+//! step and attack tables (`tables`). The board (`board`, with `fen`) is a padded
 //! mailbox sized to the variant, up to 12 files by 10 ranks; `movegen` turns the piece
 //! tables into moves (leapers, riders with a range, lame leapers, hoppers, move-only and
 //! capture-only steps), with castling, en passant and promotion as side effects of the
@@ -16,9 +17,12 @@
 mod betza;
 mod board;
 mod def;
+mod fen;
 mod movegen;
 mod perft;
+mod tables;
 
-pub use board::{Compiled, VBoard, VMove};
+pub use board::{VBoard, VMove};
+pub use tables::Compiled;
 pub use def::{GameValue, Variant, VariantError, VariantSet};
 pub use perft::{divide_until, perft, perft_until};

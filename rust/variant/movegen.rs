@@ -8,7 +8,8 @@
 //! shortcut is what keeps orthodox chess within a small factor of the fast generator.
 
 use super::betza::Hop;
-use super::board::{color, kind, RayKind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
+use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
+use super::tables::RayKind;
 use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk

@@ -110,3 +110,31 @@ fn inheritance_from_builtin() {
     let mut with = VBoard::from_fen_compiled(chess(), &fen).unwrap();
     assert_eq!(variant_perft(&mut with, 1), 26);
 }
+
+/// Betza pieces Fairy-Stockfish 11.1 has no named type for, counted by hand on small
+/// positions: a grasshopper (gQ) with one hurdle, a rook limited to two squares (R2), a
+/// nightrider (NN), each beside a white king on h1 (3 moves: g1, g2, h2) and a black king
+/// on h8 that none of them attacks.
+#[test]
+fn hand_counted_betza_pieces() {
+    let cases = [
+        // Grasshopper on d4, hurdle (black pawn) on d6: the only landing square is d7.
+        ("g:gQ", "7k/8/3p4/8/3G4/8/8/7K w - - 0 1", 1),
+        // Rook limited to two squares on a1: a2, a3, b1, c1.
+        ("g:R2", "7k/8/8/8/8/8/8/G6K w - - 0 1", 4),
+        // Nightrider on a1: b3 c5 d7 and c2 e3 g4.
+        ("g:NN", "7k/8/8/8/8/8/8/G6K w - - 0 1", 6),
+        // A cannon (mRcpR) on a1 with a screen on a4 and a black pawn on a7: moves a2, a3,
+        // b1..g1 (6), captures a7 over the screen: 9.
+        ("g:mRcpR", "7k/p7/8/8/P7/8/8/G6K w - - 0 1", 9),
+    ];
+    for (piece, fen, moves) in cases {
+        let mut docs = builtins();
+        docs.push(("user.ini".into(), format!("[t:chess]\ncustomPiece1 = {piece}\nstartFen = {fen}\n")));
+        let v = VariantSet::parse(&docs).unwrap().build("t").unwrap();
+        let mut b = VBoard::from_fen_compiled(Arc::new(Compiled::new(v)), fen).unwrap();
+        // The white pawn on a4 in the cannon case has its own move (a5).
+        let pawn_moves = if piece == "g:mRcpR" { 1 } else { 0 };
+        assert_eq!(variant_perft(&mut b, 1), moves + 3 + pawn_moves, "{piece} in {fen}");
+    }
+}

@@ -378,3 +378,23 @@ def test_mutated_input_raises_value_errors_only(tmp_path: Path) -> None:
             Board(path).perft(2)
         except ValueError as e:
             assert str(e)
+
+
+def test_ctrl_c_interrupts_a_long_perft() -> None:
+    """SIGINT (sent from Popen: a shell's & would ignore it) stops perft with
+    KeyboardInterrupt well within a second."""
+    import signal
+    import time
+
+    code = (
+        "import sys\nfrom kibitz.variant import Board\nb = Board('grand')\nprint('ready', flush=True)\n"
+        "try:\n    b.perft(8)\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    sys.exit(3)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert p.returncode == 3 and "interrupted" in out
+    assert time.monotonic() - start < 5  # generous: the machine may be loaded

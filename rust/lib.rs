@@ -23,6 +23,7 @@ mod perft;
 mod san;
 mod polyglot_random;
 mod types;
+mod variant;
 mod zobrist;
 
 #[cfg(feature = "python")]
@@ -45,3 +46,8 @@ pub use texel::quiescence_leaf;
 pub use weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
 pub use tt::AllocError;
 pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS};
+// Table-driven generator for chess variants (issue 15).
+pub use variant::{
+    divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled, GameValue,
+    VBoard, VMove, Variant, VariantError, VariantSet,
+};

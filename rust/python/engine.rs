@@ -275,7 +275,7 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16)))]
+    #[pyo3(signature = (hash_mb = AnyInt(16)), text_signature = "(hash_mb=16)")]
     fn new(hash_mb: AnyInt) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
         let engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
@@ -287,7 +287,8 @@ impl PyEngine {
     /// `soft_ms` / `hard_ms` are a time manager's target and cap. `on_info(info)` is called
     /// after each finished iteration, once per MultiPV line.
     #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, soft_ms = None, hard_ms = None,
-                        multipv = AnyInt(1), searchmoves = None, on_info = None))]
+                        multipv = AnyInt(1), searchmoves = None, on_info = None),
+                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, soft_ms=None, hard_ms=None, multipv=1, searchmoves=None, on_info=None)")]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,

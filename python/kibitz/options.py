@@ -96,8 +96,9 @@ def default_options() -> List[Option]:
         # table falls back, it never ends the process.
         Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
         Option("Clear Hash", "button", help="empty the transposition table"),
-        # One thread until the search has more (the Rust search is single-threaded).
-        Option("Threads", "spin", 1, 1, 1, help="search threads"),
+        # Lazy SMP: helper threads share the table with the main thread. 1 by default (the
+        # deterministic search); 256 at most, as kibitz.Engine accepts.
+        Option("Threads", "spin", 1, 1, 256, help="search threads"),
         # 256 lines: more than any GUI shows; every line costs a full-width re-search.
         Option("MultiPV", "spin", 1, 1, 256, help="number of best lines shown"),
         Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),

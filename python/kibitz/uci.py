@@ -215,6 +215,9 @@ class UciEngine:
             if factory is None:
                 raise RuntimeError("this build of kibitz has no search (kibitz.Engine is missing)")
             self._engine = factory(self.options.get_int("Hash"))
+            threads = self.options.get_int("Threads")
+            if threads != 1:
+                self._engine.set_threads(threads)
         return self._engine
 
     def _prepare_engine(self) -> None:
@@ -344,6 +347,10 @@ class UciEngine:
                 self._prepare_engine()
             else:
                 self._apply_to_engine(lambda: self._resize(int(value)), "Hash")
+        elif name == "Threads":
+            if self._engine is not None:
+                engine = self._engine
+                self._apply_to_engine(lambda: engine.set_threads(int(value)), "Threads")
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")

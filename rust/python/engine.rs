@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::board::PyBoard;
 use super::move_err;
-use crate::{mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, SearchOutcome, MAX_DEPTH};
+use crate::{mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, SearchOutcome, MAX_DEPTH, MAX_THREADS};
 use super::interrupt::run_interruptible;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -192,6 +192,15 @@ pub struct PyEngine {
     stop: Arc<AtomicBool>,
     inner: Mutex<CoreEngine>,
     hash_mb: AtomicUsize,
+    threads: AtomicUsize,
+}
+
+fn check_threads(threads: AnyInt) -> PyResult<usize> {
+    let n = threads.0;
+    if !(1..=MAX_THREADS as i128).contains(&n) {
+        return Err(PyValueError::new_err(format!("threads must be between 1 and {MAX_THREADS}, got {threads}")));
+    }
+    Ok(n as usize)
 }
 
 fn check_hash(hash_mb: AnyInt) -> PyResult<usize> {
@@ -275,11 +284,18 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16)), text_signature = "(hash_mb=16)")]
-    fn new(hash_mb: AnyInt) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1)), text_signature = "(hash_mb=16, threads=1)")]
+    fn new(hash_mb: AnyInt, threads: AnyInt) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
-        let engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
-        Ok(PyEngine { stop: Arc::new(AtomicBool::new(false)), inner: Mutex::new(engine), hash_mb: AtomicUsize::new(mb) })
+        let n = check_threads(threads)?;
+        let mut engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
+        engine.set_threads(n);
+        Ok(PyEngine {
+            stop: Arc::new(AtomicBool::new(false)),
+            inner: Mutex::new(engine),
+            hash_mb: AtomicUsize::new(mb),
+            threads: AtomicUsize::new(n),
+        })
     }
 
     /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
@@ -429,12 +445,26 @@ impl PyEngine {
         self.hash_mb.load(Ordering::SeqCst)
     }
 
+    /// Search threads (Lazy SMP: helpers share the table; 1 = deterministic).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads.load(Ordering::SeqCst)
+    }
+
+    /// Sets the number of search threads (1..256) for the next search.
+    fn set_threads(&self, threads: AnyInt) -> PyResult<()> {
+        let n = check_threads(threads)?;
+        self.idle()?.set_threads(n);
+        self.threads.store(n, Ordering::SeqCst);
+        Ok(())
+    }
+
     /// Permille of the table used by the last search (sampled).
     fn hashfull(&self) -> PyResult<u32> {
         Ok(self.idle()?.hashfull())
     }
 
     fn __repr__(&self) -> String {
-        format!("Engine(hash_mb={})", self.hash_mb())
+        format!("Engine(hash_mb={}, threads={})", self.hash_mb(), self.threads())
     }
 }

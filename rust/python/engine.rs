@@ -245,7 +245,7 @@ impl PyEngine {
         searchmoves: Option<Vec<String>>,
         on_info: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
-        let root = board.inner.clone();
+        let root = board.snapshot()?;
         drop(board);
         if let Some(d) = depth {
             if !(1..=MAX_DEPTH as i64).contains(&d) {

@@ -382,7 +382,7 @@ class UciEngine:
                 i += 1
             elif tok == "searchmoves":
                 i += 1
-                legal = set(self.board.legal_moves())
+                legal = set(self.board.legal_moves_uci())
                 while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
                     m = args[i]
                     if m in legal:
@@ -465,7 +465,7 @@ class UciEngine:
             best, ponder = self._think(job)
         except Exception as e:  # a failing search must still answer the go
             self.info(f"search error: {type(e).__name__}: {e}")
-            legal = job.board.legal_moves()
+            legal = job.board.legal_moves_uci()
             best = legal[0] if legal else None
             ponder = None
         # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
@@ -514,7 +514,7 @@ class UciEngine:
 
     def _think(self, job: SearchJob) -> tuple[Optional[str], Optional[str]]:
         board, go = job.board, job.go
-        legal = board.legal_moves()
+        legal = board.legal_moves_uci()
         if not legal:
             if board.is_checkmate():
                 self.send("info depth 0 score mate 0")

@@ -69,7 +69,7 @@ impl Board {
     }
 
     /// When `sq` lies between the king of colour `c` and an enemy slider that moves along
-    /// that line, with nothing else in between, the pin ray (king to slider, both included);
+    /// that line, with nothing else in between, the whole line through them (edge to edge);
     /// else `None`. As python-chess's `pin_mask`, the square itself may be empty.
     pub fn pin_ray(&self, c: Color, sq: Square) -> Option<u64> {
         let king = self.king_square(c);
@@ -79,29 +79,33 @@ impl Board {
         }
         let d = df.signum() + 10 * dr.signum();
         let diagonal = df != 0 && dr != 0;
-        let mut ray = bit64(king);
         let mut t = (king as isize + d) as usize;
         while t != sq {
             if self.cells[t] != EMPTY {
                 return None;
             }
-            ray |= bit64(t);
             t = (t as isize + d) as usize;
         }
-        ray |= bit64(sq);
         t = (t as isize + d) as usize;
         while self.cells[t] == EMPTY {
-            ray |= bit64(t);
             t = (t as isize + d) as usize;
         }
         let p = self.cells[t];
         let them = c ^ 1;
         let slider = if diagonal { make_piece(BISHOP, them) } else { make_piece(ROOK, them) };
-        if p == slider || p == make_piece(QUEEN, them) {
-            Some(ray | bit64(t))
-        } else {
-            None
+        if p != slider && p != make_piece(QUEEN, them) {
+            return None;
         }
+        // The whole line through king and pinner, edge to edge, as python-chess's `pin` gives it.
+        let mut line = bit64(king);
+        for dir in [d, -d] {
+            let mut t = (king as isize + dir) as usize;
+            while self.cells[t] != OFFBOARD {
+                line |= bit64(t);
+                t = (t as isize + dir) as usize;
+            }
+        }
+        Some(line)
     }
 
     /// The pseudo-legal moves: every move the pieces of the side to move can make by their

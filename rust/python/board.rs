@@ -508,9 +508,11 @@ impl PyBoard {
         Ok(out)
     }
 
-    /// The number of moves played since set-up.
-    fn ply(&self) -> PyResult<usize> {
-        Ok(self.st()?.core.ply())
+    /// Half-moves since the start of the game as the fullmove number and side to move count
+    /// them (python-chess's `ply`; `len(move_stack)` counts the moves played on this board).
+    fn ply(&self) -> PyResult<u64> {
+        let st = self.st()?;
+        Ok(2 * (st.core.fullmove_number() as u64 - 1) + u64::from(st.core.side_to_move() == BLACK))
     }
 
     /// The legal moves: a live view (iterate, len, in, count(), any()).

@@ -1235,9 +1235,9 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
             c"push",
             push_raw,
             ffi::METH_O,
-            c"push(move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
+            c"push($self, move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
         ),
-        (c"pop", pop_raw, ffi::METH_NOARGS, c"pop()\n--\n\nTakes back the last move and returns it (IndexError when there is none)."),
+        (c"pop", pop_raw, ffi::METH_NOARGS, c"pop($self, /)\n--\n\nTakes back the last move and returns it (IndexError when there is none)."),
     ];
     for (name, meth, flags, doc) in defs {
         // The definition must outlive the class: leaked once per interpreter start.

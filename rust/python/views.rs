@@ -204,6 +204,22 @@ impl PySquareSet {
         Ok(PySquareSet { mask: self.mask ^ operand(other)? })
     }
 
+    fn __ror__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.__or__(other)
+    }
+
+    fn __rand__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.__and__(other)
+    }
+
+    fn __rxor__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.__xor__(other)
+    }
+
+    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PySquareSet { mask: operand(other)? & !self.mask })
+    }
+
     fn __invert__(&self) -> Self {
         PySquareSet { mask: !self.mask }
     }

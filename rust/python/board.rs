@@ -238,6 +238,9 @@ impl State {
     }
 }
 
+/// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text.
+type Pickled = (String, bool, Vec<String>);
+
 /// A chess position with its move history.
 ///
 /// `Board()` is the start position; `Board(fen)` parses a FEN (raising `FenError`);
@@ -1013,7 +1016,7 @@ impl PyBoard {
     }
 
     /// Pickles as the root FEN and the moves since (so boards go through multiprocessing).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool, Vec<String>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Pickled)> {
         let st = slf.get().st()?;
         let (fen, moves) = st.root_and_moves();
         let chess960 = st.core.is_chess960();

@@ -48,6 +48,9 @@ const SQ64: [u8; 120] = {
     t
 };
 
+/// What `__reduce__` returns for pickling: the class and its constructor arguments.
+pub(crate) type Reduced<'py, A> = (Bound<'py, PyType>, A);
+
 /// A move from a square to a square, possibly a promotion (python-chess's `chess.Move`).
 ///
 /// Immutable and hashable; equal to a `chess.Move` with the same fields.
@@ -220,8 +223,9 @@ impl PyMove {
         Ok(interned(py, move_index(from as usize, to as usize, promo)))
     }
 
-    /// The square the piece moves from (0..63).
+    /// The square the piece moves from (0..63). (python-chess's name, not a conversion.)
     #[getter]
+    #[allow(clippy::wrong_self_convention)]
     fn from_square(&self) -> u8 {
         self.from
     }
@@ -290,7 +294,7 @@ impl PyMove {
         }
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (u8, u8, Option<u8>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (u8, u8, Option<u8>)>> {
         let m = slf.get();
         Ok((slf.get_type(), (m.from, m.to, m.promotion())))
     }

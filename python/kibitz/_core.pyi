@@ -18,6 +18,8 @@ __all__ = [
     "STARTING_FEN",
     "SearchResult",
     "SquareSet",
+    "VariantBoard",
+    "VariantError",
 ]
 
 STARTING_FEN: str
@@ -446,3 +448,54 @@ class Engine:
         """The hash table size in megabytes."""
     def hashfull(self) -> int:
         """Hash table use in permille."""
+
+# -- chess variants (kibitz.variant wraps these) ----------------------------------------------
+
+class VariantError(ValueError):
+    """A variant definition, FEN or move that kibitz cannot use."""
+
+@final
+class VariantBoard:
+    """A position of a chess variant defined in Fairy-Stockfish's variants.ini format."""
+
+    def __new__(cls, sources: list[tuple[str, str]], name: str, fen: str | None = None) -> VariantBoard: ...
+    @staticmethod
+    def sections(sources: list[tuple[str, str]], source: str) -> list[str]:
+        """The variant names (sections) defined in a source."""
+    @property
+    def variant(self) -> str:
+        """The variant's name."""
+    @property
+    def files(self) -> int:
+        """The number of files."""
+    @property
+    def ranks(self) -> int:
+        """The number of ranks."""
+    @property
+    def starting_fen(self) -> str:
+        """The variant's start position."""
+    @property
+    def turn(self) -> bool:
+        """True when White (the first player) is to move."""
+    def pieces(self) -> list[tuple[str, str, str]]:
+        """The variant's pieces."""
+    def fen(self) -> str:
+        """The FEN of the position."""
+    def legal_moves(self) -> list[str]:
+        """The legal moves as move text."""
+    def is_legal(self, text: str) -> bool:
+        """True when the move text is legal here."""
+    def push(self, text: str) -> None:
+        """Plays a legal move given as text."""
+    def pop(self) -> str:
+        """Takes back the last move and returns its text."""
+    def is_check(self) -> bool:
+        """True when the side to move is in check."""
+    def outcome(self) -> tuple[str, str] | None:
+        """The game's end (result, reason), or None while it goes on."""
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal move tree to depth."""
+    def divide(self, depth: int) -> dict[str, int]:
+        """Leaf counts below each legal move at depth."""
+    def copy(self) -> VariantBoard:
+        """A copy with the history."""

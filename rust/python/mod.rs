@@ -9,6 +9,7 @@ mod engine;
 mod interrupt;
 mod lock;
 mod moves;
+mod variant;
 mod views;
 
 use crate::{FenError as CoreFenError, MoveError};
@@ -69,5 +70,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    variant::register(m)?;
     Ok(())
 }

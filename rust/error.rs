@@ -14,6 +14,8 @@ pub enum FenError {
     RankLength(usize, usize),
     /// A character that is neither a piece letter nor a digit 1-8.
     PieceLetter(char),
+    /// Two digits in a row in one rank, like "44" (rank number 1..8, the rank's text).
+    ConsecutiveDigits(usize, String),
     /// A side has no king or more than one (colour name, count).
     KingCount(&'static str, usize),
     /// A pawn on the first or last rank (square name).
@@ -41,6 +43,9 @@ impl fmt::Display for FenError {
             FenError::RankCount(n) => write!(f, "board field has {n} ranks, expected 8 separated by '/'"),
             FenError::RankLength(r, n) => write!(f, "rank {r} describes {n} squares, expected 8"),
             FenError::PieceLetter(c) => write!(f, "invalid piece letter {c:?} in board field"),
+            FenError::ConsecutiveDigits(r, text) => {
+                write!(f, "rank {r} ({text:?}) has two digits in a row: write its empty squares as one number")
+            }
             FenError::KingCount(side, n) => write!(f, "{side} has {n} kings, expected exactly one"),
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on the first or last rank ({sq})"),
             FenError::TooManyPieces(side, n) => write!(f, "{side} has {n} pieces, at most 16 allowed"),

@@ -63,13 +63,20 @@ impl Board {
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 7 - i;
             let mut file = 0usize;
+            let mut after_digit = false;
             for ch in rank_text.chars() {
                 if let Some(d) = ch.to_digit(10) {
                     if d == 0 || d > 8 {
                         return Err(FenError::PieceLetter(ch));
                     }
+                    // "44" for eight empty squares: python-chess rejects it, and so do we.
+                    if after_digit {
+                        return Err(FenError::ConsecutiveDigits(rank + 1, rank_text.to_string()));
+                    }
+                    after_digit = true;
                     file += d as usize;
                 } else if let Some(p) = piece_from_char(ch) {
+                    after_digit = false;
                     if file < 8 {
                         placed.push((sq120(file, rank), p));
                     }

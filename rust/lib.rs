@@ -20,6 +20,7 @@ mod makemove;
 mod movegen;
 mod notation;
 mod perft;
+mod query;
 mod san;
 mod polyglot_random;
 mod types;

@@ -99,3 +99,14 @@ fn counters_saturate_instead_of_wrapping() {
     b.unmake_move();
     assert_eq!(b.halfmove_clock(), 2147483647);
 }
+
+/// Two digits in a row ("44") describe the right number of squares but are not FEN;
+/// python-chess rejects them, and the message names the rank.
+#[test]
+fn two_digits_in_a_row_are_rejected_naming_the_rank() {
+    let e = err("4k3/8/8/44/8/8/8/4K3 w - - 0 1");
+    assert!(matches!(e, FenError::ConsecutiveDigits(5, _)), "{e:?}");
+    assert!(e.to_string().contains("rank 5"), "{e}");
+    assert!(matches!(err("4k3/8/8/8/8/8/8/4K111 w - - 0 1"), FenError::ConsecutiveDigits(1, _)));
+    assert!(Board::from_fen("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1").is_ok());
+}

@@ -1,6 +1,8 @@
 """Type stubs for the Rust extension ``kibitz._core`` (checked by ``mypy.stubtest``)."""
 
-from typing import Any, Callable, final
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Union, final
+
+from kibitz._outcome import Outcome
 
 __all__ = [
     "AmbiguousMoveError",
@@ -9,59 +11,354 @@ __all__ = [
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Piece",
+    "PseudoLegalMoveGenerator",
     "STARTING_FEN",
     "SearchResult",
+    "SquareSet",
     "VariantBoard",
     "VariantError",
 ]
 
 STARTING_FEN: str
+"""The FEN of the standard start position."""
 
-class FenError(ValueError): ...
-class InvalidMoveError(ValueError): ...
-class IllegalMoveError(ValueError): ...
-class AmbiguousMoveError(ValueError): ...
+class FenError(ValueError):
+    """A FEN string that is malformed or describes an impossible position."""
+
+class InvalidMoveError(ValueError):
+    """Move text that is not a move at all."""
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that is not legal in the position."""
+
+class AmbiguousMoveError(ValueError):
+    """A SAN move that fits more than one legal move."""
+
+_MoveLike = Union["Move", Any, str]
+"""A kibitz Move, a python-chess Move (same fields) or UCI text."""
+
+@final
+class Move:
+    """A move from a square to a square, possibly a promotion; equal to a chess.Move with the same fields."""
+
+    def __new__(cls, from_square: int, to_square: int, promotion: int | None = None) -> Move: ...
+    @property
+    def from_square(self) -> int:
+        """The square the piece moves from (0..63)."""
+    @property
+    def to_square(self) -> int:
+        """The square it moves to (in Chess960 castling, the rook's square)."""
+    @property
+    def promotion(self) -> int | None:
+        """The promotion piece type (KNIGHT..QUEEN) or None."""
+    @property
+    def drop(self) -> None:
+        """Always None (python-chess's drop piece type)."""
+    def uci(self) -> str:
+        """The UCI text, e.g. "e2e4", "e7e8q", "0000"."""
+    @classmethod
+    def from_uci(cls, uci: str) -> Move:
+        """Parses UCI text (InvalidMoveError when malformed)."""
+    @classmethod
+    def null(cls) -> Move:
+        """The null move (0000)."""
+    def __bool__(self) -> bool:
+        """False for the null move."""
+    def __hash__(self) -> int:
+        """python-chess's hash of the same move."""
+    def __eq__(self, other: object, /) -> bool:
+        """Equal to any move with the same from, to and promotion."""
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int | None]]:
+        """Pickles by fields."""
+    def __copy__(self) -> Move:
+        """Itself (immutable)."""
+    def __deepcopy__(self, memo: Any, /) -> Move:
+        """Itself (immutable)."""
+
+@final
+class Piece:
+    """A piece type and colour; equal to a chess.Piece with the same fields."""
+
+    def __new__(cls, piece_type: int, color: bool) -> Piece: ...
+    @property
+    def piece_type(self) -> int:
+        """PAWN..KING (1..6)."""
+    @property
+    def color(self) -> bool:
+        """WHITE (True) or BLACK (False)."""
+    def symbol(self) -> str:
+        """"P", "N", ... for White, "p", "n", ... for Black."""
+    def unicode_symbol(self, *, invert_color: bool = False) -> str:
+        """The Unicode chess symbol."""
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        """The Piece of "P", "n", ... (ValueError otherwise)."""
+    def __hash__(self) -> int:
+        """python-chess's hash of the same piece."""
+    def __eq__(self, other: object, /) -> bool:
+        """Equal to any piece with the same type and colour."""
+    def __reduce__(self) -> tuple[type[Piece], tuple[int, bool]]:
+        """Pickles by fields."""
+
+@final
+class SquareSet:
+    """A set of squares as a 64-bit mask (a1 = bit 0), like python-chess's SquareSet."""
+
+    def __new__(cls, squares: Any = None) -> SquareSet: ...
+    @property
+    def mask(self) -> int:
+        """The mask as an int."""
+    def __iter__(self) -> Iterator[int]:
+        """The squares in ascending order."""
+    def __len__(self) -> int:
+        """The number of squares."""
+    def __bool__(self) -> bool:
+        """True when not empty."""
+    def __contains__(self, square: object, /) -> bool:
+        """True when the square is in the set."""
+    def __int__(self) -> int:
+        """The mask."""
+    def __index__(self) -> int:
+        """The mask."""
+    def __hash__(self) -> int:
+        """The mask."""
+    def __eq__(self, other: object, /) -> bool:
+        """Equal to a SquareSet, an int mask or a set of squares with the same squares."""
+    def __or__(self, other: Any, /) -> SquareSet:
+        """Union."""
+    def __and__(self, other: Any, /) -> SquareSet:
+        """Intersection."""
+    def __sub__(self, other: Any, /) -> SquareSet:
+        """Difference."""
+    def __xor__(self, other: Any, /) -> SquareSet:
+        """Symmetric difference."""
+    def __ror__(self, other: Any, /) -> SquareSet:
+        """Union."""
+    def __rand__(self, other: Any, /) -> SquareSet:
+        """Intersection."""
+    def __rsub__(self, other: Any, /) -> SquareSet:
+        """The other operand's squares not in this set."""
+    def __rxor__(self, other: Any, /) -> SquareSet:
+        """Symmetric difference."""
+    def __invert__(self) -> SquareSet:
+        """The other squares."""
+    def tolist(self) -> list[bool]:
+        """64 booleans, one per square."""
+    def __reduce__(self) -> tuple[type[SquareSet], tuple[int]]:
+        """Pickles by mask."""
+
+@final
+class LegalMoveGenerator:
+    """A live view of a board's legal moves: iterate for Moves, len, in, count(), any()."""
+
+    def __iter__(self) -> Iterator[Move]:
+        """The legal moves of the board as it is now."""
+    def __len__(self) -> int:
+        """The number of legal moves."""
+    def __bool__(self) -> bool:
+        """True when there is a legal move."""
+    def __contains__(self, move: object, /) -> bool:
+        """True for a legal move (kibitz or python-chess Move, or UCI text)."""
+    def count(self) -> int:
+        """The number of legal moves."""
+    def any(self) -> bool:
+        """True when there is a legal move."""
+
+@final
+class PseudoLegalMoveGenerator:
+    """A live view of the pseudo-legal moves (legal ones and those leaving the own king attacked)."""
+
+    def __iter__(self) -> Iterator[Move]:
+        """The pseudo-legal moves of the board as it is now."""
+    def __len__(self) -> int:
+        """The number of pseudo-legal moves."""
+    def __bool__(self) -> bool:
+        """True when there is one."""
+    def __contains__(self, move: object, /) -> bool:
+        """True for a pseudo-legal move."""
+    def count(self) -> int:
+        """The number of pseudo-legal moves."""
+    def any(self) -> bool:
+        """True when there is one."""
 
 @final
 class Board:
+    """A chess position with its move history, shaped like python-chess's chess.Board."""
+
     def __new__(cls, fen: str | None = None, *, chess960: bool = False) -> Board: ...
     @classmethod
-    def from_chess(cls, board: Any) -> Board: ...
-    def to_chess(self) -> Any: ...
-    def fen(self) -> str: ...
+    def from_chess(cls, board: Any) -> Board:
+        """A Board from a chess.Board, history included."""
+    @classmethod
+    def _from_moves(cls, fen: str, chess960: bool, moves: list[str]) -> Board:
+        """A board from a root FEN and UCI moves (what pickling stores)."""
+    def to_chess(self) -> Any:
+        """The same game as a chess.Board (python-chess must be installed)."""
+    def fen(self) -> str:
+        """The FEN (en-passant square only when the capture is legal)."""
+    def board_fen(self) -> str:
+        """The piece-placement field of the FEN."""
     @property
-    def turn(self) -> bool: ...
+    def turn(self) -> bool:
+        """WHITE (True) when White is to move."""
     @property
-    def chess960(self) -> bool: ...
+    def chess960(self) -> bool:
+        """True for a Chess960 board."""
     @property
-    def halfmove_clock(self) -> int: ...
+    def halfmove_clock(self) -> int:
+        """Half-moves since the last capture or pawn move."""
     @property
-    def fullmove_number(self) -> int: ...
+    def fullmove_number(self) -> int:
+        """The move number (starts at 1, incremented after Black's move)."""
     @property
-    def move_stack(self) -> list[str]: ...
-    def legal_moves(self) -> list[str]: ...
-    def push_uci(self, move: str) -> None: ...
-    def san(self, move: str) -> str: ...
-    def parse_san(self, san: str) -> str: ...
-    def push_san(self, san: str) -> str: ...
-    def pop(self) -> str: ...
-    def peek(self) -> str: ...
-    def perft(self, depth: int) -> int: ...
-    def divide(self, depth: int) -> dict[str, int]: ...
-    def is_check(self) -> bool: ...
-    def is_checkmate(self) -> bool: ...
-    def is_stalemate(self) -> bool: ...
-    def polyglot_key(self) -> int: ...
-    def copy(self) -> Board: ...
-    def __copy__(self) -> Board: ...
-    def __deepcopy__(self, memo: Any) -> Board: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    # Game-end rules (python-chess semantics).
-    def is_repetition(self, count: int = 3) -> bool: ...
-    def is_insufficient_material(self) -> bool: ...
-    def is_fifty_moves(self) -> bool: ...
-    def is_game_over(self, *, claim_draw: bool = False) -> bool: ...
-    def result(self, *, claim_draw: bool = False) -> str: ...
+    def castling_rights(self) -> int:
+        """The rook squares with castling rights, as a mask."""
+    @property
+    def ep_square(self) -> int | None:
+        """The square behind a pawn that just advanced two squares, else None."""
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played since set-up, oldest first."""
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves: a live view."""
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
+        """The pseudo-legal moves: a live view."""
+    def ply(self) -> int:
+        """Half-moves since the game's start, from fullmove number and side to move."""
+    def legal_moves_uci(self) -> list[str]:
+        """The legal moves as UCI text."""
+    def generate_legal_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """The legal moves from and to the masked squares."""
+    def generate_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """The legal captures (en passant included)."""
+    def push(self, move: _MoveLike, /) -> None:
+        """Plays a legal move (IllegalMoveError, board unchanged, otherwise)."""
+    def pop(self) -> Move:
+        """Takes back the last move and returns it (IndexError when none)."""
+    def peek(self) -> Move:
+        """The last move played (IndexError when none)."""
+    def parse_uci(self, uci: str) -> Move:
+        """The legal Move UCI text names."""
+    def push_uci(self, uci: str) -> Move:
+        """Plays a move given as UCI text and returns it."""
+    def parse_san(self, san: str) -> Move:
+        """The legal Move a SAN text names (AmbiguousMoveError when several)."""
+    def push_san(self, san: str) -> Move:
+        """Plays a move given in SAN and returns it."""
+    def san(self, move: _MoveLike) -> str:
+        """The SAN of a legal move."""
+    def lan(self, move: _MoveLike) -> str:
+        """The long algebraic notation of a legal move."""
+    def variation_san(self, moves: Iterable[_MoveLike]) -> str:
+        """A line of legal moves in SAN with move numbers."""
+    def is_legal(self, move: _MoveLike) -> bool:
+        """True when the move is legal here."""
+    def is_pseudo_legal(self, move: _MoveLike) -> bool:
+        """True when the move is pseudo-legal here."""
+    def piece_at(self, square: int) -> Piece | None:
+        """The Piece on a square, or None."""
+    def piece_type_at(self, square: int) -> int | None:
+        """The piece type on a square, or None."""
+    def color_at(self, square: int) -> bool | None:
+        """The colour of the piece on a square, or None."""
+    def piece_map(self, *, mask: int = ...) -> dict[int, Piece]:
+        """Square -> Piece for the occupied squares in the mask."""
+    def pieces(self, piece_type: int, color: bool) -> SquareSet:
+        """The squares of the pieces of a type and colour."""
+    def king(self, color: bool) -> int | None:
+        """The king's square."""
+    def attackers(self, color: bool, square: int) -> SquareSet:
+        """The pieces of a colour attacking a square."""
+    def is_attacked_by(self, color: bool, square: int) -> bool:
+        """True when a piece of the colour attacks the square."""
+    def attacks(self, square: int) -> SquareSet:
+        """The squares the piece on a square attacks."""
+    def is_pinned(self, color: bool, square: int) -> bool:
+        """True when the square is pinned to the king of the colour."""
+    def pin(self, color: bool, square: int) -> SquareSet:
+        """The pin line through the square, or all squares when not pinned."""
+    def is_check(self) -> bool:
+        """True when the side to move is in check."""
+    def checkers(self) -> SquareSet:
+        """The pieces giving check."""
+    def gives_check(self, move: _MoveLike) -> bool:
+        """True when the legal move gives check."""
+    def is_capture(self, move: _MoveLike) -> bool:
+        """True when the move captures."""
+    def is_en_passant(self, move: _MoveLike) -> bool:
+        """True when the move captures en passant."""
+    def is_castling(self, move: _MoveLike) -> bool:
+        """True when the move castles."""
+    def is_zeroing(self, move: _MoveLike) -> bool:
+        """True when the move captures or moves a pawn."""
+    def has_castling_rights(self, color: bool) -> bool:
+        """True when the colour may still castle."""
+    def has_kingside_castling_rights(self, color: bool) -> bool:
+        """True when the colour may still castle king side."""
+    def has_queenside_castling_rights(self, color: bool) -> bool:
+        """True when the colour may still castle queen side."""
+    def has_legal_en_passant(self) -> bool:
+        """True when an en-passant capture is legal now."""
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal move tree to depth 0..64 (Ctrl-C aborts)."""
+    def divide(self, depth: int) -> dict[str, int]:
+        """Leaf counts below each legal move at depth 1..64 (Ctrl-C aborts)."""
+    def is_checkmate(self) -> bool:
+        """True when the side to move is checkmated."""
+    def is_stalemate(self) -> bool:
+        """True when the side to move is stalemated."""
+    def is_insufficient_material(self) -> bool:
+        """True when neither side can checkmate."""
+    def has_insufficient_material(self, color: bool) -> bool:
+        """True when the colour cannot checkmate."""
+    def is_seventyfive_moves(self) -> bool:
+        """True after 150 half-moves without capture or pawn move."""
+    def is_fivefold_repetition(self) -> bool:
+        """True when the position occurred five times."""
+    def is_repetition(self, count: int = 3) -> bool:
+        """True when the position occurred at least count times."""
+    def is_fifty_moves(self) -> bool:
+        """True when the fifty-move rule can be claimed now."""
+    def can_claim_fifty_moves(self) -> bool:
+        """True when a fifty-move draw can be claimed now or with the next move."""
+    def can_claim_threefold_repetition(self) -> bool:
+        """True when threefold repetition can be claimed now or with the next move."""
+    def can_claim_draw(self) -> bool:
+        """True when a draw can be claimed."""
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """True when the game is over."""
+    def result(self, *, claim_draw: bool = False) -> str:
+        """"1-0", "0-1", "1/2-1/2" or "*"."""
+    def zobrist_hash(self) -> int:
+        """The Polyglot key."""
+    def polyglot_key(self) -> int:
+        """The Polyglot key (same as zobrist_hash)."""
+    def copy(self, *, stack: bool | int | None = None) -> Board:
+        """A copy with all, none (False) or the last n moves of the history."""
+    def root(self) -> Board:
+        """The position the history starts from, without history."""
+    def __copy__(self) -> Board:
+        """A copy with the history."""
+    def __deepcopy__(self, memo: Any, /) -> Board:
+        """A copy with the history."""
+    def __reduce__(self) -> tuple[Any, tuple[str, bool, list[str]]]:
+        """Pickles as root FEN and moves."""
+    def __eq__(self, other: object, /) -> bool:
+        """Same position, history and root."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def unicode(
+        self, *, invert_color: bool = False, borders: bool = False, empty_square: str = "⭘", orientation: bool = True
+    ) -> str:
+        """The board with Unicode pieces."""
+    def _repr_svg_(self) -> str | None:
+        """An SVG picture for Jupyter (via kibitz.svg.render)."""
 
 @final
 class SearchResult:
@@ -73,40 +370,58 @@ class SearchResult:
     """
 
     @property
-    def best_move(self) -> str | None: ...
+    def best_move(self) -> str | None:
+        """The best move as UCI text, None at a mate or stalemate root."""
     @property
-    def ponder(self) -> str | None: ...
+    def ponder(self) -> str | None:
+        """The expected reply as UCI text, or None."""
     @property
-    def score_cp(self) -> int | None: ...
+    def score_cp(self) -> int | None:
+        """The score in centipawns for the side to move, None for a mate score."""
     @property
-    def mate(self) -> int | None: ...
+    def mate(self) -> int | None:
+        """Moves to mate (> 0 mates, < 0 is mated), or None."""
     @property
-    def depth(self) -> int: ...
+    def depth(self) -> int:
+        """The completed depth in plies."""
     @property
-    def seldepth(self) -> int: ...
+    def seldepth(self) -> int:
+        """The deepest ply reached."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """Nodes searched."""
     @property
-    def time_ms(self) -> int: ...
+    def time_ms(self) -> int:
+        """Milliseconds spent."""
     @property
-    def nps(self) -> int: ...
+    def nps(self) -> int:
+        """Nodes per second."""
     @property
-    def hashfull(self) -> int: ...
+    def hashfull(self) -> int:
+        """Hash table use in permille."""
     @property
-    def pv(self) -> list[str]: ...
+    def pv(self) -> list[str]:
+        """The principal variation as UCI text."""
     @property
-    def bound(self) -> str: ...
+    def bound(self) -> str:
+        """"exact", "lower" or "upper"."""
     @property
-    def lines(self) -> list[SearchResult]: ...
+    def lines(self) -> list[SearchResult]:
+        """All MultiPV lines, best first."""
     @property
-    def checkmate(self) -> bool: ...
+    def checkmate(self) -> bool:
+        """True when the root is checkmated."""
     @property
-    def stalemate(self) -> bool: ...
+    def stalemate(self) -> bool:
+        """True when the root is stalemated."""
     @property
-    def multipv(self) -> int: ...
+    def multipv(self) -> int:
+        """This line's MultiPV index, from 1."""
 
 @final
 class Engine:
+    """The search: alpha-beta with a hash table; one search at a time."""
+
     def __new__(cls, hash_mb: int = 16, threads: int = 1) -> Engine: ...
     def search(
         self,
@@ -120,44 +435,72 @@ class Engine:
         multipv: int = 1,
         searchmoves: list[str] | None = None,
         on_info: Callable[[SearchResult], object] | None = None,
-    ) -> SearchResult: ...
-    def stop(self) -> None: ...
-    def clear(self) -> None: ...
-    def resize(self, hash_mb: int) -> None: ...
+    ) -> SearchResult:
+        """Searches the board within the limits and returns the result (UCI moves)."""
+    def stop(self) -> None:
+        """Asks a running search to stop (from another thread)."""
+    def clear(self) -> None:
+        """Clears the hash table and history."""
+    def resize(self, hash_mb: int) -> None:
+        """Resizes the hash table to hash_mb megabytes."""
     @property
-    def hash_mb(self) -> int: ...
+    def hash_mb(self) -> int:
+        """The hash table size in megabytes."""
     @property
-    def threads(self) -> int: ...
-    def set_threads(self, threads: int) -> None: ...
-    def hashfull(self) -> int: ...
+    def threads(self) -> int:
+        """Search threads (Lazy SMP; 1 is deterministic)."""
+    def set_threads(self, threads: int) -> None:
+        """Sets the number of search threads (1..256) for the next search."""
+    def hashfull(self) -> int:
+        """Hash table use in permille."""
 
 # -- chess variants (kibitz.variant wraps these) ----------------------------------------------
 
-class VariantError(ValueError): ...
+class VariantError(ValueError):
+    """A variant definition, FEN or move that kibitz cannot use."""
 
 @final
 class VariantBoard:
+    """A position of a chess variant defined in Fairy-Stockfish's variants.ini format."""
+
     def __new__(cls, sources: list[tuple[str, str]], name: str, fen: str | None = None) -> VariantBoard: ...
     @staticmethod
-    def sections(sources: list[tuple[str, str]], source: str) -> list[str]: ...
+    def sections(sources: list[tuple[str, str]], source: str) -> list[str]:
+        """The variant names (sections) defined in a source."""
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant's name."""
     @property
-    def files(self) -> int: ...
+    def files(self) -> int:
+        """The number of files."""
     @property
-    def ranks(self) -> int: ...
+    def ranks(self) -> int:
+        """The number of ranks."""
     @property
-    def starting_fen(self) -> str: ...
+    def starting_fen(self) -> str:
+        """The variant's start position."""
     @property
-    def turn(self) -> bool: ...
-    def pieces(self) -> list[tuple[str, str, str]]: ...
-    def fen(self) -> str: ...
-    def legal_moves(self) -> list[str]: ...
-    def is_legal(self, text: str) -> bool: ...
-    def push(self, text: str) -> None: ...
-    def pop(self) -> str: ...
-    def is_check(self) -> bool: ...
-    def outcome(self) -> tuple[str, str] | None: ...
-    def perft(self, depth: int) -> int: ...
-    def divide(self, depth: int) -> dict[str, int]: ...
-    def copy(self) -> VariantBoard: ...
+    def turn(self) -> bool:
+        """True when White (the first player) is to move."""
+    def pieces(self) -> list[tuple[str, str, str]]:
+        """The variant's pieces."""
+    def fen(self) -> str:
+        """The FEN of the position."""
+    def legal_moves(self) -> list[str]:
+        """The legal moves as move text."""
+    def is_legal(self, text: str) -> bool:
+        """True when the move text is legal here."""
+    def push(self, text: str) -> None:
+        """Plays a legal move given as text."""
+    def pop(self) -> str:
+        """Takes back the last move and returns its text."""
+    def is_check(self) -> bool:
+        """True when the side to move is in check."""
+    def outcome(self) -> tuple[str, str] | None:
+        """The game's end (result, reason), or None while it goes on."""
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal move tree to depth."""
+    def divide(self, depth: int) -> dict[str, int]:
+        """Leaf counts below each legal move at depth."""
+    def copy(self) -> VariantBoard:
+        """A copy with the history."""

@@ -163,7 +163,7 @@ class Book:
     def entries(self, board: Board, *, minimum_weight: int = 1) -> List[BookEntry]:
         """The book moves legal in ``board`` with weight >= ``minimum_weight``, in file order."""
         key = board.polyglot_key()
-        legal = set(board.legal_moves())
+        legal = set(board.legal_moves_uci())
         out = []
         for _, raw, weight, learn in self.raw_entries(key):
             if weight < minimum_weight:
@@ -410,7 +410,7 @@ def push_move(board: Board, text: str) -> str:
     t = text.strip()
     if re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrqNBRQ]?", t):
         uci = t[:4] + t[4:].lower()
-        if uci in board.legal_moves():
+        if uci in board.legal_moves_uci():
             board.push_uci(uci)
             return uci
     return str(board.push_san(t))
@@ -462,7 +462,7 @@ def build_from_games(
             key = board.polyglot_key()
             white = board.turn
             try:
-                uci = board.parse_san(san) if not re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrq]?", san) else san
+                uci = str(board.parse_san(san)) if not re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrq]?", san) else san
                 raw = encode_move(board, uci)
                 board.push_uci(uci)
             except ValueError as e:

@@ -102,7 +102,7 @@ def game_over(board: Board, history: List[str]) -> Optional[tuple[str, str]]:
 def parse_move(board: Board, text: str) -> str:
     """The UCI move for typed text (UCI or SAN), or a ValueError saying why not."""
     t = text.strip()
-    legal = board.legal_moves()
+    legal = board.legal_moves_uci()
     low = t.lower()
     if len(low) in (4, 5) and low[0] in "abcdefgh" and low[1] in "12345678" and low[2] in "abcdefgh" and low[3] in "12345678":
         if low in legal:
@@ -186,15 +186,15 @@ class Game:
             kwargs["depth"] = self.depth
         if self.level is not None:
             kwargs["nodes"] = self.level.nodes
-            kwargs["multipv"] = min(self.level.multipv, len(self.board.legal_moves()))
+            kwargs["multipv"] = min(self.level.multipv, len(self.board.legal_moves_uci()))
         result = self.engine.search(self.board, **kwargs)
         best = result.best_move
         if self.level is not None and getattr(result, "lines", None):
             i = strength.choose(result.lines, self.level, self.rng)
             if result.lines[i].pv:
                 best = result.lines[i].pv[0]
-        if best not in self.board.legal_moves():
-            best = self.board.legal_moves()[0]
+        if best not in self.board.legal_moves_uci():
+            best = self.board.legal_moves_uci()[0]
         return str(best)
 
     def run(self) -> int:
@@ -246,7 +246,7 @@ class Game:
                 self.say("taken back")
                 continue
             if cmd == "moves":
-                self.say(" ".join(sorted(self.board.san(m) for m in self.board.legal_moves())))
+                self.say(" ".join(sorted(self.board.san(m) for m in self.board.legal_moves_uci())))
                 continue
             if cmd == "flip":
                 self.white_bottom = not self.white_bottom

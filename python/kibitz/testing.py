@@ -116,7 +116,7 @@ def games(
     board = Board(_root_fen(draw, fen, chess960), chess960=chess960)
     plies = draw(st.integers(min_plies, max_plies))
     for _ in range(plies):
-        moves = sorted(board.legal_moves())
+        moves = sorted(board.legal_moves_uci())
         if not moves:
             break
         board.push_uci(draw(st.sampled_from(moves)))
@@ -134,7 +134,7 @@ def move_sequences(
     the start position). Feed them to your own board's push and compare with kibitz."""
     if chess960 and fen is None:
         raise ValueError("move_sequences(chess960=True) needs the fen the moves start from")
-    return games(min_size, max_size, fen=fen, chess960=chess960).map(lambda b: list(b.move_stack))
+    return games(min_size, max_size, fen=fen, chess960=chess960).map(lambda b: [m.uci() for m in b.move_stack])
 
 
 # Positions built around the rare rules, each with the reason it is here. The first four
@@ -221,7 +221,7 @@ def rare_rule_positions(
         board = Board(draw(st.sampled_from(RARE_RULE_SEEDS)))
     plies = draw(st.integers(0, max_plies))
     for _ in range(plies):
-        moves = sorted(board.legal_moves())
+        moves = sorted(board.legal_moves_uci())
         if not moves:
             break
         kinds = {m: move_kinds(board, m) for m in moves}
@@ -247,14 +247,14 @@ def assert_same_moves(legal_moves: Callable[[str], Iterable[str]], board: Board)
     same moves as kibitz for ``board``; the message names the missing and illegal moves."""
     fen = board.fen()
     theirs = [str(m) for m in legal_moves(fen)]
-    ours = set(board.legal_moves())
+    ours = set(board.legal_moves_uci())
     missing = sorted(ours - set(theirs))
     extra = sorted(set(theirs) - ours)
     repeated = sorted({m for m in theirs if theirs.count(m) > 1})
     if missing or extra or repeated:
         lines = [f"move lists differ in {fen}"]
         if board.move_stack:
-            lines.append(f"  reached by: {' '.join(board.move_stack)}")
+            lines.append(f"  reached by: {' '.join(m.uci() for m in board.move_stack)}")
         if missing:
             lines.append(f"  legal moves it misses: {' '.join(missing)}")
         if extra:

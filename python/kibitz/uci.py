@@ -480,7 +480,7 @@ class UciEngine:
                 i += 1
             elif tok == "searchmoves":
                 i += 1
-                legal = set(self.board.legal_moves())
+                legal = set(self.board.legal_moves_uci())
                 while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
                     m = args[i]
                     if m in legal:
@@ -579,8 +579,8 @@ class UciEngine:
     @staticmethod
     def _any_legal_move(board: Board) -> Optional[str]:
         try:
-            legal = board.legal_moves()
-            return str(next(iter(legal))) if legal else None
+            legal = board.legal_moves_uci()
+            return legal[0] if legal else None
         except Exception:
             return None
 
@@ -638,7 +638,7 @@ class UciEngine:
 
     def _think(self, job: SearchJob) -> tuple[Optional[str], Optional[str]]:
         board, go = job.board, job.go
-        legal = board.legal_moves()
+        legal = board.legal_moves_uci()
         if not legal:
             if board.is_checkmate():
                 self.send("info depth 0 score mate 0")

@@ -1,94 +1,400 @@
-//! `kibitz.Board`: the Python face of the core board.
+//! `kibitz.Board`: the Python face of the core board, shaped like python-chess's `chess.Board`
+//! (same names, same square numbering, `Move`/`Piece` objects), so that code moves over by
+//! changing an import.
+//!
+//! Speed of the natural Python loop `for m in b.legal_moves: b.push(m); ...; b.pop()` comes
+//! from three things: the moves handed out are interned objects (no allocation per move); the
+//! legal moves of each position on the current line are generated once and kept, with the tuple
+//! of Move objects that iteration walks in C (`legal_moves` is a live view that reads this
+//! cache); and `push` of a kibitz Move finds its core move by a table index compared against the
+//! cached list, with no text and no Python attribute lookups.
+//!
+//! The board is a frozen pyclass around a `TryLock` (rust/python/lock.rs): two threads using one board at once get a
+//! clear `RuntimeError` (see `BUSY`) instead of PyO3's bare "Already borrowed", and a long
+//! `perft` keeps the lock while it runs without the GIL.
 
-use super::{fen_err, fen_text_err, move_err, move_text_err, text};
 use super::interrupt::run_interruptible;
-use crate::{divide_until, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, MoveList, WHITE};
-use std::sync::atomic::AtomicBool;
+use super::moves::{core_index, interned, untracked, move_index, name64, piece, to_py_move, PyMove, PyPiece};
+use super::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
+use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError};
+use crate::{
+    color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
+    MoveList, BLACK, EMPTY, KING, PAWN, WHITE,
+};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use super::lock::{TryGuard, TryLock};
 
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyType};
+use pyo3::types::{PyDict, PyInt, PyIterator, PyString, PyTuple, PyType};
 
-fn check_depth(depth: i64) -> PyResult<u32> {
-    if !(0..=64).contains(&depth) {
-        return Err(PyValueError::new_err(format!("depth must be between 0 and 64, got {depth}")));
-    }
-    Ok(depth as u32)
+/// The message when a second thread reaches a board the first is still using.
+const BUSY: &str = "this Board is in use by another thread (for example a perft running there); \
+                    a Board is not shared between threads: give each thread its own board.copy()";
+
+/// All 64 squares as a mask (python-chess's BB_ALL), the default of the mask arguments.
+const ALL: u64 = u64::MAX;
+
+/// The legal moves of one position of the current line, kept while that position is on it.
+#[derive(Default)]
+struct Entry {
+    valid: bool,
+    key: u64,
+    moves: Vec<Move>,
+    /// Each move's index in the interned table, in `moves` order.
+    index: Vec<u16>,
+    /// The interned Move objects in `moves` order, made on first iteration.
+    tuple: Option<Py<PyTuple>>,
+    /// Where the next lookup starts: one past the last move found. A loop over the moves in
+    /// iteration order finds each on the first comparison.
+    hint: usize,
 }
+
+impl Entry {
+    /// The position in `moves` of the move with table index `index`.
+    #[inline(always)]
+    fn find(&mut self, index: u16) -> Option<usize> {
+        let i = if self.index.get(self.hint) == Some(&index) {
+            self.hint
+        } else {
+            self.index.iter().position(|&k| k == index)?
+        };
+        self.hint = i + 1;
+        Some(i)
+    }
+}
+
+/// Everything behind the board's lock.
+pub(crate) struct State {
+    pub(crate) core: CoreBoard,
+    /// python-chess's `ep_square` of the root position: the FEN's en-passant field even when
+    /// no pawn can capture there (the core keeps only capturable ones, as Polyglot hashes them).
+    root_ep: Option<u8>,
+    /// Entry i belongs to the position after i moves of the current line. Invariant: entries
+    /// beyond the current ply are invalid (pop invalidates the one it leaves), so push needs
+    /// no bookkeeping and the parent's list is still there when the child is popped.
+    cache: Vec<Entry>,
+}
+
+impl State {
+    fn new(core: CoreBoard, root_ep: Option<u8>) -> State {
+        State { core, root_ep, cache: Vec::new() }
+    }
+
+    /// The current position's cache entry, filled if needed.
+    fn entry(&mut self) -> &mut Entry {
+        let ply = self.core.ply();
+        if self.cache.len() <= ply {
+            self.cache.resize_with(ply + 1, Entry::default);
+        }
+        let key = self.core.key();
+        let e = &mut self.cache[ply];
+        if !(e.valid && e.key == key) {
+            let mut ml = MoveList::new();
+            self.core.generate_legal(&mut ml);
+            e.moves.clear();
+            e.moves.extend_from_slice(ml.as_slice());
+            e.index.clear();
+            e.index.extend(ml.iter().map(|&m| core_index(&self.core, m)));
+            e.tuple = None;
+            e.hint = 0;
+            e.key = key;
+            e.valid = true;
+        }
+        e
+    }
+
+    /// The interned Move objects of the legal moves, as a tuple made once per position.
+    fn tuple(&mut self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        let e = self.entry();
+        if let Some(t) = &e.tuple {
+            return Ok(t.clone_ref(py));
+        }
+        let t = PyTuple::new(py, e.index.iter().map(|&i| interned(py, i)))?.unbind();
+        e.tuple = Some(t.clone_ref(py));
+        Ok(t)
+    }
+
+    /// Plays a legal move (or the null move).
+    fn play(&mut self, m: Move) {
+        if m.is_null() {
+            self.core.make_null();
+        } else {
+            self.core.make_move(m);
+        }
+    }
+
+    /// The legal core move a Python object names: a kibitz Move (fast path), a python-chess
+    /// Move or UCI text. Raises IllegalMoveError / InvalidMoveError / TypeError. The null move
+    /// is accepted only with `allow_null` and out of check.
+    fn resolve(&mut self, obj: &Bound<'_, PyAny>, allow_null: bool) -> PyResult<Move> {
+        if let Ok(pm) = obj.cast::<PyMove>() {
+            let pm = pm.get();
+            let e = self.entry();
+            if let Some(i) = e.find(pm.index) {
+                return Ok(e.moves[i]);
+            }
+            return self.resolve_fields(pm.from, pm.to, pm.promo, allow_null);
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            let t = text(s, "move", move_text_err)?;
+            let (from, to, promo) = PyMove::parse(&t)?;
+            return self.resolve_fields(from, to, promo, allow_null);
+        }
+        match PyMove::fields_of(obj)? {
+            Some((from, to, promo)) => self.resolve_fields(from, to, promo, allow_null),
+            None => Err(PyTypeError::new_err(format!(
+                "expected a Move (kibitz or python-chess) or UCI text, got {}",
+                obj.get_type().name()?
+            ))),
+        }
+    }
+
+    fn resolve_fields(&mut self, from: u8, to: u8, promo: u8, allow_null: bool) -> PyResult<Move> {
+        if from == 0 && to == 0 && promo == 0 {
+            if !allow_null {
+                return Err(IllegalMoveError::new_err(format!("the null move is not a legal move in {}", self.core.fen())));
+            }
+            if self.core.in_check() {
+                return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", self.core.fen())));
+            }
+            return Ok(Move::NULL);
+        }
+        let index = move_index(from as usize, to as usize, promo);
+        let e = self.entry();
+        if let Some(i) = e.index.iter().position(|&k| k == index) {
+            return Ok(e.moves[i]);
+        }
+        // Standard-chess castling written king-takes-rook (e1h1), which python-chess accepts too.
+        let letters = ["", "", "n", "b", "r", "q"];
+        let uci = format!("{}{}{}", name64(from), name64(to), letters[promo as usize]);
+        let moves = std::mem::take(&mut self.entry().moves);
+        let found = self.core.parse_uci_among(&uci, &moves);
+        self.entry().moves = moves;
+        found.map_err(move_err)
+    }
+
+    /// python-chess's `ep_square` after `ply` moves of the current line: the square behind a
+    /// pawn that just advanced two squares, whether or not it can be taken.
+    fn ep_square_at(&self, ply: usize) -> Option<u8> {
+        if ply == 0 {
+            return self.root_ep;
+        }
+        let m = self.core.move_history().nth(ply - 1)?;
+        if m.is_double_push() {
+            Some(((sq64(m.from()) + sq64(m.to())) / 2) as u8)
+        } else {
+            None
+        }
+    }
+
+    /// The root position as a FEN (its en-passant field as given) and the moves since, as UCI.
+    fn root_and_moves(&self) -> (String, Vec<String>) {
+        let mut root = self.core.clone();
+        let mut moves = Vec::with_capacity(root.ply());
+        while let Some(m) = root.unmake_move() {
+            moves.push(root.move_to_uci(m));
+        }
+        moves.reverse();
+        let fen = root.fen();
+        let fen = match self.root_ep {
+            Some(ep) => {
+                let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();
+                fields[3] = name64(ep);
+                fields.join(" ")
+            }
+            None => fen,
+        };
+        (fen, moves)
+    }
+
+    /// A copy keeping the last `keep` moves of the history (all of them with `usize::MAX`).
+    fn copy_with_stack(&self, keep: usize) -> State {
+        let mut core = self.core.clone();
+        let n = core.ply();
+        let keep = keep.min(n);
+        let root_ep = self.ep_square_at(n - keep);
+        core.history.drain(..n - keep);
+        State::new(core, root_ep)
+    }
+
+    /// Same position, history and root (piece-list order, which depends on how the board was
+    /// built, does not count).
+    fn same_as(&self, other: &State) -> bool {
+        let (a, b) = (&self.core, &other.core);
+        a.cells == b.cells
+            && a.side == b.side
+            && a.castling_rook_mask() == b.castling_rook_mask()
+            && a.ep == b.ep
+            && a.halfmove == b.halfmove
+            && a.fullmove == b.fullmove
+            && a.chess960 == b.chess960
+            && self.root_ep == other.root_ep
+            && a.history.len() == b.history.len()
+            && a.history.iter().zip(&b.history).all(|(x, y)| {
+                (x.mv, x.captured, x.castling, x.ep, x.halfmove, x.key) == (y.mv, y.captured, y.castling, y.ep, y.halfmove, y.key)
+            })
+    }
+}
+
+/// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text.
+type Pickled = (String, bool, Vec<String>);
 
 /// A chess position with its move history.
 ///
 /// `Board()` is the start position; `Board(fen)` parses a FEN (raising `FenError`);
 /// `Board(fen, chess960=True)` accepts Chess960 positions and Shredder/X-FEN castling.
-#[pyclass(module = "kibitz", name = "Board")]
-#[derive(Clone)]
+#[pyclass(module = "kibitz", name = "Board", frozen)]
 pub struct PyBoard {
-    pub(crate) inner: CoreBoard,
-    /// Legal moves already generated, by ply (entry i belongs to the position after i moves
-    /// of the current line; entries beyond the current ply are dropped on push and pop).
-    /// `legal_moves()` fills it and `push_uci` reads it, so the usual Python loop
-    /// "for m in board.legal_moves(): board.push_uci(m) ... board.pop()" generates once per node.
-    legal_cache: Vec<Option<(u64, Vec<Move>)>>,
+    state: TryLock<State>,
 }
+
+/// A square argument 0..63.
+fn square_arg(square: i64) -> PyResult<usize> {
+    if (0..64).contains(&square) {
+        Ok(sq120(square as usize % 8, square as usize / 8))
+    } else {
+        Err(PyValueError::new_err(format!("square must be 0..63 (A1..H8), got {square}")))
+    }
+}
+
+fn color_arg(color: bool) -> usize {
+    if color {
+        WHITE
+    } else {
+        BLACK
+    }
+}
+
+/// A depth argument in `min..=64`: a huge int is a ValueError naming the argument, not an
+/// OverflowError.
+fn depth_arg(depth: &Bound<'_, PyAny>, min: i64) -> PyResult<u32> {
+    let Ok(n) = depth.cast::<PyInt>() else {
+        return Err(PyTypeError::new_err(format!("depth must be an int, got {}", depth.get_type().name()?)));
+    };
+    match n.extract::<i64>() {
+        Ok(d) if (min..=64).contains(&d) => Ok(d as u32),
+        _ => Err(PyValueError::new_err(format!("depth must be between {min} and 64, got {n}"))),
+    }
+}
+
+/// The Outcome and Termination classes of `kibitz._outcome`, imported once.
+static OUTCOME: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
 
 impl PyBoard {
-    pub(crate) fn wrap(inner: CoreBoard) -> PyBoard {
-        PyBoard { inner, legal_cache: Vec::new() }
+    pub(crate) fn from_state(state: State) -> PyBoard {
+        PyBoard { state: TryLock::new(state) }
     }
 
-    /// The legal moves of the current position, generated at most once per position.
-    fn cached_legal(&mut self) -> &[Move] {
-        let ply = self.inner.ply();
-        let key = self.inner.key();
-        if self.legal_cache.len() <= ply {
-            self.legal_cache.resize(ply + 1, None);
-        }
-        let fresh = matches!(&self.legal_cache[ply], Some((k, _)) if *k == key);
-        if !fresh {
-            let mut ml = MoveList::new();
-            self.inner.generate_legal(&mut ml);
-            self.legal_cache[ply] = Some((key, ml.as_slice().to_vec()));
-        }
-        match &self.legal_cache[ply] {
-            Some((_, moves)) => moves,
-            None => &[],
+    /// The board's state, or the BUSY error when another thread holds it.
+    #[inline(always)]
+    fn st(&self) -> PyResult<TryGuard<'_, State>> {
+        self.state.try_lock().ok_or_else(|| PyRuntimeError::new_err(BUSY))
+    }
+
+    /// A copy of the core board (for the engine).
+    pub(crate) fn snapshot(&self) -> PyResult<CoreBoard> {
+        Ok(self.st()?.core.clone())
+    }
+
+    pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        self.st()?.tuple(py)
+    }
+
+    pub(crate) fn legal_count(&self) -> PyResult<usize> {
+        Ok(self.st()?.entry().moves.len())
+    }
+
+    /// Is `m` (any move-like object) legal here? False for objects that are not legal moves,
+    /// TypeError for objects that are not moves at all.
+    pub(crate) fn is_legal_move(&self, _py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match self.st()?.resolve(m, false) {
+            Ok(_) => Ok(true),
+            Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),
+            Err(_) => Ok(false),
         }
     }
 
-    /// Plays a legal move, dropping cache entries of the line it replaces.
-    fn play(&mut self, m: Move) {
-        self.inner.make_move(m);
-        self.legal_cache.truncate(self.inner.ply());
+    /// Table indexes of the pseudo-legal moves.
+    pub(crate) fn pseudo_indexes(&self) -> PyResult<Vec<u16>> {
+        let st = self.st()?;
+        let mut ml = MoveList::new();
+        st.core.generate_pseudo_legal(&mut ml);
+        Ok(ml.iter().map(|&m| core_index(&st.core, m)).collect())
+    }
+
+    /// SAN of the legal moves (or UCI of the pseudo-legal ones that are not legal), for reprs.
+    pub(crate) fn sans(&self, _py: Python<'_>, pseudo: bool) -> PyResult<Vec<String>> {
+        let st = self.st()?;
+        let mut ml = MoveList::new();
+        if pseudo {
+            st.core.generate_pseudo_legal(&mut ml);
+        } else {
+            st.core.generate_legal(&mut ml);
+        }
+        Ok(ml
+            .iter()
+            .map(|&m| if st.core.is_legal(m) { st.core.move_to_san(m) } else { st.core.move_to_uci(m) })
+            .collect())
+    }
+
+    fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+        OUTCOME.get_or_try_init(py, || {
+            let m = py.import("kibitz._outcome")?;
+            Ok((m.getattr("Outcome")?.unbind(), m.getattr("Termination")?.unbind()))
+        })
     }
 }
 
-/// The UCI text of every (from, to, promotion) as a Python string made once: handing out
-/// a new reference is far cheaper than building a string per move per call.
-static UCI_TEXT: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
-
-fn uci_text<'py>(py: Python<'py>, board: &CoreBoard, m: Move) -> Bound<'py, PyString> {
-    let table = UCI_TEXT.get_or_init(py, || {
-        let mut t = Vec::with_capacity(64 * 64 * 5);
-        for from in 0..64 {
-            for to in 0..64 {
-                for promo in ["", "n", "b", "r", "q"] {
-                    let f = sq120(from % 8, from / 8);
-                    let g = sq120(to % 8, to / 8);
-                    let text = format!("{}{}{}", square_name(f), square_name(g), promo);
-                    t.push(PyString::new(py, &text).unbind());
-                }
-            }
-        }
-        t
-    });
-    if m.is_null() {
-        return PyString::new(py, "0000");
+/// (from, to, promotion) of a move-like object or UCI text, for the queries that take any
+/// move without checking legality (as python-chess's do).
+fn move_fields(obj: &Bound<'_, PyAny>) -> PyResult<(u8, u8, u8)> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return PyMove::parse(&text(s, "move", move_text_err)?);
     }
-    // Promotion kinds KNIGHT..QUEEN are 2..5; 0 means none.
-    let promo = if m.is_promotion() { m.promo() as usize - 1 } else { 0 };
-    let idx = (sq64(m.from()) * 64 + sq64(board.uci_target(m))) * 5 + promo;
-    table[idx].bind(py).clone()
+    PyMove::fields_of(obj)?.ok_or_else(|| {
+        PyTypeError::new_err("expected a Move (kibitz or python-chess) or UCI text")
+    })
+}
+
+/// Long algebraic notation (python-chess's `lan`): "Ng1-f3", "e4xd5", "e7-e8=Q+", "O-O", "--".
+fn lan(core: &CoreBoard, m: Move) -> String {
+    if m.is_null() {
+        return "--".into();
+    }
+    let mut s = if m.is_castle() {
+        if file_of(m.to()) == 6 { "O-O" } else { "O-O-O" }.to_string()
+    } else {
+        let kind = kind_of(core.piece_at(m.from()));
+        let capture = core.piece_at(m.to()) != EMPTY || m.is_en_passant();
+        let mut s = String::with_capacity(10);
+        if kind != PAWN {
+            s.push(b" PNBRQK"[kind as usize] as char);
+        }
+        s.push_str(&square_name(m.from()));
+        s.push(if capture { 'x' } else { '-' });
+        s.push_str(&square_name(m.to()));
+        if m.is_promotion() {
+            s.push('=');
+            s.push(b" PNBRQK"[m.promo() as usize] as char);
+        }
+        s
+    };
+    let mut after = core.clone();
+    after.make_move(m);
+    if after.in_check() {
+        s.push(if after.has_legal_move() { '+' } else { '#' });
+    }
+    s
+}
+
+fn san(core: &CoreBoard, m: Move) -> String {
+    if m.is_null() {
+        "--".into()
+    } else {
+        core.move_to_san(m)
+    }
 }
 
 #[pymethods]
@@ -100,43 +406,45 @@ impl PyBoard {
             Some(f) => text(f, "FEN", fen_text_err)?,
             None => crate::STARTPOS.into(),
         };
-        let inner = CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?;
-        Ok(PyBoard::wrap(inner))
+        let core = CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?;
+        // The en-passant field as given (validated by the core), for python-chess's ep_square.
+        let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
+        Ok(PyBoard::from_state(State::new(core, root_ep)))
     }
 
     /// Builds a Board from a `chess.Board` of python-chess, history included (its root
     /// position, then every move of its move stack).
     #[classmethod]
-    fn from_chess(_cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_chess(cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Self> {
         let root = board.call_method0("root")?;
-        let fen: String = root.call_method0("fen")?.extract()?;
+        let kwargs = PyDict::new(cls.py());
+        kwargs.set_item("en_passant", "fen")?;
+        let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
         let chess960: bool = board.getattr("chess960")?.extract()?;
-        let mut inner = CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?;
+        let mut moves = Vec::new();
         for m in board.getattr("move_stack")?.try_iter()? {
-            let text: String = m?.call_method0("uci")?.extract()?;
-            inner.push_uci(&text).map_err(move_err)?;
+            moves.push(m?.call_method0("uci")?.extract::<String>()?);
         }
-        Ok(PyBoard::wrap(inner))
+        PyBoard::replay(&fen, chess960, &moves)
+    }
+
+    /// Rebuilds a board from its root FEN and moves (what pickling stores).
+    #[classmethod]
+    fn _from_moves(_cls: &Bound<'_, PyType>, fen: &str, chess960: bool, moves: Vec<String>) -> PyResult<Self> {
+        PyBoard::replay(fen, chess960, &moves)
     }
 
     /// The same position as a `chess.Board` of python-chess (which must be installed),
     /// history included.
     fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let chess = py.import("chess")?;
-        let mut root = self.inner.clone();
-        let moves: Vec<String> = {
-            let mut texts = Vec::new();
-            while root.ply() > 0 {
-                root.unmake_move();
-                let m = self.inner.move_history().nth(root.ply()).expect("history entry");
-                texts.push(root.move_to_uci(m));
-            }
-            texts.reverse();
-            texts
+        let ((fen, moves), chess960) = {
+            let st = self.st()?;
+            (st.root_and_moves(), st.core.is_chess960())
         };
+        let chess = py.import("chess")?;
         let kwargs = PyDict::new(py);
-        kwargs.set_item("chess960", self.inner.is_chess960())?;
-        let b = chess.getattr("Board")?.call((root.fen(),), Some(&kwargs))?;
+        kwargs.set_item("chess960", chess960)?;
+        let b = chess.getattr("Board")?.call((fen,), Some(&kwargs))?;
         for m in moves {
             b.call_method1("push_uci", (m,))?;
         }
@@ -144,202 +452,827 @@ impl PyBoard {
     }
 
     /// The FEN of the position (en-passant square only when the capture is legal).
-    fn fen(&self) -> String {
-        self.inner.fen()
+    fn fen(&self) -> PyResult<String> {
+        Ok(self.st()?.core.fen())
     }
 
-    /// True when White is to move.
-    #[getter]
-    fn turn(&self) -> bool {
-        self.inner.side_to_move() == WHITE
+    /// The board part of the FEN (piece placement only).
+    fn board_fen(&self) -> PyResult<String> {
+        Ok(self.st()?.core.board_fen())
     }
 
+    /// WHITE (True) when White is to move.
     #[getter]
-    fn chess960(&self) -> bool {
-        self.inner.is_chess960()
+    fn turn(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.side_to_move() == WHITE)
     }
 
+    /// True for a Chess960 board.
     #[getter]
-    fn halfmove_clock(&self) -> u32 {
-        self.inner.halfmove_clock()
+    fn chess960(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.is_chess960())
     }
 
+    /// Half-moves since the last capture or pawn move.
     #[getter]
-    fn fullmove_number(&self) -> u32 {
-        self.inner.fullmove_number()
+    fn halfmove_clock(&self) -> PyResult<u32> {
+        Ok(self.st()?.core.halfmove_clock())
     }
 
-    /// The moves played since set-up, oldest first, as UCI text.
+    /// The move number, starting at 1 and incremented after Black's move.
     #[getter]
-    fn move_stack(&self) -> Vec<String> {
-        let mut b = self.inner.clone();
+    fn fullmove_number(&self) -> PyResult<u32> {
+        Ok(self.st()?.core.fullmove_number())
+    }
+
+    /// The rook squares with castling rights, as a mask (python-chess's `castling_rights`).
+    #[getter]
+    fn castling_rights(&self) -> PyResult<u64> {
+        Ok(self.st()?.core.castling_rook_mask())
+    }
+
+    /// The square behind a pawn that has just advanced two squares, whether or not it can be
+    /// taken en passant (python-chess's `ep_square`), else None.
+    #[getter]
+    fn ep_square(&self) -> PyResult<Option<u8>> {
+        let st = self.st()?;
+        Ok(st.ep_square_at(st.core.ply()))
+    }
+
+    /// The moves played since set-up, oldest first.
+    #[getter]
+    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+        let mut b = self.st()?.core.clone();
         let mut out = Vec::with_capacity(b.ply());
         while let Some(m) = b.unmake_move() {
-            out.push(b.move_to_uci(m));
+            out.push(to_py_move(py, &b, m));
         }
         out.reverse();
-        out
+        Ok(out)
+    }
+
+    /// Half-moves since the start of the game as the fullmove number and side to move count
+    /// them (python-chess's `ply`; `len(move_stack)` counts the moves played on this board).
+    fn ply(&self) -> PyResult<u64> {
+        let st = self.st()?;
+        Ok(2 * (st.core.fullmove_number() as u64 - 1) + u64::from(st.core.side_to_move() == BLACK))
+    }
+
+    /// The legal moves: a live view (iterate, len, in, count(), any()).
+    #[getter]
+    fn legal_moves(slf: &Bound<'_, Self>) -> PyResult<Py<PyLegalMoves>> {
+        // Untracked: a view refers to its board, never the other way, so it is never in a cycle.
+        Py::new(slf.py(), PyLegalMoves { board: slf.clone().unbind() }).map(untracked)
+    }
+
+    /// The pseudo-legal moves (legal ones and those leaving the own king attacked): a live view.
+    #[getter]
+    fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PyResult<Py<PyPseudoLegalMoves>> {
+        Py::new(slf.py(), PyPseudoLegalMoves { board: slf.clone().unbind() })
     }
 
     /// The legal moves as UCI strings.
-    fn legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = self.cached_legal().to_vec();
-        PyList::new(py, moves.iter().map(|&m| uci_text(py, &self.inner, m)))
+    fn legal_moves_uci(&self) -> PyResult<Vec<String>> {
+        let mut st = self.st()?;
+        let moves = st.entry().moves.clone();
+        Ok(moves.iter().map(|&m| st.core.move_to_uci(m)).collect())
     }
 
-    /// Plays a move given as UCI text. Raises InvalidMoveError for malformed text and
-    /// IllegalMoveError for an illegal move; the board is then unchanged.
-    fn push_uci(&mut self, r#move: Bound<'_, PyString>) -> PyResult<()> {
-        let r#move = text(&r#move, "move", move_text_err)?;
-        let legal = self.cached_legal().to_vec();
-        let m = self.inner.parse_uci_among(&r#move, &legal).map_err(move_err)?;
-        self.play(m);
-        Ok(())
+    /// The legal moves from `from_mask` to `to_mask` squares, as an iterator of Moves.
+    #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
+    fn generate_legal_moves<'py>(&self, py: Python<'py>, from_mask: u64, to_mask: u64) -> PyResult<Bound<'py, PyIterator>> {
+        let mut st = self.st()?;
+        let idx: Vec<u16> = st
+            .entry()
+            .index
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
+                from_mask & (1 << from) != 0 && to_mask & (1 << to) != 0
+            })
+            .collect();
+        PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
     }
 
-    /// The SAN of a legal move given as UCI text (e.g. "g1f3" -> "Nf3").
-    fn san(&self, r#move: Bound<'_, PyString>) -> PyResult<String> {
-        let r#move = text(&r#move, "move", move_text_err)?;
-        let m = self.inner.parse_uci(&r#move).map_err(move_err)?;
-        Ok(self.inner.move_to_san(m))
+    /// The legal captures (en passant included) from `from_mask` to `to_mask`, as an iterator.
+    #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
+    fn generate_legal_captures<'py>(&self, py: Python<'py>, from_mask: u64, to_mask: u64) -> PyResult<Bound<'py, PyIterator>> {
+        let mut st = self.st()?;
+        let them = st.core.side_to_move() ^ 1;
+        let e = st.entry();
+        let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
+        let core = &st.core;
+        let idx: Vec<u16> = pairs
+            .into_iter()
+            .filter(|&(m, i)| {
+                let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
+                let target = core.piece_at(m.to());
+                let capture = m.is_en_passant() || (!m.is_castle() && target != EMPTY && color_of(target) == them);
+                capture && from_mask & (1 << from) != 0 && to_mask & (1 << to) != 0
+            })
+            .map(|(_, i)| i)
+            .collect();
+        PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
     }
 
-    /// The UCI text of a legal move given in SAN (raises AmbiguousMoveError when it fits several).
-    fn parse_san(&self, san: Bound<'_, PyString>) -> PyResult<String> {
-        let san = text(&san, "move", move_text_err)?;
-        let m = self.inner.parse_san(&san).map_err(move_err)?;
-        Ok(self.inner.move_to_uci(m))
-    }
-
-    /// Plays a move given in SAN and returns it as UCI text; on error the board is unchanged.
-    fn push_san(&mut self, san: Bound<'_, PyString>) -> PyResult<String> {
-        let san = text(&san, "move", move_text_err)?;
-        let m = self.inner.parse_san(&san).map_err(move_err)?;
-        let text = self.inner.move_to_uci(m);
-        self.play(m);
-        Ok(text)
-    }
-
-    /// Takes back the last move and returns it as UCI text (IndexError when there is none).
-    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        match self.inner.unmake_move() {
-            Some(m) => {
-                self.legal_cache.truncate(self.inner.ply() + 1);
-                Ok(uci_text(py, &self.inner, m))
-            }
-            None => Err(PyIndexError::new_err("pop from a board with no moves played")),
-        }
-    }
-
-    /// The last move played, as UCI text (IndexError when there is none).
-    fn peek(&self) -> PyResult<String> {
-        let mut b = self.inner.clone();
+    /// The last move played (IndexError when there is none).
+    fn peek(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        let mut b = self.st()?.core.clone();
         match b.unmake_move() {
-            Some(m) => Ok(b.move_to_uci(m)),
+            Some(m) => Ok(to_py_move(py, &b, m)),
             None => Err(PyIndexError::new_err("peek at a board with no moves played")),
         }
     }
 
-    /// Leaf nodes of the legal move tree to `depth` (bulk-counted). Releases the GIL.
-    fn perft(&mut self, py: Python<'_>, depth: i64) -> PyResult<u64> {
-        let depth = check_depth(depth)?;
-        let board = &mut self.inner;
+    /// The legal Move that UCI text names (InvalidMoveError / IllegalMoveError otherwise).
+    fn parse_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let mut st = self.st()?;
+        let m = st.resolve(uci.as_any(), true)?;
+        Ok(to_py_move(py, &st.core, m))
+    }
+
+    /// Plays a move given as UCI text and returns it. Raises InvalidMoveError for malformed
+    /// text and IllegalMoveError for an illegal move; the board is then unchanged.
+    fn push_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let mut st = self.st()?;
+        let m = st.resolve(uci.as_any(), true)?;
+        let out = to_py_move(py, &st.core, m);
+        st.play(m);
+        Ok(out)
+    }
+
+    /// The legal Move a SAN text names (AmbiguousMoveError when it fits several).
+    fn parse_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let san = text(&san, "move", move_text_err)?;
+        let st = self.st()?;
+        let m = st.core.parse_san(&san).map_err(move_err)?;
+        Ok(to_py_move(py, &st.core, m))
+    }
+
+    /// Plays a move given in SAN and returns it; on error the board is unchanged.
+    fn push_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let san = text(&san, "move", move_text_err)?;
+        let mut st = self.st()?;
+        let m = st.core.parse_san(&san).map_err(move_err)?;
+        let out = to_py_move(py, &st.core, m);
+        st.play(m);
+        Ok(out)
+    }
+
+    /// The SAN of a legal move (a Move or UCI text), e.g. "Nf3", "exd6", "O-O", "e8=Q#".
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut st = self.st()?;
+        let m = st.resolve(r#move, true)?;
+        Ok(san(&st.core, m))
+    }
+
+    /// The long algebraic notation of a legal move, e.g. "Ng1-f3", "e4xd5", "O-O".
+    fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut st = self.st()?;
+        let m = st.resolve(r#move, true)?;
+        Ok(lan(&st.core, m))
+    }
+
+    /// A line of moves in SAN with move numbers ("1. e4 e5 2. Nf3", "3...Bg6 4. fxg6");
+    /// IllegalMoveError when a move is not legal where it is played. The board is unchanged.
+    fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut b = self.st()?.copy_with_stack(0);
+        let mut out: Vec<String> = Vec::new();
+        for mv in moves.try_iter()? {
+            let mv = mv?;
+            let m = match b.resolve(&mv, true) {
+                Ok(m) => m,
+                Err(e) if e.get_type(mv.py()).is_subclass_of::<PyTypeError>()? => return Err(e),
+                Err(_) => {
+                    return Err(IllegalMoveError::new_err(format!("illegal move {} in position {}", mv.str()?, b.core.fen())))
+                }
+            };
+            let s = san(&b.core, m);
+            let n = b.core.fullmove_number();
+            if b.core.side_to_move() == WHITE {
+                out.push(format!("{n}. {s}"));
+            } else if out.is_empty() {
+                out.push(format!("{n}...{s}"));
+            } else {
+                out.push(s);
+            }
+            b.play(m);
+        }
+        Ok(out.join(" "))
+    }
+
+    /// True when the move (a Move or UCI text) is legal here.
+    fn is_legal(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.is_legal_move(py, r#move)
+    }
+
+    /// True when the move is pseudo-legal here (legal, or legal but for leaving the king attacked).
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (from, to, promo) = move_fields(r#move)?;
+        Ok(self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)))
+    }
+
+    // ---- Pieces and squares (python-chess numbering: A1 = 0 .. H8 = 63) ----
+
+    /// The Piece on a square, or None.
+    fn piece_at(&self, py: Python<'_>, square: i64) -> PyResult<Option<Py<PyPiece>>> {
+        let p = self.st()?.core.piece_at(square_arg(square)?);
+        Ok(if p == EMPTY { None } else { Some(piece(py, kind_of(p), color_of(p) == WHITE)) })
+    }
+
+    /// The piece type (PAWN..KING) on a square, or None.
+    fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+        let p = self.st()?.core.piece_at(square_arg(square)?);
+        Ok(if p == EMPTY { None } else { Some(kind_of(p)) })
+    }
+
+    /// The colour of the piece on a square, or None.
+    fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+        let p = self.st()?.core.piece_at(square_arg(square)?);
+        Ok(if p == EMPTY { None } else { Some(color_of(p) == WHITE) })
+    }
+
+    /// A dict from square to Piece for every occupied square in `mask`.
+    #[pyo3(signature = (*, mask = ALL))]
+    fn piece_map<'py>(&self, py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.st()?;
+        let out = PyDict::new(py);
+        for sq in 0..64usize {
+            let p = st.core.piece_at(sq120(sq % 8, sq / 8));
+            if p != EMPTY && mask & (1 << sq) != 0 {
+                out.set_item(sq, piece(py, kind_of(p), color_of(p) == WHITE))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The squares holding pieces of a type and colour.
+    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<PySquareSet> {
+        let st = self.st()?;
+        let c = color_arg(color);
+        let mask = st
+            .core
+            .pieces(c)
+            .iter()
+            .filter(|&&s| kind_of(st.core.piece_at(s as usize)) as i64 == piece_type)
+            .fold(0u64, |m, &s| m | 1 << sq64(s as usize));
+        Ok(PySquareSet { mask })
+    }
+
+    /// The square of the king of a colour.
+    fn king(&self, color: bool) -> PyResult<Option<u8>> {
+        Ok(Some(sq64(self.st()?.core.king_square(color_arg(color))) as u8))
+    }
+
+    /// The pieces of `color` attacking `square`.
+    fn attackers(&self, color: bool, square: i64) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.attackers_of(color_arg(color), square_arg(square)?) })
+    }
+
+    /// True when a piece of `color` attacks `square`.
+    fn is_attacked_by(&self, color: bool, square: i64) -> PyResult<bool> {
+        Ok(self.st()?.core.attackers_of(color_arg(color), square_arg(square)?) != 0)
+    }
+
+    /// The squares the piece on `square` attacks (empty when the square is empty).
+    fn attacks(&self, square: i64) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.attacks_from(square_arg(square)?) })
+    }
+
+    /// True when `square` is pinned to the king of `color` by an enemy slider.
+    fn is_pinned(&self, color: bool, square: i64) -> PyResult<bool> {
+        Ok(self.st()?.core.pin_ray(color_arg(color), square_arg(square)?).is_some())
+    }
+
+    /// The pin ray through `square` (king to pinner) or all squares when it is not pinned.
+    fn pin(&self, color: bool, square: i64) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.pin_ray(color_arg(color), square_arg(square)?).unwrap_or(ALL) })
+    }
+
+    /// True when the side to move is in check.
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.in_check())
+    }
+
+    /// The pieces giving check to the side to move.
+    fn checkers(&self) -> PyResult<PySquareSet> {
+        let st = self.st()?;
+        let us = st.core.side_to_move();
+        Ok(PySquareSet { mask: st.core.attackers_of(us ^ 1, st.core.king_square(us)) })
+    }
+
+    /// True when the legal move gives check.
+    fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let mut st = self.st()?;
+        let m = st.resolve(r#move, false)?;
+        let mut b = st.core.clone();
+        b.make_move(m);
+        Ok(b.in_check())
+    }
+
+    /// True when the move captures (en passant included).
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (from, to, _) = move_fields(r#move)?;
+        let st = self.st()?;
+        let them = st.core.side_to_move() ^ 1;
+        let enemy = |s: u8| {
+            let p = st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+            p != EMPTY && color_of(p) == them
+        };
+        Ok((from != to && (enemy(from) || enemy(to))) || is_en_passant(&st, from, to))
+    }
+
+    /// True when the move is an en-passant capture.
+    fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (from, to, _) = move_fields(r#move)?;
+        Ok(is_en_passant(&*self.st()?, from, to))
+    }
+
+    /// True when the move castles (king two squares, or king takes own rook).
+    fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (from, to, _) = move_fields(r#move)?;
+        let st = self.st()?;
+        let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+        if kind_of(at(from)) != KING || at(from) == EMPTY {
+            return Ok(false);
+        }
+        let diff = (from % 8) as i32 - (to % 8) as i32;
+        let own_rook = crate::make_piece(crate::ROOK, st.core.side_to_move());
+        Ok(diff.abs() > 1 || at(to) == own_rook)
+    }
+
+    /// True when the move captures or moves a pawn (it resets the fifty-move clock).
+    fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (from, to, _) = move_fields(r#move)?;
+        let st = self.st()?;
+        let them = st.core.side_to_move() ^ 1;
+        let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+        let pawn = |s: u8| at(s) != EMPTY && kind_of(at(s)) == PAWN;
+        let enemy = |s: u8| at(s) != EMPTY && color_of(at(s)) == them;
+        Ok(from != to && (pawn(from) || pawn(to) || enemy(from) || enemy(to)))
+    }
+
+    /// True when `color` still has a castling right.
+    fn has_castling_rights(&self, color: bool) -> PyResult<bool> {
+        Ok(self.st()?.core.castling_rights() & (0b11 << (2 * color_arg(color))) != 0)
+    }
+
+    /// True when `color` may still castle king side.
+    fn has_kingside_castling_rights(&self, color: bool) -> PyResult<bool> {
+        Ok(self.st()?.core.castling_rights() & (1 << (2 * color_arg(color))) != 0)
+    }
+
+    /// True when `color` may still castle queen side.
+    fn has_queenside_castling_rights(&self, color: bool) -> PyResult<bool> {
+        Ok(self.st()?.core.castling_rights() & (2 << (2 * color_arg(color))) != 0)
+    }
+
+    /// True when an en-passant capture is legal now.
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.has_legal_en_passant())
+    }
+
+    // ---- perft ----
+
+    /// Leaf nodes of the legal move tree to `depth` (0..64, bulk-counted). Releases the GIL;
+    /// Ctrl-C raises KeyboardInterrupt with the board unchanged.
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = depth_arg(depth, 0)?;
+        let mut st = self.st()?;
+        let board = &mut st.core;
         let abort = AtomicBool::new(false);
         let nodes = run_interruptible(py, &abort, || perft_until(board, depth, &abort))?;
         nodes.ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
-    /// Leaf counts below each legal move at `depth` (>= 1), in generation order. Releases the GIL.
-    fn divide<'py>(&mut self, py: Python<'py>, depth: i64) -> PyResult<Bound<'py, PyDict>> {
-        let depth = check_depth(depth)?.max(1);
-        let board = &mut self.inner;
+    /// Leaf counts below each legal move (UCI text) at `depth` (1..64), in generation order.
+    /// Releases the GIL; Ctrl-C raises KeyboardInterrupt with the board unchanged.
+    fn divide<'py>(&self, py: Python<'py>, depth: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let depth = depth_arg(depth, 1)?;
+        let mut st = self.st()?;
+        let board = &mut st.core;
         let abort = AtomicBool::new(false);
         let counts = run_interruptible(py, &abort, || divide_until(board, depth, &abort))?
             .ok_or_else(|| PyRuntimeError::new_err("divide was stopped"))?;
         let out = PyDict::new(py);
         for (m, n) in counts {
-            out.set_item(self.inner.move_to_uci(m), n)?;
+            out.set_item(st.core.move_to_uci(m), n)?;
         }
         Ok(out)
     }
 
-    fn is_check(&self) -> bool {
-        self.inner.in_check()
+    // ---- Game end (python-chess semantics; rules in rust/draw.rs) ----
+
+    /// True when the side to move is checkmated.
+    fn is_checkmate(&self) -> PyResult<bool> {
+        let mut st = self.st()?;
+        Ok(st.core.in_check() && st.entry().moves.is_empty())
     }
 
-    fn is_checkmate(&self) -> bool {
-        self.inner.in_check() && !self.inner.has_legal_move()
+    /// True when the side to move is stalemated.
+    fn is_stalemate(&self) -> PyResult<bool> {
+        let mut st = self.st()?;
+        Ok(!st.core.in_check() && st.entry().moves.is_empty())
     }
 
-    fn is_stalemate(&self) -> bool {
-        !self.inner.in_check() && !self.inner.has_legal_move()
+    /// True when neither side has mating material.
+    fn is_insufficient_material(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.is_insufficient_material())
     }
 
-    /// The Polyglot key, equal to `chess.polyglot.zobrist_hash` of the same position.
-    fn polyglot_key(&self) -> u64 {
-        self.inner.key()
+    /// True when `color` cannot checkmate by any sequence of legal moves.
+    fn has_insufficient_material(&self, color: bool) -> PyResult<bool> {
+        Ok(self.st()?.core.has_insufficient_material(color_arg(color)))
     }
 
-    fn copy(&self) -> Self {
-        self.clone()
+    /// True after 75 moves (150 half-moves) without capture or pawn move, not checkmate.
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.is_seventyfive_moves())
     }
 
-    fn __copy__(&self) -> Self {
-        self.clone()
+    /// True when the current position has occurred five times.
+    fn is_fivefold_repetition(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.is_repetition(5))
     }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.clone()
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.extract::<PyRef<'_, PyBoard>>() {
-            Ok(o) => self.inner == o.inner,
-            Err(_) => false,
-        }
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Board('{}')", self.inner.fen())
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    // ---- Game-end rules (issue 3, search engineer; implemented in rust/draw.rs) ----
-    // Same meaning as python-chess's methods of the same names.
 
     /// True when the current position has occurred at least `count` times (this one
     /// included), counting the move history.
     #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: i64) -> bool {
-        self.inner.is_repetition(count.max(0) as usize)
+    fn is_repetition(&self, count: i64) -> PyResult<bool> {
+        Ok(self.st()?.core.is_repetition(count.max(0) as usize))
     }
 
-    /// True when neither side has mating material.
-    fn is_insufficient_material(&self) -> bool {
-        self.inner.is_insufficient_material()
+    /// True when the fifty-move rule can be claimed now (100 half-moves, not checkmate).
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.is_fifty_moves())
     }
 
-    /// True when the fifty-move rule can be claimed (100 half-moves, not checkmate).
-    fn is_fifty_moves(&self) -> bool {
-        self.inner.is_fifty_moves()
+    /// True when a draw by the fifty-move rule can be claimed now or with the next move.
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.can_claim_fifty_moves())
     }
 
-    /// True when the game is over: checkmate, stalemate, insufficient material, the
+    /// True when threefold repetition can be claimed now or with the next move.
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+        Ok(self.st()?.core.can_claim_threefold_repetition())
+    }
+
+    /// True when a draw can be claimed (fifty moves or threefold repetition).
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        let st = self.st()?;
+        Ok(st.core.can_claim_fifty_moves() || st.core.can_claim_threefold_repetition())
+    }
+
+    /// The Outcome when the game is over (checkmate, insufficient material, stalemate, the
     /// 75-move rule, fivefold repetition; with `claim_draw` also the fifty-move rule and
-    /// threefold repetition.
+    /// threefold repetition), else None.
     #[pyo3(signature = (*, claim_draw = false))]
-    fn is_game_over(&self, claim_draw: bool) -> bool {
-        self.inner.outcome(claim_draw) != crate::Outcome::Ongoing
+    fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
+        let (term, winner) = {
+            let mut st = self.st()?;
+            let no_moves = st.entry().moves.is_empty();
+            let core = &st.core;
+            let white_to_move = core.side_to_move() == WHITE;
+            if no_moves && core.in_check() {
+                ("CHECKMATE", Some(!white_to_move))
+            } else if core.is_insufficient_material() {
+                ("INSUFFICIENT_MATERIAL", None)
+            } else if no_moves {
+                ("STALEMATE", None)
+            } else if core.halfmove_clock() >= 150 {
+                ("SEVENTYFIVE_MOVES", None)
+            } else if core.is_repetition(5) {
+                ("FIVEFOLD_REPETITION", None)
+            } else if claim_draw && core.can_claim_fifty_moves() {
+                ("FIFTY_MOVES", None)
+            } else if claim_draw && core.can_claim_threefold_repetition() {
+                ("THREEFOLD_REPETITION", None)
+            } else {
+                return Ok(None);
+            }
+        };
+        let (outcome, termination) = PyBoard::outcome_classes(py)?;
+        let t = termination.bind(py).getattr(term)?;
+        Ok(Some(outcome.bind(py).call1((t, winner))?.unbind()))
     }
 
-    /// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on (see `is_game_over`).
+    /// True when the game is over (see `outcome`).
     #[pyo3(signature = (*, claim_draw = false))]
-    fn result(&self, claim_draw: bool) -> &'static str {
-        self.inner.outcome(claim_draw).as_str()
+    fn is_game_over(&self, py: Python<'_>, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.outcome(py, claim_draw)?.is_some())
+    }
+
+    /// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on (see `outcome`).
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn result(&self, py: Python<'_>, claim_draw: bool) -> PyResult<String> {
+        match self.outcome(py, claim_draw)? {
+            Some(o) => o.bind(py).call_method0("result")?.extract(),
+            None => Ok("*".into()),
+        }
+    }
+
+    // ---- Objects that behave ----
+
+    /// The Polyglot key of the position (equal to `chess.polyglot.zobrist_hash`).
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        Ok(self.st()?.core.key())
+    }
+
+    /// The Polyglot key (same as `zobrist_hash`).
+    fn polyglot_key(&self) -> PyResult<u64> {
+        Ok(self.st()?.core.key())
+    }
+
+    /// A copy with the move stack (`stack=False`: none, an int: only the last that many moves).
+    #[pyo3(signature = (*, stack = None))]
+    fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let keep = match stack {
+            None => usize::MAX,
+            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                if s.extract::<bool>()? {
+                    usize::MAX
+                } else {
+                    0
+                }
+            }
+            Some(s) => s.extract::<usize>().map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
+        };
+        Ok(PyBoard::from_state(self.st()?.copy_with_stack(keep)))
+    }
+
+    /// The position the move stack starts from, as a new Board without history.
+    fn root(&self) -> PyResult<Self> {
+        let st = self.st()?;
+        Ok(PyBoard::from_state(st.copy_with_stack(usize::MAX).root_only()))
+    }
+
+    fn __copy__(&self) -> PyResult<Self> {
+        Ok(PyBoard::from_state(self.st()?.copy_with_stack(usize::MAX)))
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyBoard::from_state(self.st()?.copy_with_stack(usize::MAX)))
+    }
+
+    /// Pickles as the root FEN and the moves since (so boards go through multiprocessing).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Pickled)> {
+        let st = slf.get().st()?;
+        let (fen, moves) = st.root_and_moves();
+        let chess960 = st.core.is_chess960();
+        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves)))
+    }
+
+    /// Equal when position, move history and root are the same.
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let Ok(o) = other.cast::<PyBoard>() else {
+            return Ok(py.NotImplemented());
+        };
+        let same = slf.is(o) || slf.get().st()?.same_as(&*o.get().st()?);
+        Ok(same.into_pyobject(py)?.to_owned().into_any().unbind())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let st = self.st()?;
+        Ok(if st.core.is_chess960() {
+            format!("Board('{}', chess960=True)", st.core.fen())
+        } else {
+            format!("Board('{}')", st.core.fen())
+        })
+    }
+
+    /// The board as ASCII, rank 8 on top, "." for empty squares (as python-chess prints it).
+    fn __str__(&self) -> PyResult<String> {
+        Ok(self.st()?.core.to_string())
+    }
+
+    /// The board with Unicode pieces (python-chess's `unicode`).
+    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
+    fn unicode(&self, invert_color: bool, borders: bool, empty_square: &str, orientation: bool) -> PyResult<String> {
+        const SYMBOLS: [[&str; 7]; 2] = [["", "♙", "♘", "♗", "♖", "♕", "♔"], ["", "♟", "♞", "♝", "♜", "♛", "♚"]];
+        let st = self.st()?;
+        let ranks: Vec<usize> = if orientation { (0..8).rev().collect() } else { (0..8).collect() };
+        let files: Vec<usize> = if orientation { (0..8).collect() } else { (0..8).rev().collect() };
+        let line = format!("  {}\n", "-".repeat(17));
+        let mut s = String::new();
+        for &rank in &ranks {
+            if borders {
+                s.push_str(&line);
+                s.push((b'1' + rank as u8) as char);
+                s.push(' ');
+            }
+            for (i, &file) in files.iter().enumerate() {
+                if borders {
+                    s.push('|');
+                } else if i > 0 {
+                    s.push(' ');
+                }
+                let p = st.core.piece_at(sq120(file, rank));
+                if p == EMPTY {
+                    s.push_str(empty_square);
+                } else {
+                    s.push_str(SYMBOLS[usize::from((color_of(p) == WHITE) == invert_color)][kind_of(p) as usize]);
+                }
+            }
+            if borders {
+                s.push('|');
+            }
+            if borders || (if orientation { rank > 0 } else { rank < 7 }) {
+                s.push('\n');
+            }
+        }
+        if borders {
+            s.push_str(&line);
+            s.push_str("   ");
+            s.push_str(if orientation { "a b c d e f g h" } else { "h g f e d c b a" });
+        }
+        Ok(s)
+    }
+
+    /// The board as an SVG picture for Jupyter, drawn by `kibitz.svg.render` (None when that
+    /// module is not available, so the notebook falls back to the text form).
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let (fen, last, check) = {
+            let st = self.st()?;
+            let mut b = st.core.clone();
+            let last = b.unmake_move().filter(|m| !m.is_null()).map(|m| {
+                let i = core_index(&b, m) as usize / 5;
+                (i / 64, i % 64)
+            });
+            let us = st.core.side_to_move();
+            let check = if st.core.in_check() { Some(sq64(st.core.king_square(us))) } else { None };
+            (st.core.fen(), last, check)
+        };
+        let svg = match py.import("kibitz.svg") {
+            Ok(m) => m,
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyModuleNotFoundError>(py) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("lastmove", last)?;
+        kwargs.set_item("check", check)?;
+        svg.getattr("render")?.call((fen,), Some(&kwargs))?.extract().map(Some)
     }
 }
 
+/// python-chess's `is_en_passant`: to the ep square, from a pawn, diagonally, onto an empty square.
+fn is_en_passant(st: &State, from: u8, to: u8) -> bool {
+    let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+    st.ep_square_at(st.core.ply()) == Some(to)
+        && at(from) != EMPTY
+        && kind_of(at(from)) == PAWN
+        && matches!((to as i32 - from as i32).abs(), 7 | 9)
+        && at(to) == EMPTY
+}
 
+impl State {
+    /// This state's root position, without history.
+    fn root_only(mut self) -> State {
+        while self.core.unmake_move().is_some() {}
+        self.cache.clear();
+        self
+    }
+}
+
+impl PyBoard {
+    /// A board from a FEN and UCI moves played from it.
+    fn replay(fen: &str, chess960: bool, moves: &[String]) -> PyResult<PyBoard> {
+        let core = CoreBoard::from_fen_with(fen, chess960).map_err(fen_err)?;
+        let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
+        let mut st = State::new(core, root_ep);
+        Python::attach(|py| -> PyResult<()> {
+            for m in moves {
+                let s = PyString::new(py, m);
+                let mv = st.resolve(s.as_any(), true)?;
+                st.play(mv);
+            }
+            Ok(())
+        })?;
+        Ok(PyBoard::from_state(st))
+    }
+}
+
+// ---- push and pop: the two calls of every node of a Python search loop ----
+//
+// They are installed on the class as plain CPython methods (METH_O / METH_NOARGS) instead of
+// through #[pymethods]: PyO3's generic wrapper (argument parsing for keywords, GIL-count
+// bookkeeping in thread-local storage) cost about 170 of the 600 instructions of a
+// push/pop pair (callgrind, start position depth 4), which decided the comparison with
+// bulletchess. The bodies are ordinary safe Rust; only the entry points are raw.
+
+impl PyBoard {
+    /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
+    fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut st = self.st()?;
+        // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
+        // current position's cached list, at the hint or by a scan.
+        // SAFETY: `m` is a live object; reading its type pointer is always valid.
+        if unsafe { pyo3::ffi::Py_TYPE(m.as_ptr()) } == MOVE_TYPE.load(Ordering::Relaxed) {
+            // SAFETY: its type is exactly Move.
+            let index = unsafe { m.cast_unchecked::<PyMove>() }.get().index;
+            let (ply, key) = (st.core.ply(), st.core.key());
+            if let Some(e) = st.cache.get_mut(ply).filter(|e| e.valid && e.key == key) {
+                if let Some(i) = e.find(index) {
+                    let mv = e.moves[i];
+                    st.core.make_move(mv);
+                    return Ok(());
+                }
+            }
+        }
+        let mv = st.resolve(m, true)?;
+        st.play(mv);
+        Ok(())
+    }
+
+    /// `pop`'s work: take back the last move and return it as an interned Move.
+    fn pop_impl(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        let mut st = self.st()?;
+        let ply = st.core.ply();
+        if let Some(e) = st.cache.get_mut(ply) {
+            e.valid = false;
+            // Dropped as a Bound: a direct decref (a Py<T> drop outside PyO3's own entry points
+            // would be deferred to its reference pool).
+            if let Some(t) = e.tuple.take() {
+                drop(t.into_bound(py));
+            }
+        }
+        match st.core.unmake_move() {
+            Some(m) => Ok(to_py_move(py, &st.core, m)),
+            None => Err(PyIndexError::new_err("pop from a board with no moves played")),
+        }
+    }
+}
+
+/// Runs a method body for CPython: a Python error is raised, a panic becomes PanicException.
+///
+/// # Safety
+/// Called by CPython with the GIL held and `slf` a live `Board`.
+unsafe fn call_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    body: impl FnOnce(Python<'_>, &PyBoard) -> PyResult<*mut pyo3::ffi::PyObject>,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: CPython calls methods with the GIL held (the caller's contract).
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: the method is installed on the Board type only, so `slf` is a Board; CPython
+    // keeps it alive during the call (borrowed, no reference counting).
+    let board = unsafe { pyo3::Borrowed::from_ptr(py, slf).cast_unchecked::<PyBoard>() };
+    let board: &PyBoard = board.get();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(py, board)));
+    let err = match result {
+        Ok(Ok(obj)) => return obj,
+        Ok(Err(e)) => e,
+        Err(_) => pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)"),
+    };
+    err.restore(py);
+    std::ptr::null_mut()
+}
+
+unsafe extern "C" fn push_raw(slf: *mut pyo3::ffi::PyObject, arg: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_O: CPython passes a live borrowed argument, with the GIL held.
+    unsafe {
+        call_raw(slf, |py, board| {
+            let m = pyo3::Borrowed::from_ptr(py, arg);
+            board.push_impl(&m)?;
+            Ok(py.None().into_ptr())
+        })
+    }
+}
+
+unsafe extern "C" fn pop_raw(slf: *mut pyo3::ffi::PyObject, _: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_NOARGS, GIL held.
+    unsafe { call_raw(slf, |py, board| Ok(board.pop_impl(py)?.into_ptr())) }
+}
+
+/// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
+static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Adds `push` and `pop` to the Board class as METH_O / METH_NOARGS method descriptors.
+pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
+    use pyo3::ffi;
+    // The type object lives as long as the module (the class holds it); null never matches.
+    MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
+    let ty = py.get_type::<PyBoard>();
+    let defs: [(&'static std::ffi::CStr, ffi::PyCFunction, i32, &'static std::ffi::CStr); 2] = [
+        (
+            c"push",
+            push_raw,
+            ffi::METH_O,
+            c"push($self, move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
+        ),
+        (c"pop", pop_raw, ffi::METH_NOARGS, c"pop($self, /)\n--\n\nTakes back the last move and returns it (IndexError when there is none)."),
+    ];
+    for (name, meth, flags, doc) in defs {
+        // The definition must outlive the class: leaked once per interpreter start.
+        let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: name.as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer { PyCFunction: meth },
+            ml_flags: flags,
+            ml_doc: doc.as_ptr(),
+        }));
+        // SAFETY: `ty` is a live type object and `def` lives forever.
+        let descr = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(ty.as_type_ptr(), def))? };
+        ty.setattr(name.to_str().expect("ASCII name"), descr)?;
+    }
+    Ok(())
+}

@@ -319,7 +319,7 @@ impl PyEngine {
         searchmoves: Option<Vec<String>>,
         on_info: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
-        let root = board.inner.clone();
+        let root = board.snapshot()?;
         drop(board);
         // Every number is range-checked here, before it reaches the search: a bad value is a
         // ValueError naming the argument, never a panic or an OverflowError.

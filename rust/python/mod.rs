@@ -7,7 +7,10 @@
 mod board;
 mod engine;
 mod interrupt;
+mod lock;
+mod moves;
 mod variant;
+mod views;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -54,6 +57,12 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
+    board::install_fast_methods(m.py())?;
+    m.add_class::<moves::PyMove>()?;
+    m.add_class::<moves::PyPiece>()?;
+    m.add_class::<views::PyLegalMoves>()?;
+    m.add_class::<views::PyPseudoLegalMoves>()?;
+    m.add_class::<views::PySquareSet>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PySearchResult>()?;
     m.add("FenError", m.py().get_type::<FenError>())?;

@@ -50,7 +50,7 @@ class FakeEngine:
     ) -> Any:
         self._stop.clear()
         start = time.monotonic()
-        moves = list(board.legal_moves())
+        moves = list(board.legal_moves_uci())
         if searchmoves:
             moves = [m for m in moves if m in searchmoves] or moves
         if not moves:
@@ -80,7 +80,7 @@ class FakeEngine:
             for i, m in enumerate(picks):
                 b = board.copy()
                 b.push_uci(m)
-                reply = b.legal_moves()
+                reply = b.legal_moves_uci()
                 pv = [m] + ([reply[0]] if reply else [])
                 lines.append(SimpleNamespace(
                     multipv=i + 1, score_cp=self._rng.randint(-50, 50) - 10 * i, mate=None, pv=pv,

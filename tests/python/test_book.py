@@ -238,7 +238,7 @@ def test_pgn_parser_matches_python_chess():
         for san in g.moves:
             uci = board.parse_san(san)
             played.append(board.san(uci))
-            board.push_uci(uci)
+            board.push(uci)
         assert played == [s.rstrip("+#") + ("+" if s.endswith("+") else "#" if s.endswith("#") else "") for s in sans]
 
 

@@ -127,7 +127,7 @@ def test_stop_from_another_thread_within_50ms() -> None:
     returned = time.perf_counter()
     t.join()
     assert returned - stopped_at[0] < 0.05
-    assert r.best_move in board.legal_moves()
+    assert r.best_move in board.legal_moves_uci()
 
 
 def test_engine_busy_calls_raise_and_stop_is_idempotent() -> None:
@@ -171,7 +171,7 @@ def test_node_limit_never_exceeded(engine: kibitz.Engine, nodes: int) -> None:
     board = kibitz.Board(MIDDLEGAME)
     r = engine.search(board, nodes=nodes)
     assert r.nodes <= nodes
-    assert r.best_move in board.legal_moves()
+    assert r.best_move in board.legal_moves_uci()
     if nodes >= 5000:
         assert r.nodes == nodes
 
@@ -182,7 +182,7 @@ def test_multipv_distinct_legal_ordered(engine: kibitz.Engine) -> None:
     r = engine.search(board, depth=5, multipv=3, on_info=infos.append)
     assert [line.multipv for line in r.lines] == [1, 2, 3]
     moves = [line.best_move for line in r.lines]
-    assert len(set(moves)) == 3 and all(m in board.legal_moves() for m in moves)
+    assert len(set(moves)) == 3 and all(m in board.legal_moves_uci() for m in moves)
     scores = [line.score_cp for line in r.lines]
     assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
     assert r.best_move == moves[0]

@@ -12,7 +12,7 @@ from perft_data import KIWIPETE_FEN, STARTING_FEN
 
 def snapshot(board: kibitz.Board) -> tuple[str, int, list[str]]:
     """Everything a failed push must leave alone."""
-    return board.fen(), board.polyglot_key(), sorted(board.legal_moves())
+    return board.fen(), board.polyglot_key(), sorted(board.legal_moves_uci())
 
 
 def history_length(board: kibitz.Board) -> int:
@@ -137,7 +137,7 @@ def test_castling_with_attacked_rook_square_is_legal() -> None:
     fen = "r3k2r/8/8/8/8/8/8/1R2K3 b kq - 0 1"
     assert "e8c8" in reference.legal_uci(chess.Board(fen))
     board = kibitz.Board(fen)
-    assert "e8c8" in board.legal_moves()
+    assert "e8c8" in board.legal_moves_uci()
     board.push_uci("e8c8")
     expected = chess.Board(fen)
     expected.push_uci("e8c8")
@@ -152,16 +152,16 @@ def test_failed_push_keeps_history() -> None:
     for bad in ["e1e3", "", "e5e4"]:
         with pytest.raises(ValueError):
             board.push_uci(bad)
-    assert [board.pop() for _ in range(3)] == ["g1f3", "e7e5", "e2e4"]
+    assert [board.pop().uci() for _ in range(3)] == ["g1f3", "e7e5", "e2e4"]
     assert board.fen() == STARTING_FEN
 
 
 def test_legal_moves_are_accepted() -> None:
     """Every move legal_moves() lists is accepted by push_uci (Kiwipete, all move kinds)."""
     board = kibitz.Board(KIWIPETE_FEN)
-    for move in board.legal_moves():
+    for move in board.legal_moves_uci():
         board.push_uci(move)
-        assert board.pop() == move
+        assert board.pop().uci() == move
     assert board.fen() == KIWIPETE_FEN
 
 
@@ -182,7 +182,7 @@ def test_pop_past_the_start_raises_index_error() -> None:
     """Popping one more time than pushed raises IndexError."""
     board = kibitz.Board()
     board.push_uci("e2e4")
-    assert board.pop() == "e2e4"
+    assert board.pop().uci() == "e2e4"
     with pytest.raises(IndexError):
         board.pop()
     assert board.fen() == STARTING_FEN
@@ -216,8 +216,8 @@ def test_checkmate_and_stalemate(fen: str, mate: bool, stalemate: bool) -> None:
     assert board.is_checkmate() == mate
     assert board.is_stalemate() == stalemate
     assert board.is_check() == ref.is_check()
-    assert (board.legal_moves() == []) == (mate or stalemate)
-    assert board.perft(1) == len(board.legal_moves())
+    assert (board.legal_moves_uci() == []) == (mate or stalemate)
+    assert board.perft(1) == len(board.legal_moves_uci())
 
 
 def test_mate_reached_by_moves() -> None:
@@ -227,11 +227,11 @@ def test_mate_reached_by_moves() -> None:
         assert not board.is_checkmate()
         board.push_uci(move)
     assert board.is_check() and board.is_checkmate() and not board.is_stalemate()
-    assert board.legal_moves() == []
+    assert board.legal_moves_uci() == []
     assert_push_fails(board, "e2e4", kibitz.IllegalMoveError)
-    assert board.pop() == "d8h4"
+    assert board.pop().uci() == "d8h4"
     assert not board.is_check() and not board.is_checkmate()
     expected = chess.Board()
     for move in ["f2f3", "e7e5", "g2g4"]:
         expected.push_uci(move)
-    assert set(board.legal_moves()) == reference.legal_uci(expected)
+    assert set(board.legal_moves_uci()) == reference.legal_uci(expected)

@@ -66,7 +66,7 @@ def check_fen(fen: str) -> None:
         assert reference.is_playable(fen), f"kibitz accepted an invalid position {fen!r}"
         assert out == saturated(ref.fen()), f"input {fen!r}"
         assert board.polyglot_key() == reference.polyglot_key(ref), f"input {fen!r}"
-        assert set(board.legal_moves()) == reference.legal_uci(ref), f"input {fen!r}"
+        assert set(board.legal_moves_uci()) == reference.legal_uci(ref), f"input {fen!r}"
 
 
 # kibitz reads FEN counters above 2^31 - 1 as that value (rust/fen.rs COUNTER_MAX: they
@@ -380,7 +380,7 @@ def test_random_positions_accepted_exactly_when_valid(fen: str) -> None:
     assert reference.is_playable(fen), f"accepted {fen!r} (python-chess status {ref.status()!r})"
     assert board.fen() == ref.fen()
     assert board.polyglot_key() == reference.polyglot_key(ref)
-    assert set(board.legal_moves()) == reference.legal_uci(ref)
+    assert set(board.legal_moves_uci()) == reference.legal_uci(ref)
 
 
 def test_lone_surrogate_is_a_fen_error() -> None:

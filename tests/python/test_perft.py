@@ -176,7 +176,7 @@ def test_divide_keys_are_the_legal_moves(fen: str) -> None:
     expected = reference.legal_uci(chess.Board(fen))
     assert set(board.divide(1)) == expected
     assert set(board.divide(2)) == expected
-    assert set(board.legal_moves()) == expected
+    assert set(board.legal_moves_uci()) == expected
     assert set(board.divide(1).values()) <= {1}
 
 

@@ -37,7 +37,7 @@ def replay_with_chess(board: kibitz.Board) -> chess.Board:
     while root.move_stack:
         root.pop()
     ref = chess.Board(root.fen(), chess960=board.chess960)
-    for move in board.move_stack:
+    for move in [m.uci() for m in board.move_stack]:
         ref.push_uci(move)
     return ref
 
@@ -45,7 +45,7 @@ def replay_with_chess(board: kibitz.Board) -> chess.Board:
 def same_as_python_chess(board: kibitz.Board) -> None:
     ref = replay_with_chess(board)
     assert board.fen() == ref.fen()
-    assert sorted(board.legal_moves()) == sorted(m.uci() for m in ref.legal_moves)
+    assert sorted(board.legal_moves_uci()) == sorted(m.uci() for m in ref.legal_moves)
     assert board.is_check() == ref.is_check()
     assert board.is_checkmate() == ref.is_checkmate()
     assert board.is_stalemate() == ref.is_stalemate()
@@ -76,7 +76,7 @@ def test_chess960_numbering_rejects_out_of_range(n: int) -> None:
 @given(chess960_start_fens())
 def test_chess960_starts_are_boards(fen: str) -> None:
     board = kibitz.Board(fen, chess960=True)
-    assert board.fen() == fen and len(board.legal_moves()) == chess.Board(fen, chess960=True).legal_moves.count()
+    assert board.fen() == fen and len(board.legal_moves_uci()) == chess.Board(fen, chess960=True).legal_moves.count()
 
 
 # -- the strategies, checked against python-chess ----------------------------------------------
@@ -135,7 +135,7 @@ def test_rare_rule_960_positions_agree_with_python_chess(board: kibitz.Board) ->
 @FEW
 @given(rare_rule_positions(), st.data())
 def test_move_kinds_match_python_chess(board: kibitz.Board, data: st.DataObject) -> None:
-    moves = sorted(board.legal_moves())
+    moves = sorted(board.legal_moves_uci())
     if not moves:
         return
     move = data.draw(st.sampled_from(moves))
@@ -165,10 +165,10 @@ def test_rare_rule_positions_offer_each_rule(kind: str) -> None:
     """Each rare rule shows up: hypothesis finds a drawn position offering it, quickly."""
     board = find(
         rare_rule_positions(),
-        lambda b: any(kind in move_kinds(b, m) for m in b.legal_moves()),
+        lambda b: any(kind in move_kinds(b, m) for m in b.legal_moves_uci()),
         settings=settings(max_examples=200, deadline=None, database=None),
     )
-    assert any(kind in move_kinds(board, m) for m in board.legal_moves())
+    assert any(kind in move_kinds(board, m) for m in board.legal_moves_uci())
 
 
 def test_rare_rule_positions_often_in_check() -> None:

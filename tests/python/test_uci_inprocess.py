@@ -114,4 +114,4 @@ def test_real_engine_in_process():
     best = out.bestmoves()
     after = kibitz.Board()
     after.push_uci("e2e4")
-    assert len(best) == 1 and best[0].split()[1] in after.legal_moves()
+    assert len(best) == 1 and best[0].split()[1] in after.legal_moves_uci()

@@ -1,0 +1,65 @@
+//! `TryLock`: a lock that never waits, for state a Python object owns.
+//!
+//! Under the GIL two threads reach the same board only when one of them has released it
+//! during a long call (perft) or while Python code runs inside a method; the second must get
+//! a clear error at once, never block (it may hold the GIL the first one needs). That is a
+//! single atomic flag: cheaper than `std::sync::Mutex` (no poisoning, no waiter bookkeeping),
+//! which matters on `push`/`pop`, called once per node of a Python search loop.
+
+use std::cell::UnsafeCell;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub(crate) struct TryLock<T> {
+    busy: AtomicBool,
+    value: UnsafeCell<T>,
+}
+
+// SAFETY: access to `value` goes only through a `TryGuard`, of which at most one exists at a
+// time (the flag is taken with an acquiring compare-exchange and released on drop), exactly as
+// for a mutex; so sharing the lock between threads is sound when `T` may be sent between them.
+unsafe impl<T: Send> Sync for TryLock<T> {}
+
+impl<T> TryLock<T> {
+    pub(crate) fn new(value: T) -> TryLock<T> {
+        TryLock { busy: AtomicBool::new(false), value: UnsafeCell::new(value) }
+    }
+
+    /// The guard, or None when another holder has it.
+    #[inline(always)]
+    pub(crate) fn try_lock(&self) -> Option<TryGuard<'_, T>> {
+        self.busy
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .ok()
+            .map(|_| TryGuard { lock: self })
+    }
+}
+
+/// Exclusive access to a `TryLock`'s value until dropped.
+pub(crate) struct TryGuard<'a, T> {
+    lock: &'a TryLock<T>,
+}
+
+impl<T> Deref for TryGuard<'_, T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        // SAFETY: this guard is the only one (see the Sync impl).
+        unsafe { &*self.lock.value.get() }
+    }
+}
+
+impl<T> DerefMut for TryGuard<'_, T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as above, and `&mut self` makes the borrow unique.
+        unsafe { &mut *self.lock.value.get() }
+    }
+}
+
+impl<T> Drop for TryGuard<'_, T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.lock.busy.store(false, Ordering::Release);
+    }
+}

@@ -1,0 +1,422 @@
+//! `kibitz.Move` and `kibitz.Piece`: small immutable values shaped like python-chess's.
+//!
+//! Every move a board hands out is one of 64 x 64 x 5 interned objects (from, to, promotion
+//! none/N/B/R/Q), built once on first use: iterating `legal_moves` or popping a move costs a
+//! reference count, never an allocation. A Move's hash is python-chess's
+//! (`hash((from, to, promotion, drop))`), so kibitz and python-chess moves with the same fields
+//! are equal, hash alike and mix in one set or dict.
+
+use super::move_text_err;
+use crate::{sq120, sq64, square_name, Board as CoreBoard, Move as CoreMove};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyTuple, PyType};
+
+/// Promotion letters by kind (KNIGHT = 2 .. QUEEN = 5), as python-chess writes them.
+const PROMO_LETTERS: [&str; 6] = ["", "", "n", "b", "r", "q"];
+/// The table slots per (from, to) pair: no promotion, then N, B, R, Q.
+const PROMO_SLOTS: usize = 5;
+/// The number of interned moves.
+pub(crate) const TABLE_SIZE: usize = 64 * 64 * PROMO_SLOTS;
+
+/// The table index of (from, to, promotion kind or 0), both squares 0..64.
+#[inline(always)]
+pub(crate) fn move_index(from: usize, to: usize, promo: u8) -> u16 {
+    let slot = if promo == 0 { 0 } else { promo as usize - 1 };
+    ((from * 64 + to) * PROMO_SLOTS + slot) as u16
+}
+
+/// The table index of a core move as its UCI text names it in `board` (Chess960 castling as
+/// king takes rook). `board` must be the position the move is played from.
+#[inline(always)]
+pub(crate) fn core_index(board: &CoreBoard, m: CoreMove) -> u16 {
+    let to = if m.is_castle() { board.uci_target(m) } else { m.to() };
+    move_index(SQ64[m.from()] as usize, SQ64[to] as usize, m.promo())
+}
+
+/// `sq64` as a table (mailbox cell -> 0..64; 0 for the border, which moves never name): the
+/// index of every generated move is computed once per position, and a load beats two divisions.
+const SQ64: [u8; 120] = {
+    let mut t = [0u8; 120];
+    let mut i = 0;
+    while i < 64 {
+        t[21 + (i % 8) + 10 * (i / 8)] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// What `__reduce__` returns for pickling: the class and its constructor arguments.
+pub(crate) type Reduced<'py, A> = (Bound<'py, PyType>, A);
+
+/// A move from a square to a square, possibly a promotion (python-chess's `chess.Move`).
+///
+/// Immutable and hashable; equal to a `chess.Move` with the same fields.
+#[pyclass(module = "kibitz", name = "Move", frozen)]
+pub struct PyMove {
+    pub(crate) from: u8,
+    pub(crate) to: u8,
+    /// Promotion kind KNIGHT..QUEEN (2..5), or 0.
+    pub(crate) promo: u8,
+    /// Index into the interned table.
+    pub(crate) index: u16,
+    hash: isize,
+}
+
+/// Takes an object that holds no references to other Python objects (so it can never be part
+/// of a reference cycle) out of the cycle collector's lists. PyO3 makes every pyclass a GC
+/// type; without this, each full collection walks the 20,480 interned moves, which cost 9% of
+/// the Python perft loop (measured with callgrind, start position depth 4).
+pub(crate) fn untracked<T>(obj: Py<T>) -> Py<T> {
+    // SAFETY: `obj` is a live object of a GC type; untracking an object is always allowed
+    // (CPython's dealloc untracks only when still tracked).
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
+    obj
+}
+
+static MOVES: std::sync::OnceLock<Vec<Py<PyMove>>> = std::sync::OnceLock::new();
+
+/// The interned move objects, built on first use (a std OnceLock: its read is one atomic load,
+/// and the build cannot race, since it holds the GIL throughout).
+#[inline(always)]
+pub(crate) fn move_table(py: Python<'_>) -> &'static [Py<PyMove>] {
+    match MOVES.get() {
+        Some(t) => t,
+        None => build_table(py),
+    }
+}
+
+#[cold]
+fn build_table(py: Python<'_>) -> &'static [Py<PyMove>] {
+    let mut t = Vec::with_capacity(TABLE_SIZE);
+    for from in 0..64u8 {
+        for to in 0..64u8 {
+            for promo in [0u8, 2, 3, 4, 5] {
+                let m = PyMove::build(py, from, to, promo).expect("hashing a tuple of ints cannot fail");
+                t.push(untracked(Py::new(py, m).expect("allocating a Move")));
+            }
+        }
+    }
+    let _ = MOVES.set(t);
+    MOVES.get().expect("just set")
+}
+
+/// The interned Move of a table index.
+#[inline(always)]
+pub(crate) fn interned(py: Python<'_>, index: u16) -> Py<PyMove> {
+    move_table(py)[index as usize].clone_ref(py)
+}
+
+/// The interned Move of a core move in `board` (the position it is played from); the null
+/// move is Move.null().
+pub(crate) fn to_py_move(py: Python<'_>, board: &CoreBoard, m: CoreMove) -> Py<PyMove> {
+    if m.is_null() {
+        return interned(py, 0);
+    }
+    interned(py, core_index(board, m))
+}
+
+fn promo_arg(promotion: Option<i64>) -> PyResult<u8> {
+    match promotion {
+        None => Ok(0),
+        Some(p @ 2..=5) => Ok(p as u8),
+        Some(p) => Err(PyValueError::new_err(format!(
+            "promotion must be None or KNIGHT, BISHOP, ROOK, QUEEN (2..5), got {p}"
+        ))),
+    }
+}
+
+fn square_arg(what: &str, sq: i64) -> PyResult<u8> {
+    if (0..64).contains(&sq) {
+        Ok(sq as u8)
+    } else {
+        Err(PyValueError::new_err(format!("{what} must be a square 0..63, got {sq}")))
+    }
+}
+
+/// The name of a square 0..64 ("a1".."h8").
+pub(crate) fn name64(sq: u8) -> String {
+    square_name(sq120(sq as usize % 8, sq as usize / 8))
+}
+
+impl PyMove {
+    fn build(py: Python<'_>, from: u8, to: u8, promo: u8) -> PyResult<PyMove> {
+        let promotion: Option<u8> = if promo == 0 { None } else { Some(promo) };
+        let hash = PyTuple::new(py, [from.into_pyobject(py)?.into_any(), to.into_pyobject(py)?.into_any(),
+                                     promotion.into_pyobject(py)?, py.None().into_bound(py)])?.hash()?;
+        Ok(PyMove { from, to, promo, index: move_index(from as usize, to as usize, promo), hash })
+    }
+
+    /// True for the null move (0000).
+    pub(crate) fn is_null(&self) -> bool {
+        self.from == 0 && self.to == 0 && self.promo == 0
+    }
+
+    /// The UCI text.
+    pub(crate) fn text(&self) -> String {
+        if self.is_null() {
+            return "0000".into();
+        }
+        format!("{}{}{}", name64(self.from), name64(self.to), PROMO_LETTERS[self.promo as usize])
+    }
+
+    /// Parses UCI text ("e2e4", "e7e8q", "0000") into (from, to, promotion).
+    pub(crate) fn parse(text: &str) -> PyResult<(u8, u8, u8)> {
+        if text == "0000" {
+            return Ok((0, 0, 0));
+        }
+        let invalid = |why: &str| move_text_err(format!("invalid UCI move {text:?}: {why}"));
+        if !text.is_ascii() || !(text.len() == 4 || text.len() == 5) {
+            return Err(invalid("expected 4 or 5 characters like e2e4 or e7e8q"));
+        }
+        let sq = |s: &str| crate::parse_square(s).map(|c| sq64(c) as u8);
+        let from = sq(&text[0..2]).ok_or_else(|| invalid("the from-square is not a1..h8"))?;
+        let to = sq(&text[2..4]).ok_or_else(|| invalid("the to-square is not a1..h8"))?;
+        let promo = match text.as_bytes().get(4) {
+            None => 0,
+            Some(b'n') => 2,
+            Some(b'b') => 3,
+            Some(b'r') => 4,
+            Some(b'q') => 5,
+            Some(_) => return Err(invalid("the promotion piece must be one of q, r, b, n")),
+        };
+        if from == to {
+            return Err(invalid("from- and to-square are the same"));
+        }
+        Ok((from, to, promo))
+    }
+
+    /// (from, to, promotion kind or 0) of any move-like object: a kibitz Move, or an object
+    /// with python-chess's fields (`from_square`, `to_square`, `promotion`, `drop` None).
+    /// Returns None for objects that are not moves.
+    pub(crate) fn fields_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u8, u8, u8)>> {
+        if let Ok(m) = obj.cast::<PyMove>() {
+            let m = m.get();
+            return Ok(Some((m.from, m.to, m.promo)));
+        }
+        let (Ok(f), Ok(t), Ok(p)) = (obj.getattr("from_square"), obj.getattr("to_square"), obj.getattr("promotion"))
+        else {
+            return Ok(None);
+        };
+        if let Ok(d) = obj.getattr("drop") {
+            if !d.is_none() {
+                return Err(PyValueError::new_err("drops are not moves of standard chess"));
+            }
+        }
+        let from = square_arg("from_square", f.extract()?)?;
+        let to = square_arg("to_square", t.extract()?)?;
+        let promo = promo_arg(p.extract()?)?;
+        Ok(Some((from, to, promo)))
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    #[new]
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn new(py: Python<'_>, from_square: i64, to_square: i64, promotion: Option<i64>) -> PyResult<Py<PyMove>> {
+        let from = square_arg("from_square", from_square)?;
+        let to = square_arg("to_square", to_square)?;
+        let promo = promo_arg(promotion)?;
+        Ok(interned(py, move_index(from as usize, to as usize, promo)))
+    }
+
+    /// The square the piece moves from (0..63). (python-chess's name, not a conversion.)
+    #[getter]
+    #[allow(clippy::wrong_self_convention)]
+    fn from_square(&self) -> u8 {
+        self.from
+    }
+
+    /// The square the piece moves to (0..63; in Chess960 castling, the rook's square).
+    #[getter]
+    fn to_square(&self) -> u8 {
+        self.to
+    }
+
+    /// The promotion piece type (KNIGHT..QUEEN) or None.
+    #[getter]
+    fn promotion(&self) -> Option<u8> {
+        if self.promo == 0 {
+            None
+        } else {
+            Some(self.promo)
+        }
+    }
+
+    /// Always None (python-chess's drop piece type, for variants kibitz does not play).
+    #[getter]
+    fn drop(&self) -> Option<u8> {
+        None
+    }
+
+    /// The UCI text, e.g. "e2e4", "e7e8q", "0000" for the null move.
+    fn uci(&self) -> String {
+        self.text()
+    }
+
+    /// Parses UCI text into a Move (InvalidMoveError when malformed).
+    #[classmethod]
+    fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let text = super::text(&uci, "move", move_text_err)?;
+        let (from, to, promo) = PyMove::parse(&text)?;
+        Ok(interned(py, move_index(from as usize, to as usize, promo)))
+    }
+
+    /// The null move (0000), which passes the turn.
+    #[classmethod]
+    fn null(_cls: &Bound<'_, PyType>, py: Python<'_>) -> Py<PyMove> {
+        interned(py, 0)
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.is_null()
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_uci('{}')", self.text())
+    }
+
+    fn __hash__(&self) -> isize {
+        self.hash
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match PyMove::fields_of(other) {
+            Ok(Some(f)) => Ok((f == (self.from, self.to, self.promo)).into_pyobject(py)?.to_owned().into_any().unbind()),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (u8, u8, Option<u8>)>> {
+        let m = slf.get();
+        Ok((slf.get_type(), (m.from, m.to, m.promotion())))
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+/// Unicode chess symbols, white then black, by kind (PAWN = 1 .. KING = 6), as python-chess.
+const UNICODE: [[&str; 7]; 2] = [["", "♙", "♘", "♗", "♖", "♕", "♔"], ["", "♟", "♞", "♝", "♜", "♛", "♚"]];
+const SYMBOLS: [u8; 7] = *b" pnbrqk";
+
+/// A piece with type and colour (python-chess's `chess.Piece`). Immutable; equal to a
+/// `chess.Piece` with the same fields.
+#[pyclass(module = "kibitz", name = "Piece", frozen)]
+pub struct PyPiece {
+    kind: u8,
+    white: bool,
+}
+
+static PIECES: PyOnceLock<Vec<Py<PyPiece>>> = PyOnceLock::new();
+
+/// The interned Piece of a kind (1..6) and colour.
+pub(crate) fn piece(py: Python<'_>, kind: u8, white: bool) -> Py<PyPiece> {
+    let t = PIECES.get_or_init(py, || {
+        (0..12u8)
+            .map(|i| untracked(Py::new(py, PyPiece { kind: i % 6 + 1, white: i < 6 }).expect("allocating a Piece")))
+            .collect()
+    });
+    t[(kind as usize - 1) + if white { 0 } else { 6 }].clone_ref(py)
+}
+
+fn kind_arg(kind: i64) -> PyResult<u8> {
+    if (1..=6).contains(&kind) {
+        Ok(kind as u8)
+    } else {
+        Err(PyValueError::new_err(format!("piece_type must be PAWN..KING (1..6), got {kind}")))
+    }
+}
+
+#[pymethods]
+impl PyPiece {
+    #[new]
+    fn new(py: Python<'_>, piece_type: i64, color: bool) -> PyResult<Py<PyPiece>> {
+        Ok(piece(py, kind_arg(piece_type)?, color))
+    }
+
+    /// PAWN..KING (1..6).
+    #[getter]
+    fn piece_type(&self) -> u8 {
+        self.kind
+    }
+
+    /// WHITE (True) or BLACK (False).
+    #[getter]
+    fn color(&self) -> bool {
+        self.white
+    }
+
+    /// "P", "N", ... for White, "p", "n", ... for Black.
+    fn symbol(&self) -> String {
+        let c = SYMBOLS[self.kind as usize] as char;
+        if self.white {
+            c.to_ascii_uppercase().to_string()
+        } else {
+            c.to_string()
+        }
+    }
+
+    /// The Unicode chess symbol (colours swapped with `invert_color`).
+    #[pyo3(signature = (*, invert_color = false))]
+    fn unicode_symbol(&self, invert_color: bool) -> &'static str {
+        UNICODE[usize::from(self.white == invert_color)][self.kind as usize]
+    }
+
+    /// The Piece of a symbol "P", "n", ... (ValueError for anything else).
+    #[classmethod]
+    fn from_symbol(_cls: &Bound<'_, PyType>, py: Python<'_>, symbol: &str) -> PyResult<Py<PyPiece>> {
+        let b = symbol.as_bytes();
+        let kind = match b {
+            [c] => SYMBOLS.iter().position(|&s| s == c.to_ascii_lowercase() && s != b' '),
+            _ => None,
+        };
+        match kind {
+            Some(k) => Ok(piece(py, k as u8, b[0].is_ascii_uppercase())),
+            None => Err(PyValueError::new_err(format!("not a piece symbol: {symbol:?} (expected one of PNBRQK pnbrqk)"))),
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.symbol()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Piece.from_symbol('{}')", self.symbol())
+    }
+
+    /// python-chess's hash of a Piece.
+    fn __hash__(&self) -> isize {
+        self.kind as isize + if self.white { -1 } else { 5 }
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let fields = match other.cast::<PyPiece>() {
+            Ok(p) => Some((p.get().kind as i64, p.get().white)),
+            Err(_) => match (other.getattr("piece_type"), other.getattr("color")) {
+                (Ok(k), Ok(c)) => k.extract::<i64>().ok().zip(c.extract::<bool>().ok()),
+                _ => None,
+            },
+        };
+        match fields {
+            Some(f) => Ok((f == (self.kind as i64, self.white)).into_pyobject(py)?.to_owned().into_any().unbind()),
+            None => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (u8, bool))> {
+        Ok((slf.get_type(), (slf.get().kind, slf.get().white)))
+    }
+}

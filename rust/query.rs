@@ -1,0 +1,230 @@
+//! Square queries the Python API answers the way python-chess does: the squares a piece
+//! attacks, the attackers of a square, whether a square is pinned to its king, and the
+//! pseudo-legal moves (legal ones plus those that leave the own king attacked).
+//!
+//! None of this is on the engine's hot path (the move generator finds checks and pins its own
+//! way, once per node), so it is written plainly: walk the mailbox from the square. Square sets
+//! are 64-bit masks in python-chess numbering (a1 = bit 0, h8 = bit 63).
+
+use crate::board::Board;
+use crate::types::*;
+
+/// The 64-bit mask of a real mailbox cell.
+#[inline]
+fn bit64(sq: Square) -> u64 {
+    1u64 << sq64(sq)
+}
+
+impl Board {
+    /// The squares the piece on `sq` attacks (python-chess's `attacks`): a pawn's two capture
+    /// squares, a knight's or king's steps, a slider's rays up to and including the first
+    /// occupied square. Empty when `sq` is empty.
+    pub fn attacks_from(&self, sq: Square) -> u64 {
+        let p = self.cells[sq];
+        if p == EMPTY || p == OFFBOARD {
+            return 0;
+        }
+        let mut mask = 0;
+        let mut step = |t: usize| {
+            if self.cells[t] != OFFBOARD {
+                mask |= bit64(t);
+            }
+        };
+        match kind_of(p) {
+            PAWN => {
+                let fwd = pawn_push(color_of(p));
+                step((sq as isize + fwd + E) as usize);
+                step((sq as isize + fwd + W) as usize);
+            }
+            KNIGHT => KNIGHT_JUMPS.iter().for_each(|&d| step((sq as isize + d) as usize)),
+            KING => KING_DIRS.iter().for_each(|&d| step((sq as isize + d) as usize)),
+            kind => {
+                let dirs: &[isize] = match kind {
+                    BISHOP => &DIAG,
+                    ROOK => &ORTHO,
+                    _ => &KING_DIRS,
+                };
+                for &d in dirs {
+                    let mut t = (sq as isize + d) as usize;
+                    while self.cells[t] != OFFBOARD {
+                        mask |= bit64(t);
+                        if self.cells[t] != EMPTY {
+                            break;
+                        }
+                        t = (t as isize + d) as usize;
+                    }
+                }
+            }
+        }
+        mask
+    }
+
+    /// The pieces of colour `by` that attack `sq` (python-chess's `attackers`), as a mask.
+    pub fn attackers_of(&self, by: Color, sq: Square) -> u64 {
+        let target = bit64(sq);
+        self.pieces(by)
+            .iter()
+            .filter(|&&from| self.attacks_from(from as Square) & target != 0)
+            .fold(0, |m, &from| m | bit64(from as Square))
+    }
+
+    /// When `sq` lies between the king of colour `c` and an enemy slider that moves along
+    /// that line, with nothing else in between, the whole line through them (edge to edge);
+    /// else `None`. As python-chess's `pin_mask`, the square itself may be empty.
+    pub fn pin_ray(&self, c: Color, sq: Square) -> Option<u64> {
+        let king = self.king_square(c);
+        let (df, dr) = (file_of(sq) as isize - file_of(king) as isize, rank_of(sq) as isize - rank_of(king) as isize);
+        if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return None;
+        }
+        let d = df.signum() + 10 * dr.signum();
+        let diagonal = df != 0 && dr != 0;
+        let mut t = (king as isize + d) as usize;
+        while t != sq {
+            if self.cells[t] != EMPTY {
+                return None;
+            }
+            t = (t as isize + d) as usize;
+        }
+        t = (t as isize + d) as usize;
+        while self.cells[t] == EMPTY {
+            t = (t as isize + d) as usize;
+        }
+        let p = self.cells[t];
+        let them = c ^ 1;
+        let slider = if diagonal { make_piece(BISHOP, them) } else { make_piece(ROOK, them) };
+        if p != slider && p != make_piece(QUEEN, them) {
+            return None;
+        }
+        // The whole line through king and pinner, edge to edge, as python-chess's `pin` gives it.
+        let mut line = bit64(king);
+        for dir in [d, -d] {
+            let mut t = (king as isize + dir) as usize;
+            while self.cells[t] != OFFBOARD {
+                line |= bit64(t);
+                t = (t as isize + dir) as usize;
+            }
+        }
+        Some(line)
+    }
+
+    /// The pseudo-legal moves: every move the pieces of the side to move can make by their
+    /// movement rules, whether or not it leaves the own king attacked, plus the legal castling
+    /// moves (python-chess generates castling fully checked in its pseudo-legal list too).
+    /// Legal moves appear with the same encoding as `generate_legal` gives them.
+    pub fn generate_pseudo_legal(&self, ml: &mut MoveList) {
+        let us = self.side;
+        let them = us ^ 1;
+        let enemy = |t: usize| {
+            let p = self.cells[t];
+            p != EMPTY && p != OFFBOARD && color_of(p) == them
+        };
+        for &from in self.pieces(us) {
+            let from = from as Square;
+            let p = self.cells[from];
+            match kind_of(p) {
+                PAWN => {
+                    let fwd = pawn_push(us);
+                    let last = if us == WHITE { 7 } else { 0 };
+                    let start = if us == WHITE { 1 } else { 6 };
+                    let add = |ml: &mut MoveList, to: Square, flags: u32| {
+                        if rank_of(to) == last {
+                            for kind in [QUEEN, KNIGHT, ROOK, BISHOP] {
+                                ml.push(Move::promotion(from, to, kind));
+                            }
+                        } else {
+                            ml.push(Move::with_flags(from, to, flags));
+                        }
+                    };
+                    let one = (from as isize + fwd) as usize;
+                    if self.cells[one] == EMPTY {
+                        add(ml, one, 0);
+                        let two = (one as isize + fwd) as usize;
+                        if rank_of(from) == start && self.cells[two] == EMPTY {
+                            ml.push(Move::with_flags(from, two, Move::DOUBLE_PUSH));
+                        }
+                    }
+                    for side in [E, W] {
+                        let to = (from as isize + fwd + side) as usize;
+                        if enemy(to) {
+                            add(ml, to, 0);
+                        } else if self.ep != 0 && to == self.ep as usize {
+                            ml.push(Move::with_flags(from, to, Move::EN_PASSANT));
+                        }
+                    }
+                }
+                KNIGHT | KING => {
+                    let dirs: &[isize] = if kind_of(p) == KNIGHT { &KNIGHT_JUMPS } else { &KING_DIRS };
+                    for &d in dirs {
+                        let to = (from as isize + d) as usize;
+                        if self.cells[to] == EMPTY || enemy(to) {
+                            ml.push(Move::new(from, to));
+                        }
+                    }
+                }
+                kind => {
+                    let dirs: &[isize] = match kind {
+                        BISHOP => &DIAG,
+                        ROOK => &ORTHO,
+                        _ => &KING_DIRS,
+                    };
+                    for &d in dirs {
+                        let mut to = (from as isize + d) as usize;
+                        while self.cells[to] == EMPTY {
+                            ml.push(Move::new(from, to));
+                            to = (to as isize + d) as usize;
+                        }
+                        if enemy(to) {
+                            ml.push(Move::new(from, to));
+                        }
+                    }
+                }
+            }
+        }
+        let mut legal = MoveList::new();
+        self.generate_legal(&mut legal);
+        for &m in legal.iter().filter(|m| m.is_castle()) {
+            ml.push(m);
+        }
+    }
+
+    /// The rook cell a castling move of the side to move castles with.
+    pub fn castling_rook(&self, m: Move) -> Square {
+        let kingside = file_of(m.to()) == 6;
+        self.castle_rook[2 * self.side + if kingside { 0 } else { 1 }] as Square
+    }
+
+    /// The rook squares holding castling rights, as python-chess's `castling_rights` mask.
+    pub fn castling_rook_mask(&self) -> u64 {
+        (0..4)
+            .filter(|&b| self.castling & (1 << b) != 0)
+            .fold(0, |m, b| m | bit64(self.castle_rook[b] as Square))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pseudo_legal_contains_legal_and_king_steps_into_check() {
+        // White king e1, black rook d8: Kd1/Kd2 are pseudo-legal but not legal.
+        let b = Board::from_fen("3r3k/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut legal = MoveList::new();
+        b.generate_legal(&mut legal);
+        let mut pseudo = MoveList::new();
+        b.generate_pseudo_legal(&mut pseudo);
+        assert!(legal.iter().all(|&m| pseudo.contains(m)));
+        assert_eq!(pseudo.len(), 5);
+        assert_eq!(legal.len(), 3);
+    }
+
+    #[test]
+    fn pin_ray_needs_a_slider_behind() {
+        let b = Board::from_fen("4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+        assert!(b.pin_ray(WHITE, sq120(4, 1)).is_some());
+        assert!(b.pin_ray(WHITE, sq120(3, 1)).is_none());
+        let b = Board::from_fen("4b2k/8/8/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+        assert!(b.pin_ray(WHITE, sq120(4, 1)).is_none());
+    }
+}

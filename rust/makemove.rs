@@ -4,6 +4,7 @@
 //! `make_move` trusts its caller: the move must come from this position's legal generator
 //! (the Python layer and the UCI parser check legality first; the search uses generated moves).
 
+use crate::attack::bb_of;
 use crate::board::{Board, Undo};
 use crate::types::*;
 use crate::zobrist::*;
@@ -88,6 +89,11 @@ impl Board {
             self.index[to] = 0;
             self.list[us][rook_slot as usize] = rook_to as u8;
             self.index[rook_to] = rook_slot;
+            // XOR works even when the squares overlap (Chess960): each pair is distinct.
+            let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
+            self.bb[king as usize] ^= kb;
+            self.bb[rook as usize] ^= rb;
+            self.occ[us] ^= kb ^ rb;
             key ^= PIECE_KEY[king as usize][from] ^ PIECE_KEY[king as usize][to];
             key ^= PIECE_KEY[rook as usize][rook_from] ^ PIECE_KEY[rook as usize][rook_to];
         } else {
@@ -97,6 +103,8 @@ impl Board {
                 undo.captured = captured;
                 undo.captured_slot = self.list_remove(them, capsq);
                 self.cells[capsq] = EMPTY;
+                self.bb[captured as usize] ^= bb_of(capsq);
+                self.occ[them] ^= bb_of(capsq);
                 key ^= PIECE_KEY[captured as usize][capsq];
                 self.halfmove = 0;
             }
@@ -104,6 +112,10 @@ impl Board {
             self.cells[from] = EMPTY;
             self.cells[to] = placed;
             self.list_move(us, from, to);
+            let (fb, tb) = (bb_of(from), bb_of(to));
+            self.bb[piece as usize] ^= fb;
+            self.bb[placed as usize] ^= tb;
+            self.occ[us] ^= fb ^ tb;
             key ^= PIECE_KEY[piece as usize][from] ^ PIECE_KEY[placed as usize][to];
             if kind_of(piece) == PAWN {
                 self.halfmove = 0;
@@ -156,6 +168,10 @@ impl Board {
             self.index[from] = 0;
             self.list[us][rook_slot as usize] = rook_from as u8;
             self.index[rook_from] = rook_slot;
+            let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
+            self.bb[king as usize] ^= kb;
+            self.bb[rook as usize] ^= rb;
+            self.occ[us] ^= kb ^ rb;
         } else {
             let from = m.from();
             let to = m.to();
@@ -164,9 +180,15 @@ impl Board {
             self.cells[to] = EMPTY;
             self.cells[from] = piece;
             self.list_move(us, to, from);
+            let (fb, tb) = (bb_of(from), bb_of(to));
+            self.bb[piece as usize] ^= fb;
+            self.bb[placed as usize] ^= tb;
+            self.occ[us] ^= fb ^ tb;
             if undo.captured != EMPTY {
                 let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
                 self.cells[capsq] = undo.captured;
+                self.bb[undo.captured as usize] ^= bb_of(capsq);
+                self.occ[them] ^= bb_of(capsq);
                 self.list_restore(them, capsq, undo.captured_slot);
             }
         }

@@ -9,14 +9,11 @@ use crate::types::*;
 /// Leaf count to `depth`, with bulk counting: at the last ply the legal moves are counted,
 /// not played (what Stockfish's `go perft` does too).
 pub fn perft(board: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { board.count_legal() as u64 };
     }
     let mut ml = MoveList::new();
     board.generate_legal(&mut ml);
-    if depth == 1 {
-        return ml.len() as u64;
-    }
     let mut nodes = 0;
     for &m in ml.iter() {
         board.make_move(m);

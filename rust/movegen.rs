@@ -32,13 +32,12 @@ struct Safety {
     /// Our pinned pieces.
     pinned: u64,
     npins: usize,
-    /// Each pinned piece's cell, pin direction (mailbox offset, from our king outwards) and
-    /// the ray from our king in that direction (where the piece may still go).
-    pin_sq: [usize; 8],
-    pin_dir: [isize; 8],
-    pin_ray: [u64; 8],
+    /// Each pinned piece's cell and pin direction (an index into `KING_DIRS`, from our
+    /// king outwards; the piece may still move along `RAYS[dir][king]`). At most one pin
+    /// per direction, so eight entries.
+    pin_sq: [u8; 8],
+    pin_dir: [u8; 8],
 }
-
 /// Promotion kinds in generation order.
 const PROMOS: [u8; 4] = [QUEEN, KNIGHT, ROOK, BISHOP];
 
@@ -103,7 +102,6 @@ impl Board {
             npins: 0,
             pin_sq: [0; 8],
             pin_dir: [0; 8],
-            pin_ray: [0; 8],
         };
         let queens = self.bb(QUEEN, them);
         let ortho = self.bb(ROOK, them) | queens;
@@ -124,9 +122,8 @@ impl Board {
                     let beyond = RAYS[dir][b1] & occ;
                     if beyond != 0 && sliders & (1 << nearest(dir, beyond)) != 0 {
                         sf.pinned |= 1 << b1;
-                        sf.pin_sq[sf.npins] = SQ120[b1] as usize;
-                        sf.pin_dir[sf.npins] = KING_DIRS[dir];
-                        sf.pin_ray[sf.npins] = ray;
+                        sf.pin_sq[sf.npins] = SQ120[b1];
+                        sf.pin_dir[sf.npins] = dir as u8;
                         sf.npins += 1;
                     }
                 }
@@ -227,9 +224,7 @@ impl Board {
         }
         let target = if sf.checkers == 0 {
             if self.castling & (3 << (2 * us)) != 0 {
-                let mut ml = MoveList::new();
-                self.gen_castling(&mut ml, ksq);
-                n += ml.len() as u32;
+                n += self.count_castling(ksq);
             }
             !own
         } else {
@@ -279,9 +274,9 @@ impl Board {
 
         // Pinned pieces, one by one, along their pin rays.
         for i in 0..sf.npins {
-            let from = sf.pin_sq[i];
+            let from = sf.pin_sq[i] as usize;
             let s = SQ64[from] as usize;
-            let allowed = sf.pin_ray[i] & target;
+            let allowed = RAYS[sf.pin_dir[i] as usize][k] & target;
             let piece = self.cells[from];
             n += match kind_of(piece) {
                 PAWN => {
@@ -336,8 +331,8 @@ impl Board {
             let pd: isize = if pins.pinned != 0 && pins.pinned & bb_of(from) != 0 {
                 let mut d = 0;
                 for j in 0..pins.npins {
-                    if pins.pin_sq[j] == from {
-                        d = pins.pin_dir[j];
+                    if pins.pin_sq[j] as usize == from {
+                        d = KING_DIRS[pins.pin_dir[j] as usize];
                     }
                 }
                 d
@@ -457,6 +452,38 @@ impl Board {
         {
             ml.push(Move::with_flags(ksq, cells::C1 + back, Move::CASTLE));
         }
+    }
+
+    /// The number of castling moves (the king is known not to be in check): `gen_castling`'s
+    /// rules, with the standard squares tested on the bitboards.
+    #[inline(always)]
+    fn count_castling(&self, ksq: Square) -> u32 {
+        if self.chess960 {
+            let mut ml = MoveList::new();
+            self.gen_castling_960(&mut ml, ksq);
+            return ml.len() as u32;
+        }
+        let us = self.side;
+        let them = us ^ 1;
+        let occ = self.occ[0] | self.occ[1];
+        // a1 = bit 0: f1 g1 = bits 5 6, b1 c1 d1 = bits 1 2 3; Black's rank is 56 bits up.
+        let shift = if us == WHITE { 0 } else { 56 };
+        let mut n = 0;
+        if self.castling & (1 << (2 * us)) != 0
+            && occ & (0x60 << shift) == 0
+            && !self.attacked_by(5 + shift, them, occ)
+            && !self.attacked_by(6 + shift, them, occ)
+        {
+            n += 1;
+        }
+        if self.castling & (2 << (2 * us)) != 0
+            && occ & (0x0E << shift) == 0
+            && !self.attacked_by(3 + shift, them, occ)
+            && !self.attacked_by(2 + shift, them, occ)
+        {
+            n += 1;
+        }
+        n
     }
 
     /// Chess960 castling: king to the g- or c-file, rook to the f- or d-file; every square

@@ -202,16 +202,16 @@ impl Board {
         let queens = self.bb(QUEEN, by);
         let ortho = self.bb(ROOK, by) | queens;
         if ORTHO_RAYS[s] & ortho != 0 {
-            for dir in 0..4 {
-                if RAYS[dir][s] & ortho != 0 && ray_attacks(dir, s, occ) & ortho != 0 {
+            for (dir, rays) in RAYS[..4].iter().enumerate() {
+                if rays[s] & ortho != 0 && ray_attacks(dir, s, occ) & ortho != 0 {
                     return true;
                 }
             }
         }
         let diag = self.bb(BISHOP, by) | queens;
         if DIAG_RAYS[s] & diag != 0 {
-            for dir in 4..8 {
-                if RAYS[dir][s] & diag != 0 && ray_attacks(dir, s, occ) & diag != 0 {
+            for (i, rays) in RAYS[4..].iter().enumerate() {
+                if rays[s] & diag != 0 && ray_attacks(4 + i, s, occ) & diag != 0 {
                     return true;
                 }
             }

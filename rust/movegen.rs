@@ -1,7 +1,8 @@
 //! Legal move generation (<https://www.chessprogramming.org/Move_Generation>).
 //!
 //! Fully legal, not pseudo-legal-then-filtered: before generating we look out from our king
-//! once along the eight rays and the knight and pawn squares, which gives the checkers, the
+//! once (`safety`: only along the rays that hold an enemy slider of the matching kind, found
+//! with the bitboards, then the knight and pawn squares), which gives the checkers, the
 //! squares that block or capture a single checker, and the pinned pieces with their pin
 //! direction. Then every generated move is legal by construction:
 //! - in double check only the king moves;
@@ -12,6 +13,12 @@
 //! - castling never out of, through or into check;
 //! - en passant, whose two vacated squares can expose the king along a rank or a diagonal,
 //!   is checked by playing it on a scratch copy of the mailbox (it is rare, so this is cheap).
+//!
+//! `gen` lists the moves in a fixed order (king, castling, then the piece list, then en
+//! passant) that the search's node counts depend on. Perft's last ply only needs how many
+//! there are: `count_moves` applies the same rules to whole sets of squares (all unpinned
+//! pawns shifted at once, each other piece's target set counted by popcount), which is
+//! what makes the bulk-counting perft faster than Stockfish's (README, "Speed").
 
 use crate::attack::*;
 use crate::board::{cells, Board};
@@ -107,9 +114,9 @@ impl Board {
         let ortho = self.bb(ROOK, them) | queens;
         let diag = self.bb(BISHOP, them) | queens;
         if (ORTHO_RAYS[k] & ortho) | (DIAG_RAYS[k] & diag) != 0 {
-            for dir in 0..8 {
+            for (dir, rays) in RAYS.iter().enumerate() {
                 let sliders = if dir < 4 { ortho } else { diag };
-                let ray = RAYS[dir][k];
+                let ray = rays[k];
                 if ray & sliders == 0 {
                     continue;
                 }

@@ -16,8 +16,8 @@ impl Board {
     fn list_remove(&mut self, c: Color, sq: Square) -> u8 {
         let slot = self.index[sq];
         let last = self.count[c] - 1;
-        let last_sq = self.list[c][last as usize];
-        self.list[c][slot as usize] = last_sq;
+        let last_sq = self.list[c][last as usize & 15];
+        self.list[c][slot as usize & 15] = last_sq;
         self.index[last_sq as usize] = slot;
         self.count[c] = last;
         slot
@@ -27,10 +27,10 @@ impl Board {
     #[inline(always)]
     fn list_restore(&mut self, c: Color, sq: Square, slot: u8) {
         let n = self.count[c];
-        let moved = self.list[c][slot as usize];
-        self.list[c][n as usize] = moved;
+        let moved = self.list[c][slot as usize & 15];
+        self.list[c][n as usize & 15] = moved;
         self.index[moved as usize] = n;
-        self.list[c][slot as usize] = sq as u8;
+        self.list[c][slot as usize & 15] = sq as u8;
         self.index[sq] = slot;
         self.count[c] = n + 1;
     }
@@ -39,7 +39,7 @@ impl Board {
     #[inline(always)]
     fn list_move(&mut self, c: Color, from: Square, to: Square) {
         let slot = self.index[from];
-        self.list[c][slot as usize] = to as u8;
+        self.list[c][slot as usize & 15] = to as u8;
         self.index[to] = slot;
     }
 
@@ -54,7 +54,9 @@ impl Board {
 
     /// Plays a legal move.
     pub fn make_move(&mut self, m: Move) {
-        let us = self.side;
+        // Indexes masked to their array sizes (colour & 1, piece code & 15, list slot & 15)
+        // cost one instruction and spare the bounds checks, on the hottest path of the search.
+        let us = self.side & 1;
         let them = us ^ 1;
         let from = m.from();
         let to = m.to();
@@ -91,11 +93,11 @@ impl Board {
             self.index[rook_to] = rook_slot;
             // XOR works even when the squares overlap (Chess960): each pair is distinct.
             let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
-            self.bb[king as usize] ^= kb;
-            self.bb[rook as usize] ^= rb;
+            self.bb[king as usize & 15] ^= kb;
+            self.bb[rook as usize & 15] ^= rb;
             self.occ[us] ^= kb ^ rb;
-            key ^= PIECE_KEY[king as usize][from] ^ PIECE_KEY[king as usize][to];
-            key ^= PIECE_KEY[rook as usize][rook_from] ^ PIECE_KEY[rook as usize][rook_to];
+            key ^= PIECE_KEY[king as usize & 15][from] ^ PIECE_KEY[king as usize & 15][to];
+            key ^= PIECE_KEY[rook as usize & 15][rook_from] ^ PIECE_KEY[rook as usize & 15][rook_to];
         } else {
             let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
             let captured = self.cells[capsq];
@@ -103,9 +105,9 @@ impl Board {
                 undo.captured = captured;
                 undo.captured_slot = self.list_remove(them, capsq);
                 self.cells[capsq] = EMPTY;
-                self.bb[captured as usize] ^= bb_of(capsq);
+                self.bb[captured as usize & 15] ^= bb_of(capsq);
                 self.occ[them] ^= bb_of(capsq);
-                key ^= PIECE_KEY[captured as usize][capsq];
+                key ^= PIECE_KEY[captured as usize & 15][capsq];
                 self.halfmove = 0;
             }
             let placed = if m.is_promotion() { make_piece(m.promo(), us) } else { piece };
@@ -113,10 +115,10 @@ impl Board {
             self.cells[to] = placed;
             self.list_move(us, from, to);
             let (fb, tb) = (bb_of(from), bb_of(to));
-            self.bb[piece as usize] ^= fb;
-            self.bb[placed as usize] ^= tb;
+            self.bb[piece as usize & 15] ^= fb;
+            self.bb[placed as usize & 15] ^= tb;
             self.occ[us] ^= fb ^ tb;
-            key ^= PIECE_KEY[piece as usize][from] ^ PIECE_KEY[placed as usize][to];
+            key ^= PIECE_KEY[piece as usize & 15][from] ^ PIECE_KEY[placed as usize & 15][to];
             if kind_of(piece) == PAWN {
                 self.halfmove = 0;
                 if m.is_double_push() && self.ep_capturer_beside(to, them) {
@@ -145,7 +147,7 @@ impl Board {
     pub fn unmake_move(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
         let m = undo.mv;
-        let them = self.side;
+        let them = self.side & 1;
         let us = them ^ 1;
         self.side = us;
         if us == BLACK {
@@ -169,8 +171,8 @@ impl Board {
             self.list[us][rook_slot as usize] = rook_from as u8;
             self.index[rook_from] = rook_slot;
             let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
-            self.bb[king as usize] ^= kb;
-            self.bb[rook as usize] ^= rb;
+            self.bb[king as usize & 15] ^= kb;
+            self.bb[rook as usize & 15] ^= rb;
             self.occ[us] ^= kb ^ rb;
         } else {
             let from = m.from();
@@ -181,13 +183,13 @@ impl Board {
             self.cells[from] = piece;
             self.list_move(us, to, from);
             let (fb, tb) = (bb_of(from), bb_of(to));
-            self.bb[piece as usize] ^= fb;
-            self.bb[placed as usize] ^= tb;
+            self.bb[piece as usize & 15] ^= fb;
+            self.bb[placed as usize & 15] ^= tb;
             self.occ[us] ^= fb ^ tb;
             if undo.captured != EMPTY {
                 let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
                 self.cells[capsq] = undo.captured;
-                self.bb[undo.captured as usize] ^= bb_of(capsq);
+                self.bb[undo.captured as usize & 15] ^= bb_of(capsq);
                 self.occ[them] ^= bb_of(capsq);
                 self.list_restore(them, capsq, undo.captured_slot);
             }

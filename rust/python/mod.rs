@@ -7,6 +7,7 @@
 mod board;
 mod engine;
 mod interrupt;
+mod variant;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -60,5 +61,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    variant::register(m)?;
     Ok(())
 }

@@ -1,12 +1,136 @@
-//! Square attack tests (<https://www.chessprogramming.org/Square_Attacked_By>): look outward
-//! from the square for each kind of attacker, which in a mailbox costs a few reads per ray.
+//! Square attack tests (<https://www.chessprogramming.org/Square_Attacked_By>).
+//!
+//! The mailbox is the board; beside it `Board` keeps one 64-bit set per piece code and one
+//! per colour (bit i = square i, a1 = 0 .. h8 = 63, python-chess's numbering), updated by
+//! make/unmake. With them an attack test costs a few table lookups instead of sixteen
+//! walks: pawns, knights and the king by their attack masks, and sliders only along the
+//! rays that hold one, where the nearest occupied square on the ray decides
+//! (<https://www.chessprogramming.org/Classical_Approach>). The mailbox-only `attacked` stays
+//! for scratch copies of the cells (en passant, Chess960 castling, exchange evaluation).
 
 use crate::board::Board;
 use crate::types::*;
 
-/// True when a piece of colour `by` attacks `sq` on the mailbox `cells`. Cells equal to
+/// The 0..64 index of each mailbox cell (0 for the sentinels, which never reach a bitboard).
+pub(crate) const SQ64: [u8; 120] = {
+    let mut t = [0u8; 120];
+    let mut sq = 0;
+    while sq < 120 {
+        if is_real(sq) {
+            t[sq] = sq64(sq) as u8;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The mailbox cell of each 0..64 square.
+pub(crate) const SQ120: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = sq120(s % 8, s / 8) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// The bit of a real mailbox cell.
+#[inline(always)]
+pub(crate) fn bb_of(sq: Square) -> u64 {
+    debug_assert!(is_real(sq));
+    1u64 << SQ64[sq]
+}
+
+/// The squares reached from each square by single steps of a mailbox offset (one for a
+/// leaper, the whole ray for a slider), computed by walking the 10x12 board at compile time.
+const fn steps(offsets: &[isize], slide: bool) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut s = 0;
+    while s < 64 {
+        let from = sq120(s % 8, s / 8) as isize;
+        let mut i = 0;
+        while i < offsets.len() {
+            let mut to = from + offsets[i];
+            while to >= 0 && to < 120 && is_real(to as usize) {
+                t[s] |= 1u64 << sq64(to as usize);
+                if !slide {
+                    break;
+                }
+                to += offsets[i];
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// The ray from each square in each of the eight directions, in `KING_DIRS` order
+/// (N, S, E, W, NE, NW, SE, SW), the square itself excluded.
+pub(crate) static RAYS: [[u64; 64]; 8] = [
+    steps(&[N], true),
+    steps(&[S], true),
+    steps(&[E], true),
+    steps(&[W], true),
+    steps(&[NE], true),
+    steps(&[NW], true),
+    steps(&[SE], true),
+    steps(&[SW], true),
+];
+
+/// Does direction `KING_DIRS[i]` run towards higher square numbers? Then the nearest square
+/// of a set on its ray is the lowest bit, otherwise the highest.
+pub(crate) const RAY_UP: [bool; 8] = [true, false, true, false, true, true, false, false];
+
+pub(crate) static KNIGHT_ATTACKS: [u64; 64] = steps(&KNIGHT_JUMPS, false);
+pub(crate) static KING_ATTACKS: [u64; 64] = steps(&KING_DIRS, false);
+/// The squares a pawn of each colour attacks from each square.
+pub(crate) static PAWN_ATTACKS: [[u64; 64]; 2] = [steps(&[NE, NW], false), steps(&[SE, SW], false)];
+/// Rook and bishop rays together: a filter before walking any ray.
+pub(crate) static ORTHO_RAYS: [u64; 64] = steps(&ORTHO, true);
+pub(crate) static DIAG_RAYS: [u64; 64] = steps(&DIAG, true);
+
+/// The nearest member of the non-empty set `b` along ray `dir` (an index into `KING_DIRS`).
+#[inline(always)]
+pub(crate) fn nearest(dir: usize, b: u64) -> usize {
+    debug_assert!(b != 0);
+    if RAY_UP[dir] {
+        b.trailing_zeros() as usize
+    } else {
+        63 - b.leading_zeros() as usize
+    }
+}
+
+/// The squares a slider on square `s` reaches along ray `dir` over occupancy `occ`: the ray
+/// up to and including the first occupied square.
+#[inline(always)]
+pub(crate) fn ray_attacks(dir: usize, s: usize, occ: u64) -> u64 {
+    let ray = RAYS[dir][s];
+    let blockers = ray & occ;
+    if blockers == 0 {
+        ray
+    } else {
+        ray ^ RAYS[dir][nearest(dir, blockers)]
+    }
+}
+
+/// The squares a rook on square `s` attacks over occupancy `occ`.
+#[inline(always)]
+pub(crate) fn ortho_attacks(s: usize, occ: u64) -> u64 {
+    ray_attacks(0, s, occ) | ray_attacks(1, s, occ) | ray_attacks(2, s, occ) | ray_attacks(3, s, occ)
+}
+
+/// The squares a bishop on square `s` attacks over occupancy `occ`.
+#[inline(always)]
+pub(crate) fn diag_attacks(s: usize, occ: u64) -> u64 {
+    ray_attacks(4, s, occ) | ray_attacks(5, s, occ) | ray_attacks(6, s, occ) | ray_attacks(7, s, occ)
+}
+
+/// True when a piece of colour `by` attacks `cells` cell `sq` on the mailbox. Cells equal to
 /// `ignore` are read as empty (pass the king's cell when testing where the king may go, so
-/// that a slider's ray is not blocked by the king that is moving away along it).
+/// that a slider's ray is not blocked by the king that is moving away along it). For
+/// scratch copies of the cells; on a `Board`, `attacked_by` is faster.
 #[inline(always)]
 pub(crate) fn attacked(cells: &[u8; 120], sq: Square, by: Color, ignore: Square) -> bool {
     // Pawns: a white pawn attacks from one rank below (sq - 9, sq - 11), a black one from above.
@@ -59,15 +183,52 @@ pub(crate) fn attacked(cells: &[u8; 120], sq: Square, by: Color, ignore: Square)
 }
 
 impl Board {
+    /// The set of colour `c`'s pieces of kind `kind`.
+    #[inline(always)]
+    pub(crate) fn bb(&self, kind: u8, c: Color) -> u64 {
+        self.bb[make_piece(kind, c) as usize]
+    }
+
+    /// True when a piece of colour `by` attacks square `s` (0..64) with the board occupied
+    /// as `occ` says (the real occupancy, or it less the king that is moving).
+    #[inline(always)]
+    pub(crate) fn attacked_by(&self, s: usize, by: Color, occ: u64) -> bool {
+        if PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by) != 0
+            || KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by) != 0
+            || KING_ATTACKS[s] & self.bb(KING, by) != 0
+        {
+            return true;
+        }
+        let queens = self.bb(QUEEN, by);
+        let ortho = self.bb(ROOK, by) | queens;
+        if ORTHO_RAYS[s] & ortho != 0 {
+            for (dir, rays) in RAYS[..4].iter().enumerate() {
+                if rays[s] & ortho != 0 && ray_attacks(dir, s, occ) & ortho != 0 {
+                    return true;
+                }
+            }
+        }
+        let diag = self.bb(BISHOP, by) | queens;
+        if DIAG_RAYS[s] & diag != 0 {
+            for (i, rays) in RAYS[4..].iter().enumerate() {
+                if rays[s] & diag != 0 && ray_attacks(4 + i, s, occ) & diag != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// True when a piece of colour `by` attacks cell `sq`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        attacked(&self.cells, sq, by, 0)
+        self.attacked_by(SQ64[sq] as usize, by, self.occ[0] | self.occ[1])
     }
 
     /// True when the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
-        attacked(&self.cells, self.king_square(self.side), self.side ^ 1, 0)
+        let us = self.side;
+        self.attacked_by(SQ64[self.king_square(us)] as usize, us ^ 1, self.occ[0] | self.occ[1])
     }
 }

@@ -5,6 +5,9 @@
 //! slot of the piece standing on `cell`. Generation walks the list instead of scanning 64
 //! squares. A capture moves the list's last entry into the captured piece's slot; unmake
 //! reverses exactly that, so lists, like everything else, come back bit for bit.
+//!
+//! Beside the mailbox, one 64-bit set per piece code and one per colour mirror where the
+//! pieces stand (see `attack.rs`): attack and pin tests and perft's leaf counting read them.
 
 use crate::types::*;
 use crate::zobrist::*;
@@ -31,6 +34,10 @@ pub struct Board {
     /// Piece lists per colour: cells, king first.
     pub(crate) list: [[u8; 16]; 2],
     pub(crate) count: [u8; 2],
+    /// The squares (bit i = a1 + i) of the pieces of each piece code (EMPTY's entry stays 0).
+    pub(crate) bb: [u64; 16],
+    /// The squares of each colour's pieces.
+    pub(crate) occ: [u64; 2],
     pub(crate) side: Color,
     /// Castling rights, bits WHITE_OO | WHITE_OOO | BLACK_OO | BLACK_OOO.
     pub(crate) castling: u8,
@@ -77,6 +84,8 @@ impl Board {
             index: [0; 120],
             list: [[0; 16]; 2],
             count: [0; 2],
+            bb: [0; 16],
+            occ: [0; 2],
             side: WHITE,
             castling: 0,
             castle_rook: [0; 4],
@@ -174,6 +183,8 @@ impl Board {
         self.list[c][n] = sq as u8;
         self.index[sq] = n as u8;
         self.count[c] += 1;
+        self.bb[piece as usize] |= crate::attack::bb_of(sq);
+        self.occ[c] |= crate::attack::bb_of(sq);
         if kind_of(piece) == KING && n != 0 {
             // Keep the king in slot 0.
             let other = self.list[c][0] as usize;
@@ -247,6 +258,19 @@ impl Board {
         }
         let occupied = (0..120).filter(|&sq| self.cells[sq] != EMPTY && self.cells[sq] != OFFBOARD).count();
         if occupied != seen {
+            return false;
+        }
+        // The bitboards hold exactly what the mailbox holds.
+        let mut bb = [0u64; 16];
+        let mut occ = [0u64; 2];
+        for s in 0..64 {
+            let p = self.cells[crate::attack::SQ120[s] as usize];
+            if p != EMPTY {
+                bb[p as usize] |= 1 << s;
+                occ[color_of(p)] |= 1 << s;
+            }
+        }
+        if bb != self.bb || occ != self.occ {
             return false;
         }
         if self.ep != 0 {

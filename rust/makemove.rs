@@ -4,6 +4,7 @@
 //! `make_move` trusts its caller: the move must come from this position's legal generator
 //! (the Python layer and the UCI parser check legality first; the search uses generated moves).
 
+use crate::attack::bb_of;
 use crate::board::{Board, Undo};
 use crate::types::*;
 use crate::zobrist::*;
@@ -15,8 +16,8 @@ impl Board {
     fn list_remove(&mut self, c: Color, sq: Square) -> u8 {
         let slot = self.index[sq];
         let last = self.count[c] - 1;
-        let last_sq = self.list[c][last as usize];
-        self.list[c][slot as usize] = last_sq;
+        let last_sq = self.list[c][last as usize & 15];
+        self.list[c][slot as usize & 15] = last_sq;
         self.index[last_sq as usize] = slot;
         self.count[c] = last;
         slot
@@ -26,10 +27,10 @@ impl Board {
     #[inline(always)]
     fn list_restore(&mut self, c: Color, sq: Square, slot: u8) {
         let n = self.count[c];
-        let moved = self.list[c][slot as usize];
-        self.list[c][n as usize] = moved;
+        let moved = self.list[c][slot as usize & 15];
+        self.list[c][n as usize & 15] = moved;
         self.index[moved as usize] = n;
-        self.list[c][slot as usize] = sq as u8;
+        self.list[c][slot as usize & 15] = sq as u8;
         self.index[sq] = slot;
         self.count[c] = n + 1;
     }
@@ -38,7 +39,7 @@ impl Board {
     #[inline(always)]
     fn list_move(&mut self, c: Color, from: Square, to: Square) {
         let slot = self.index[from];
-        self.list[c][slot as usize] = to as u8;
+        self.list[c][slot as usize & 15] = to as u8;
         self.index[to] = slot;
     }
 
@@ -53,7 +54,9 @@ impl Board {
 
     /// Plays a legal move.
     pub fn make_move(&mut self, m: Move) {
-        let us = self.side;
+        // Indexes masked to their array sizes (colour & 1, piece code & 15, list slot & 15)
+        // cost one instruction and spare the bounds checks, on the hottest path of the search.
+        let us = self.side & 1;
         let them = us ^ 1;
         let from = m.from();
         let to = m.to();
@@ -88,8 +91,13 @@ impl Board {
             self.index[to] = 0;
             self.list[us][rook_slot as usize] = rook_to as u8;
             self.index[rook_to] = rook_slot;
-            key ^= PIECE_KEY[king as usize][from] ^ PIECE_KEY[king as usize][to];
-            key ^= PIECE_KEY[rook as usize][rook_from] ^ PIECE_KEY[rook as usize][rook_to];
+            // XOR works even when the squares overlap (Chess960): each pair is distinct.
+            let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
+            self.bb[king as usize & 15] ^= kb;
+            self.bb[rook as usize & 15] ^= rb;
+            self.occ[us] ^= kb ^ rb;
+            key ^= PIECE_KEY[king as usize & 15][from] ^ PIECE_KEY[king as usize & 15][to];
+            key ^= PIECE_KEY[rook as usize & 15][rook_from] ^ PIECE_KEY[rook as usize & 15][rook_to];
         } else {
             let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
             let captured = self.cells[capsq];
@@ -97,14 +105,20 @@ impl Board {
                 undo.captured = captured;
                 undo.captured_slot = self.list_remove(them, capsq);
                 self.cells[capsq] = EMPTY;
-                key ^= PIECE_KEY[captured as usize][capsq];
+                self.bb[captured as usize & 15] ^= bb_of(capsq);
+                self.occ[them] ^= bb_of(capsq);
+                key ^= PIECE_KEY[captured as usize & 15][capsq];
                 self.halfmove = 0;
             }
             let placed = if m.is_promotion() { make_piece(m.promo(), us) } else { piece };
             self.cells[from] = EMPTY;
             self.cells[to] = placed;
             self.list_move(us, from, to);
-            key ^= PIECE_KEY[piece as usize][from] ^ PIECE_KEY[placed as usize][to];
+            let (fb, tb) = (bb_of(from), bb_of(to));
+            self.bb[piece as usize & 15] ^= fb;
+            self.bb[placed as usize & 15] ^= tb;
+            self.occ[us] ^= fb ^ tb;
+            key ^= PIECE_KEY[piece as usize & 15][from] ^ PIECE_KEY[placed as usize & 15][to];
             if kind_of(piece) == PAWN {
                 self.halfmove = 0;
                 if m.is_double_push() && self.ep_capturer_beside(to, them) {
@@ -133,7 +147,7 @@ impl Board {
     pub fn unmake_move(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
         let m = undo.mv;
-        let them = self.side;
+        let them = self.side & 1;
         let us = them ^ 1;
         self.side = us;
         if us == BLACK {
@@ -156,6 +170,10 @@ impl Board {
             self.index[from] = 0;
             self.list[us][rook_slot as usize] = rook_from as u8;
             self.index[rook_from] = rook_slot;
+            let (kb, rb) = (bb_of(from) ^ bb_of(to), bb_of(rook_from) ^ bb_of(rook_to));
+            self.bb[king as usize & 15] ^= kb;
+            self.bb[rook as usize & 15] ^= rb;
+            self.occ[us] ^= kb ^ rb;
         } else {
             let from = m.from();
             let to = m.to();
@@ -164,9 +182,15 @@ impl Board {
             self.cells[to] = EMPTY;
             self.cells[from] = piece;
             self.list_move(us, to, from);
+            let (fb, tb) = (bb_of(from), bb_of(to));
+            self.bb[piece as usize & 15] ^= fb;
+            self.bb[placed as usize & 15] ^= tb;
+            self.occ[us] ^= fb ^ tb;
             if undo.captured != EMPTY {
                 let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
                 self.cells[capsq] = undo.captured;
+                self.bb[undo.captured as usize & 15] ^= bb_of(capsq);
+                self.occ[them] ^= bb_of(capsq);
                 self.list_restore(them, capsq, undo.captured_slot);
             }
         }

@@ -9,22 +9,40 @@ use crate::types::*;
 /// Leaf count to `depth`, with bulk counting: at the last ply the legal moves are counted,
 /// not played (what Stockfish's `go perft` does too).
 pub fn perft(board: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has just been found to have the instruction.
+        return unsafe { perft_popcnt(board, depth) };
     }
-    let mut ml = MoveList::new();
-    board.generate_legal(&mut ml);
-    if depth == 1 {
-        return ml.len() as u64;
-    }
-    let mut nodes = 0;
-    for &m in ml.iter() {
-        board.make_move(m);
-        nodes += perft(board, depth - 1);
-        board.unmake_move();
-    }
-    nodes
+    perft_portable(board, depth)
 }
+
+/// The body of `perft`, compiled twice: leaf counting sums bit counts, which baseline
+/// x86-64 (what the wheel targets) computes in a dozen instructions and CPUs with `popcnt`
+/// (nearly all since 2008) in one; `perft` picks the copy at run time.
+macro_rules! perft_body {
+    ($(#[$attr:meta])* fn $name:ident) => {
+        $(#[$attr])*
+        fn $name(board: &mut Board, depth: u32) -> u64 {
+            if depth <= 1 {
+                return if depth == 0 { 1 } else { board.count_moves() as u64 };
+            }
+            let mut ml = MoveList::new();
+            board.generate_legal(&mut ml);
+            let mut nodes = 0;
+            for &m in ml.iter() {
+                board.make_move(m);
+                nodes += $name(board, depth - 1);
+                board.unmake_move();
+            }
+            nodes
+        }
+    };
+}
+
+perft_body!(fn perft_portable);
+#[cfg(target_arch = "x86_64")]
+perft_body!(#[target_feature(enable = "popcnt")] fn perft_popcnt);
 
 /// Leaf count to `depth` making and unmaking every move, leaves included: the honest
 /// make/unmake speed figure.

@@ -62,7 +62,8 @@ fn divide_sums_to_perft() {
 }
 
 /// Walks every node to `depth`, checking the invariants after each make and that each
-/// unmake restores the position exactly (mailbox, lists, rights, clocks, key, history).
+/// unmake restores the position exactly (mailbox, lists, rights, clocks, key, history), and
+/// that counting the legal moves agrees with listing them.
 fn walk(board: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -74,6 +75,8 @@ fn walk(board: &mut Board, depth: u32) -> u64 {
         board.generate_legal(&mut ml);
         ml.iter().copied().collect()
     };
+    // perft's leaf counter (bitboards, no list) against the listing generator (mailbox).
+    assert_eq!(board.count_legal(), moves.len(), "count_legal of {}", before.fen());
     for m in moves {
         board.make_move(m);
         assert!(board.is_ok(), "invariant broken after {m:?} from {}", before.fen());

@@ -14,6 +14,7 @@ from kibitz._core import (
     InvalidMoveError,
     SearchResult,
 )
+from kibitz.analysis import analyse_games, read_games
 
 __all__ = [
     "AmbiguousMoveError",
@@ -24,6 +25,8 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "SearchResult",
+    "analyse_games",
+    "read_games",
 ]
 
 __version__ = "0.1.0"

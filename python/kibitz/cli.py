@@ -93,7 +93,7 @@ def _subcommand_registrars() -> list:  # type: ignore[type-arg]
 
 
 # Modules under kibitz/ that contribute subcommands (each defines add_parser(sub)).
-SUBCOMMAND_MODULES: list[str] = ["perftdiff", "uci", "book", "play"]
+SUBCOMMAND_MODULES: list[str] = ["perftdiff", "uci", "book", "play", "analysis.cli"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

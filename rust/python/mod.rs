@@ -7,6 +7,7 @@
 mod board;
 mod engine;
 mod interrupt;
+mod pgn;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -59,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
+    pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
     Ok(())
 }

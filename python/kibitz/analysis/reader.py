@@ -1,0 +1,136 @@
+"""Reading games fast: ``read_games(path)`` yields each game of a PGN file (plain, gzip or
+zstd) as a ``Game``, tokenized and replayed in Rust (``kibitz._core.PgnReader``).
+
+The input is a stream: one 64 KB chunk and one game are held at a time, so memory does not
+grow with the file. A malformed game still comes out, with ``error`` saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+from dataclasses import dataclass, field
+from typing import IO, Iterator, Optional, Union
+
+from kibitz._core import PgnReader
+
+# Magic numbers that open the two compressed formats (RFC 1952 for gzip, RFC 8878 for zstd).
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+Source = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as read: its number in the input (1-based), the line it starts on, its tags
+    (file order), the start position, the main line in UCI, the result token, and what is
+    wrong with it (None for a good game; its ``moves`` then stop before the bad move)."""
+
+    index: int
+    line: int
+    headers: dict[str, str]
+    start_fen: str
+    chess960: bool
+    moves: list[str] = field(default_factory=list)
+    result: Optional[str] = None
+    error: Optional[str] = None
+
+    def describe(self) -> str:
+        """``game 12 (White - Black, Event, line 345)``: how messages name the game."""
+        h = self.headers
+        who = f"{h.get('White', '?')} - {h.get('Black', '?')}"
+        event = f", {h['Event']}" if h.get("Event") else ""
+        return f"game {self.index} ({who}{event}, line {self.line})"
+
+
+def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
+    """A zstd decoder over ``raw``: the standard library's (Python 3.14+), else the
+    ``zstandard`` package (installed with kibitz on older Pythons)."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found]
+
+        return zstd.ZstdFile(raw)  # type: ignore[no-any-return]
+    except ImportError:
+        pass
+    try:
+        import zstandard
+    except ImportError as e:  # pragma: no cover - zstandard is a dependency below 3.14
+        raise OSError("reading .zst needs the 'zstandard' package (pip install zstandard)") from e
+    return zstandard.ZstdDecompressor().stream_reader(raw, read_size=1 << 16)  # type: ignore[no-any-return]
+
+
+class _Opened:
+    """A PGN source opened for reading: the decoded byte stream, and how far into the raw
+    file reading has got (for progress estimates)."""
+
+    def __init__(self, source: Source) -> None:
+        self._own = not hasattr(source, "read")
+        if self._own:
+            self.raw: IO[bytes] = open(os.fspath(source), "rb")  # type: ignore[arg-type]
+        else:
+            self.raw = source  # type: ignore[assignment]
+        try:
+            self.size: Optional[int] = os.fstat(self.raw.fileno()).st_size
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            self.size = None
+        head = self._peek(4)
+        if head.startswith(_GZIP_MAGIC):
+            self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
+        elif head.startswith(_ZSTD_MAGIC):
+            self.stream = _zstd_reader(self.raw)
+        else:
+            self.stream = self.raw
+
+    def _peek(self, n: int) -> bytes:
+        peek = getattr(self.raw, "peek", None)
+        if peek is not None:
+            return bytes(peek(n)[:n])
+        if self.raw.seekable():
+            pos = self.raw.tell()
+            head = self.raw.read(n)
+            self.raw.seek(pos)
+            return head
+        # A pipe without peek: wrap it so the magic bytes can be looked at.
+        self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment]
+        return bytes(self.raw.peek(n)[:n])  # type: ignore[attr-defined]
+
+    def fraction_read(self) -> Optional[float]:
+        """Share of the raw file read so far, or None when its size is unknown."""
+        if not self.size:
+            return None
+        try:
+            return min(1.0, self.raw.tell() / self.size)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return None
+
+    def close(self) -> None:
+        if self.stream is not self.raw:
+            self.stream.close()
+        if self._own:
+            self.raw.close()
+
+
+def _games(opened: _Opened) -> Iterator[Game]:
+    try:
+        for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened.stream):
+            yield Game(index, line, headers, fen, chess960, moves, result, error)
+    finally:
+        opened.close()
+
+
+def open_games(source: Source) -> tuple[_Opened, Iterator[Game]]:
+    """The opened source (for progress: ``fraction_read()``) and its games."""
+    opened = _Opened(source)
+    return opened, _games(opened)
+
+
+def read_games(source: Source) -> Iterator[Game]:
+    """Yields the games of a PGN file (a path, or a binary file object), in order.
+
+    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes. Each ``Game`` has
+    ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
+    what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
+    file that ends inside the game)."""
+    return _games(_Opened(source))

@@ -350,6 +350,9 @@ impl<R: Read> PgnReader<R> {
                         ended = true;
                         break;
                     }
+                    if self.peek()?.is_none() {
+                        break; // the input ends inside the movetext: the token may be cut short
+                    }
                     if let Some(board) = board.as_mut() {
                         if let Err(why) = play(board, &token, line, &mut game) {
                             game.error = Some(why);

@@ -93,7 +93,7 @@ class _Opened:
             self.raw.seek(pos)
             return head
         # A pipe without peek: wrap it so the magic bytes can be looked at.
-        self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment]
+        self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment, type-var]
         return bytes(self.raw.peek(n)[:n])  # type: ignore[attr-defined]
 
     def fraction_read(self) -> Optional[float]:

@@ -172,9 +172,7 @@ impl<R: Read> PgnReader<R> {
     fn skip_between_games(&mut self) -> Result<Option<u8>, ReadError> {
         loop {
             let Some(b) = self.peek()? else { return Ok(None) };
-            if b == b'%' && self.at_line_start {
-                self.skip_line()?;
-            } else if b == b';' {
+            if (b == b'%' && self.at_line_start) || b == b';' {
                 self.skip_line()?;
             } else if b == b'{' {
                 self.bump();
@@ -276,11 +274,7 @@ impl<R: Read> PgnReader<R> {
         let mut token = Vec::with_capacity(16);
 
         // The tag section.
-        loop {
-            let Some(b) = self.skip_between_games()? else { break };
-            if b != b'[' {
-                break;
-            }
+        while let Some(b'[') = self.skip_between_games()? {
             match self.tag(&mut token)? {
                 Ok(pair) => game.headers.push(pair),
                 Err(why) => {
@@ -297,8 +291,7 @@ impl<R: Read> PgnReader<R> {
         // The movetext, up to the result, the next tag section or the end of the input.
         let mut depth = 0u32; // variation nesting
         let mut ended = false;
-        loop {
-            let Some(b) = self.peek()? else { break };
+        while let Some(b) = self.peek()? {
             match b {
                 b'[' if depth == 0 && self.at_line_start => {
                     // The next game's tags: this one had no result token.

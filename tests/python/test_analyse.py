@@ -420,3 +420,18 @@ def test_ray_backend_matches_local(mixed):
     finally:
         ray.shutdown()
     assert recs == records(out1)
+
+
+def test_ctrl_c_stops_at_once(tmp_path):
+    src = tmp_path / "g.pgn"
+    src.write_text((DATA / "book_games.pgn").read_text())
+    out = tmp_path / "o.jsonl"
+    # A budget large enough that no game finishes before the signal.
+    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(src), "--nodes", "5000000",
+                          "--workers", "2", "-o", str(out)], stderr=subprocess.PIPE)
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    t = time.monotonic()
+    err = p.communicate(timeout=60)[1].decode()
+    assert time.monotonic() - t < 10  # the workers are ended, not waited for
+    assert p.returncode == 130 and "--resume" in err

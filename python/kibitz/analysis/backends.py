@@ -96,6 +96,13 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
                 break
             head = pending.popleft()
             yield head if isinstance(head, dict) else head.result()
+    except BaseException:
+        # Ctrl-C, or the consumer stopped early: end the workers now rather than wait for
+        # each to finish its game (minutes at large budgets). ProcessPoolExecutor has no
+        # public way to do this; its process table is stable since Python 3.8.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
 

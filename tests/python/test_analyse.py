@@ -387,6 +387,12 @@ def test_kill_then_resume_gives_the_uninterrupted_output(tmp_path):
     # Resuming a finished run analyses nothing and changes nothing.
     assert run_cli(*args, "-o", str(part), "--resume").returncode == 0
     assert part.read_bytes() == full.read_bytes()
+    # Resuming with another input is refused and leaves the output alone.
+    other = tmp_path / "other.pgn"
+    other.write_text(BAD)
+    r = run_cli("analyse", str(other), "--nodes", "1500", "-o", str(part), "--resume")
+    assert r.returncode == 2 and b"does not continue" in r.stderr
+    assert part.read_bytes() == full.read_bytes()
 
 
 def test_progress_on_a_terminal(tmp_path):

@@ -45,11 +45,13 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def kept_records(path: str) -> tuple[int, int, int]:
+def kept_records(path: str) -> tuple[int, int, int, Any]:
     """Scans an output file to resume: (records kept, bad games among them, byte length of
-    the complete lines). A last line without its newline is a torn write and is not kept."""
+    the complete lines, the last kept record's headers). A last line without its newline is
+    a torn write and is not kept."""
     count = bad = 0
     keep = 0
+    headers = None
     with open(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
@@ -62,9 +64,10 @@ def kept_records(path: str) -> tuple[int, int, int]:
                 raise ResumeError(f"{path}: line {count + 1} is not the record of game {count + 1}; not resuming")
             count += 1
             keep += len(raw)
+            headers = rec.get("headers")
             if rec.get("status") != "ok":
                 bad += 1
-    return count, bad, keep
+    return count, bad, keep, headers
 
 
 def _records_of(path: str, count: int) -> Iterator[dict[str, Any]]:
@@ -112,14 +115,22 @@ def run(args: argparse.Namespace) -> int:
         return 2
     skip = bad = 0
     keep_bytes = 0
+    last_headers = None
     if args.resume and os.path.exists(args.output):
         try:
-            skip, bad, keep_bytes = kept_records(args.output)
+            skip, bad, keep_bytes, last_headers = kept_records(args.output)
         except ResumeError as e:
             print(f"kibitz analyse: {e}", file=sys.stderr)
             return 2
     try:
         opened, games = open_games(args.games)
+        if skip:
+            # The games already done are read past; the last of them must be the last record's.
+            game = next(itertools.islice(games, skip - 1, None), None)
+            if game is None or game.headers != last_headers:
+                print(f"kibitz analyse: {args.output} does not continue {args.games} (its game {skip} is not the"
+                      " input's); not resuming", file=sys.stderr)
+                return 2
     except OSError as e:
         print(f"kibitz analyse: cannot read {args.games}: {e}", file=sys.stderr)
         return 2
@@ -156,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
                 os.fsync(fd)
 
     progress = Progress(opened.fraction_read)
-    remaining: Iterator[Game] = itertools.islice(games, skip, None)
+    remaining: Iterator[Game] = games
     if args.backend == "ray":
         records = backends.ray_cluster(remaining, limits, args.ray_address)
     else:

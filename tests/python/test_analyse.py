@@ -441,3 +441,23 @@ def test_ctrl_c_stops_at_once(tmp_path):
     err = p.communicate(timeout=60)[1].decode()
     assert time.monotonic() - t < 10  # the workers are ended, not waited for
     assert p.returncode == 130 and "--resume" in err
+
+
+def test_multipv_and_depth_limits(tmp_path):
+    src = tmp_path / "g.pgn"
+    src.write_text(GOOD.split("[Event \"From a position")[0])
+    recs = list(kibitz.analyse_games(src, depth=3, multipv=3, workers=1))
+    ref = python_chess_games(src.read_text())
+    for rec, game in zip(recs, ref):
+        board = game.board()
+        for pos, move in zip(rec["positions"], list(game.mainline_moves()) + [None]):
+            if pos.get("terminal"):
+                assert pos["lines"] == [] and move is None
+                break
+            assert pos["depth"] == 3
+            legal = {m.uci() for m in board.legal_moves}
+            firsts = [line["pv"][0] for line in pos["lines"]]
+            assert len(firsts) == min(3, len(legal)) and len(set(firsts)) == len(firsts) and set(firsts) <= legal
+            assert firsts[0] == pos["best"] and pos["lines"][0]["score"] == pos["score"]
+            if move is not None:
+                board.push(move)

@@ -59,11 +59,20 @@ def main() -> int:
         print(f"{args.games} games ({plies} plies), {args.nodes} nodes a position, {args.repeat} alternating runs; "
               f"load average before: {os.getloadavg()}")
         times: dict[str, list[float]] = {k: [] for k in configs}
+        cores: dict[str, list[float]] = {k: [] for k in configs}
         reference = None
         for _, (name, fn) in itertools.product(range(args.repeat), configs.items()):
+            c0 = os.times()
             t = time.perf_counter()
             recs = fn()
-            times[name].append(time.perf_counter() - t)
+            wall = time.perf_counter() - t
+            c1 = os.times()
+            times[name].append(wall)
+            # CPU time of this process and its (reaped) worker processes over the wall time:
+            # how many cores the run actually got. Ray's workers are not our children.
+            cpu = (c1.user - c0.user) + (c1.system - c0.system) + (c1.children_user - c0.children_user) \
+                + (c1.children_system - c0.children_system)
+            cores[name].append(cpu / wall)
             if reference is None:
                 reference = recs
             assert recs == reference, f"{name}: records differ from the first run's"
@@ -73,7 +82,8 @@ def main() -> int:
     base = statistics.median(times["1 worker"])
     for name, v in times.items():
         med = statistics.median(v)
-        print(f"  {name:13s} median {med:7.2f} s  {args.games / med:6.2f} games/s  {base / med:5.2f}x  "
+        used = "" if name.startswith("ray") else f"  cores used {statistics.median(cores[name]):.2f}"
+        print(f"  {name:13s} median {med:7.2f} s  {args.games / med:6.2f} games/s  {base / med:5.2f}x{used}  "
               f"runs: {', '.join(f'{x:.2f}' for x in v)}")
     return 0
 

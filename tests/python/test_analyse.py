@@ -164,6 +164,21 @@ def test_compressed_inputs_read_the_same(tmp_path):
     zst = tmp_path / "g.pgn.zst"
     zst.write_bytes(zstandard.ZstdCompressor().compress(text))
     assert [(g.headers, g.moves) for g in kibitz.read_games(zst)] == expected
+    # Two frames back to back (as `cat a.zst b.zst` makes) are one stream.
+    half = text.index(b'[Event "Chess960')
+    zst.write_bytes(zstandard.ZstdCompressor().compress(text[:half]) + zstandard.ZstdCompressor().compress(text[half:]))
+    assert [(g.headers, g.moves) for g in kibitz.read_games(zst)] == expected
+    # A compressed file cut short: the games before the cut, then one that says truncated.
+    cut = text.index(b"6. Re1")
+    for name, packed in (("cut.pgn.gz", gzip.compress(text[:cut] + b"x" * 5000)),
+                         ("cut.pgn.zst", zstandard.ZstdCompressor().compress(text[:cut] + b"x" * 5000))):
+        path = tmp_path / name
+        path.write_bytes(packed[: len(packed) - 30])
+        games = list(kibitz.read_games(path))
+        good = [(g.headers, g.moves) for g in games[:-1]]
+        assert good == expected[: len(good)]  # zstd decodes whole blocks: maybe none here
+        assert len(good) >= 1 or name.endswith(".zst")
+        assert "truncated" in (games[-1].error or ""), (name, games[-1])
     # A file object works too, and 1-byte reads change nothing (chunk boundaries anywhere).
     class Trickle:
         """A binary stream that hands out one byte per read."""

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Iterator, Optional, Union
 
-from kibitz._core import PgnReader
+from kibitz._core import STARTING_FEN, PgnReader
 
 # Magic numbers that open the two compressed formats (RFC 1952 for gzip, RFC 8878 for zstd).
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -45,20 +45,42 @@ class Game:
         return f"game {self.index} ({who}{event}, line {self.line})"
 
 
-def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
-    """A zstd decoder over ``raw``: the standard library's (Python 3.14+), else the
-    ``zstandard`` package (installed with kibitz on older Pythons)."""
-    try:
-        from compression import zstd  # type: ignore[import-not-found]
+class _ZstdStream:
+    """A zstd decoder over ``raw`` that reads concatenated frames and, unlike a plain stream
+    reader, notices a stream cut short inside a frame (raising EOFError, as gzip does). Uses
+    the ``zstandard`` package (a dependency of kibitz)."""
 
-        return zstd.ZstdFile(raw)  # type: ignore[no-any-return]
-    except ImportError:
+    def __init__(self, raw: IO[bytes]) -> None:
+        try:
+            import zstandard
+        except ImportError as e:  # pragma: no cover - zstandard is a dependency
+            raise OSError("reading .zst needs the 'zstandard' package (pip install zstandard)") from e
+        self._new = zstandard.ZstdDecompressor().decompressobj
+        self._raw = raw
+        self._obj = self._new()
+        self._fed = False  # bytes of the current frame were fed
+        self._out = b""
+
+    def read(self, n: int) -> bytes:
+        while not self._out:
+            chunk = self._raw.read(1 << 16)
+            if not chunk:
+                if self._fed and not self._obj.eof:
+                    raise EOFError("the zstd stream ends inside a frame")
+                return b""
+            while chunk:
+                self._out += self._obj.decompress(chunk)
+                self._fed = True
+                chunk = b""
+                if self._obj.eof:  # a frame ended: the rest belongs to the next one
+                    chunk = self._obj.unused_data
+                    self._obj = self._new()
+                    self._fed = False
+        out, self._out = self._out[:n], self._out[n:]
+        return out
+
+    def close(self) -> None:
         pass
-    try:
-        import zstandard
-    except ImportError as e:  # pragma: no cover - zstandard is a dependency below 3.14
-        raise OSError("reading .zst needs the 'zstandard' package (pip install zstandard)") from e
-    return zstandard.ZstdDecompressor().stream_reader(raw, read_size=1 << 16)  # type: ignore[no-any-return]
 
 
 class _Opened:
@@ -66,6 +88,7 @@ class _Opened:
     file reading has got (for progress estimates)."""
 
     def __init__(self, source: Source) -> None:
+        self.cut: Optional[str] = None
         self._own = not hasattr(source, "read")
         if self._own:
             self.raw: IO[bytes] = open(os.fspath(source), "rb")  # type: ignore[arg-type]
@@ -79,7 +102,7 @@ class _Opened:
         if head.startswith(_GZIP_MAGIC):
             self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
         elif head.startswith(_ZSTD_MAGIC):
-            self.stream = _zstd_reader(self.raw)
+            self.stream = _ZstdStream(self.raw)  # type: ignore[assignment]
         else:
             self.stream = self.raw
 
@@ -95,6 +118,15 @@ class _Opened:
         # A pipe without peek: wrap it so the magic bytes can be looked at.
         self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment, type-var]
         return bytes(self.raw.peek(n)[:n])  # type: ignore[attr-defined]
+
+    def read(self, n: int) -> bytes:
+        """The decoded bytes, with a compressed stream cut short read as its end: the game it
+        cuts is then reported truncated by the reader, and ``cut`` says what happened."""
+        try:
+            return self.stream.read(n)
+        except EOFError as e:
+            self.cut = str(e)
+            return b""
 
     def fraction_read(self) -> Optional[float]:
         """Share of the raw file read so far, or None when its size is unknown."""
@@ -114,8 +146,14 @@ class _Opened:
 
 def _games(opened: _Opened) -> Iterator[Game]:
     try:
-        for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened.stream):
-            yield Game(index, line, headers, fen, chess960, moves, result, error)
+        last: Optional[Game] = None
+        for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
+            last = Game(index, line, headers, fen, chess960, moves, result, error)
+            yield last
+        if opened.cut is not None and (last is None or last.error is None):
+            # Cut between two games: say so in a game of its own rather than end quietly.
+            yield Game((last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None,
+                       f"truncated: the compressed input ends early ({opened.cut})")
     finally:
         opened.close()
 

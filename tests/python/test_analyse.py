@@ -169,15 +169,16 @@ def test_compressed_inputs_read_the_same(tmp_path):
     zst.write_bytes(zstandard.ZstdCompressor().compress(text[:half]) + zstandard.ZstdCompressor().compress(text[half:]))
     assert [(g.headers, g.moves) for g in kibitz.read_games(zst)] == expected
     # A compressed file cut short: the games before the cut, then one that says truncated.
-    cut = text.index(b"6. Re1")
-    for name, packed in (("cut.pgn.gz", gzip.compress(text[:cut] + b"x" * 5000)),
-                         ("cut.pgn.zst", zstandard.ZstdCompressor().compress(text[:cut] + b"x" * 5000))):
+    # (Decoders lose the block they were on, so the text spans many: the benchmark's games.)
+    long_text = gzip.decompress((DATA.parent.parent / "benches" / "data" / "selfplay.pgn.gz").read_bytes())
+    whole = [(g.headers, g.moves) for g in kibitz.read_games(io.BytesIO(long_text))]
+    for name, packed in (("cut.pgn.gz", gzip.compress(long_text)),
+                         ("cut.pgn.zst", zstandard.ZstdCompressor().compress(long_text))):
         path = tmp_path / name
-        path.write_bytes(packed[: len(packed) - 30])
+        path.write_bytes(packed[: len(packed) // 2])
         games = list(kibitz.read_games(path))
-        good = [(g.headers, g.moves) for g in games[:-1]]
-        assert good == expected[: len(good)]  # zstd decodes whole blocks: maybe none here
-        assert len(good) >= 1 or name.endswith(".zst")
+        good = [(g.headers, g.moves) for g in games if g.error is None]
+        assert len(good) > 100 and good == whole[: len(good)] and len(games) <= len(good) + 1
         assert "truncated" in (games[-1].error or ""), (name, games[-1])
     # A file object works too, and 1-byte reads change nothing (chunk boundaries anywhere).
     class Trickle:

@@ -123,7 +123,9 @@ class _Opened:
         """The decoded bytes, with a compressed stream cut short read as its end: the game it
         cuts is then reported truncated by the reader, and ``cut`` says what happened."""
         try:
-            return self.stream.read(n)
+            # read1: what the decoder has, without waiting to fill n (so a cut loses little).
+            read1 = getattr(self.stream, "read1", None)
+            return read1(n) if read1 is not None else self.stream.read(n)
         except EOFError as e:
             self.cut = str(e)
             return b""

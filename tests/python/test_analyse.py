@@ -477,3 +477,13 @@ def test_multipv_and_depth_limits(tmp_path):
             assert firsts[0] == pos["best"] and pos["lines"][0]["score"] == pos["score"]
             if move is not None:
                 board.push(move)
+
+
+def test_ray_backend_from_the_command_line(mixed, tmp_path):
+    pytest.importorskip("ray")
+    src, (_, out1, pgn1), _ = mixed
+    out, pgn = tmp_path / "ray.jsonl", tmp_path / "ray.pgn"
+    # No --ray-address: the command starts a local Ray instance and stops it at exit.
+    r = run_cli("analyse", str(src), "-o", str(out), "--pgn-out", str(pgn), "--nodes", NODES, "--backend", "ray")
+    assert r.returncode == 1, r.stderr
+    assert out.read_bytes() == out1.read_bytes() and pgn.read_bytes() == pgn1.read_bytes()

@@ -8,6 +8,7 @@ mod board;
 mod engine;
 mod interrupt;
 mod pgn;
+mod variant;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -62,5 +63,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    variant::register(m)?;
     Ok(())
 }

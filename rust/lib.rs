@@ -21,6 +21,7 @@ mod movegen;
 mod notation;
 mod perft;
 mod query;
+mod pgn;
 mod san;
 mod polyglot_random;
 mod types;
@@ -33,6 +34,7 @@ mod python;
 pub use board::Board;
 pub use error::{FenError, MoveError};
 pub use fen::STARTPOS;
+pub use pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
 pub use perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,

@@ -219,6 +219,18 @@ __all__ = [
     "F8",
     "G8",
     "H8",
+    "analyse_games",
+    "read_games",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # analyse_games / read_games load kibitz.analysis (dataclasses, compression readers) on
+    # first use, so that `import kibitz` and the UCI engine's start stay fast.
+    if name in ("analyse_games", "read_games"):
+        from kibitz import analysis
+
+        return getattr(analysis, name)
+    raise AttributeError(f"module 'kibitz' has no attribute {name!r}")

@@ -18,8 +18,10 @@ __all__ = [
     "STARTING_FEN",
     "SearchResult",
     "SquareSet",
+    "PgnReader",
     "VariantBoard",
     "VariantError",
+    "san_line",
 ]
 
 STARTING_FEN: str
@@ -504,3 +506,18 @@ class VariantBoard:
         """Leaf counts below each legal move at depth."""
     def copy(self) -> VariantBoard:
         """A copy with the history."""
+
+# PGN reading (rust/python/pgn.rs), used by kibitz.read_games / kibitz.analyse_games.
+@final
+class PgnReader:
+    """A streaming PGN reader over a binary file: yields one game at a time (replayed in Rust)."""
+
+    def __new__(cls, file: Any) -> PgnReader: ...
+    def __iter__(self) -> PgnReader: ...
+    def __next__(
+        self,
+    ) -> tuple[int, int, dict[str, str], str, bool, list[str], str | None, str | None]:
+        """The next game: (number, line, headers, start FEN, Chess960, UCI moves, result, error)."""
+
+def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
+    """The SAN of a line of UCI moves played from the FEN."""

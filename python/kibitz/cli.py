@@ -196,7 +196,7 @@ def _subcommand_registrars() -> list:  # type: ignore[type-arg]
 
 
 # Modules under kibitz/ that contribute subcommands (each defines add_parser(sub)).
-SUBCOMMAND_MODULES: list[str] = ["perftdiff", "uci", "book", "play"]
+SUBCOMMAND_MODULES: list[str] = ["perftdiff", "uci", "book", "play", "analysis.cli"]
 
 
 def _run(argv: Sequence[str] | None) -> int:

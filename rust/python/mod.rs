@@ -9,6 +9,7 @@ mod engine;
 mod interrupt;
 mod lock;
 mod moves;
+mod pgn;
 mod variant;
 mod views;
 
@@ -69,6 +70,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
+    pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
     variant::register(m)?;
     Ok(())

@@ -1,0 +1,150 @@
+"""Where games are analysed: in this process, in a pool of worker processes (the default,
+one per core), or on a Ray cluster (``pip install kibitz[ray]``).
+
+Every backend yields records in input order and holds only a bounded window of games in
+flight, so memory does not grow with the input. Each worker owns one single-threaded
+``Engine`` and clears it before every game (``analyse_game``), which is what makes the
+records independent of the backend and of the number of workers.
+"""
+
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Deque, Iterable, Iterator, Optional, Union
+
+from kibitz._core import Engine
+from kibitz.analysis.game import Limits, analyse_game, error_record
+from kibitz.analysis.reader import Game
+
+# Games queued per worker beyond the one it is on: enough that no worker waits for the
+# reader, few enough that a long run holds only a handful of games in memory.
+WINDOW_PER_WORKER = 4
+# Games per Ray task: each task pays a scheduling round trip (milliseconds) and builds an
+# engine; a few games per task make that negligible against seconds of search per game.
+RAY_CHUNK = 4
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def serial(games: Iterable[Game], limits: Limits) -> Iterator[dict[str, Any]]:
+    """Analyses in this process, one game after the other."""
+    engine = Engine(hash_mb=limits.hash_mb)
+    for game in games:
+        yield analyse_game(engine, game, limits)
+
+
+# -------------------------------------------------------------------- process pool
+
+_worker_engine: Optional[Engine] = None
+_worker_limits: Optional[Limits] = None
+
+
+def _init_worker(limits: Limits) -> None:
+    """Worker start: its own engine; Ctrl-C is the parent's business (it stops the pool)."""
+    global _worker_engine, _worker_limits
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_engine = Engine(hash_mb=limits.hash_mb)
+    _worker_limits = limits
+
+
+def _analyse_in_worker(game: Game) -> dict[str, Any]:
+    assert _worker_engine is not None and _worker_limits is not None
+    return analyse_game(_worker_engine, game, _worker_limits)
+
+
+def _mp_context() -> Any:
+    """fork where it is safe and fast (Linux: no main-module re-import, workers start in
+    milliseconds); spawn elsewhere (macOS and Windows)."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[str, Any]]:
+    """Analyses on ``workers`` processes; yields records in input order."""
+    if workers <= 1:
+        yield from serial(games, limits)
+        return
+    window = workers * (1 + WINDOW_PER_WORKER)
+    pending: Deque[Union["Future[dict[str, Any]]", dict[str, Any]]] = collections.deque()
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(),
+                                   initializer=_init_worker, initargs=(limits,))
+    try:
+        it = iter(games)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                game = next(it, None)
+                if game is None:
+                    exhausted = True
+                elif game.error is not None:
+                    pending.append(error_record(game))  # nothing to search
+                else:
+                    pending.append(executor.submit(_analyse_in_worker, game))
+            if not pending:
+                break
+            head = pending.popleft()
+            yield head if isinstance(head, dict) else head.result()
+    except BaseException:
+        # Ctrl-C, or the consumer stopped early: end the workers now rather than wait for
+        # each to finish its game (minutes at large budgets). ProcessPoolExecutor has no
+        # public way to do this; its process table is stable since Python 3.8.
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+# -------------------------------------------------------------------- Ray
+
+
+def _analyse_chunk(games: list[Game], limits: Limits) -> list[dict[str, Any]]:
+    """A Ray task: a few games on one engine, cleared before each."""
+    engine = Engine(hash_mb=limits.hash_mb)
+    return [analyse_game(engine, g, limits) for g in games]
+
+
+def ray_cluster(games: Iterable[Game], limits: Limits, address: Optional[str] = None,
+                chunk: int = RAY_CHUNK) -> Iterator[dict[str, Any]]:
+    """Analyses on a Ray cluster (``address``; None starts or joins a local one), chunks of
+    ``chunk`` games per task, one CPU per task; yields records in input order."""
+    try:
+        import ray
+    except ImportError as e:
+        raise RuntimeError("the ray backend needs Ray: pip install 'kibitz[ray]'") from e
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    task = ray.remote(num_cpus=1)(_analyse_chunk)
+    limits_ref = ray.put(limits)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    window = 2 * cpus
+    pending: Deque[Any] = collections.deque()
+    it = iter(games)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < window:
+            batch: list[Game] = []
+            while len(batch) < chunk:
+                game = next(it, None)
+                if game is None:
+                    exhausted = True
+                    break
+                batch.append(game)
+            if batch:
+                pending.append(task.remote(batch, limits_ref))
+        if not pending:
+            break
+        yield from ray.get(pending.popleft())

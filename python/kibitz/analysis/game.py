@@ -1,0 +1,198 @@
+"""Analysing one game: search every position of its main line with a fresh engine state
+and build its record; and writing a record back as annotated PGN.
+
+A record is a plain dict (one JSON line of ``kibitz analyse``'s output); its layout is
+described in the README ("Analysing game collections"). Records depend only on the game and
+the search limits: the engine is cleared before each game, so which worker (or machine)
+analyses a game changes nothing at a fixed node count or depth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from kibitz._core import Board, Engine, san_line
+from kibitz.analysis.judgement import (
+    MARKS,
+    capped_cp,
+    judge,
+    move_accuracy,
+    side_summary,
+    win_probability,
+)
+from kibitz.analysis.reader import Game
+
+# Search budget per position when none is given: ~0.2 s a position at the core's few
+# hundred thousand nodes per second on one core; enough to spot blunders of club games.
+DEFAULT_NODES = 100_000
+# Transposition table per worker (MB): one game's searches fit with room to spare, and
+# many workers on one machine stay small.
+DEFAULT_HASH_MB = 16
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long each position is searched (the first set of nodes / depth / movetime_ms
+    applies; all None means DEFAULT_NODES) and how many lines are reported."""
+
+    nodes: Optional[int] = None
+    depth: Optional[int] = None
+    movetime_ms: Optional[float] = None
+    multipv: int = 1
+    hash_mb: int = DEFAULT_HASH_MB
+
+    def search_kwargs(self) -> dict[str, Any]:
+        if self.nodes is None and self.depth is None and self.movetime_ms is None:
+            return {"nodes": DEFAULT_NODES, "multipv": self.multipv}
+        kw: dict[str, Any] = {"multipv": self.multipv}
+        if self.nodes is not None:
+            kw["nodes"] = self.nodes
+        if self.depth is not None:
+            kw["depth"] = self.depth
+        if self.movetime_ms is not None:
+            kw["movetime_ms"] = self.movetime_ms
+        return kw
+
+
+def _white_score(mate: Optional[int], cp: Optional[int], white_to_move: bool) -> dict[str, int]:
+    """A search score (side to move's view) as White's: {"mate": n} or {"cp": n}."""
+    sign = 1 if white_to_move else -1
+    if mate is not None:
+        return {"mate": sign * mate}
+    return {"cp": sign * (cp or 0)}
+
+
+def error_record(game: Game) -> dict[str, Any]:
+    """The record of a game that cannot be analysed: which game, and what is wrong."""
+    return {
+        "game": game.index,
+        "line": game.line,
+        "status": "error",
+        "error": f"{game.describe()}: {game.error}",
+        "headers": game.headers,
+    }
+
+
+def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
+    """The record of one game, searching each position with ``engine`` (cleared first)."""
+    if game.error is not None:
+        return error_record(game)
+    engine.clear()
+    kwargs = limits.search_kwargs()
+    board = Board(game.start_fen, chess960=game.chess960)
+    sans = san_line(game.start_fen, game.moves, chess960=game.chess960)
+    positions: list[dict[str, Any]] = []
+    for ply in range(len(game.moves) + 1):
+        white_to_move = board.fen().split()[1] == "w"
+        r = engine.search(board, **kwargs)
+        score = _white_score(r.mate, r.score_cp, white_to_move)
+        pos: dict[str, Any] = {
+            "ply": ply,
+            "fen": board.fen(),
+            "score": score,
+            "win": round(win_probability(score, white_to_move), 4),
+            "best": r.best_move,
+            "pv": list(r.pv),
+            "depth": r.depth,
+        }
+        if limits.multipv > 1:
+            pos["lines"] = [
+                {"score": _white_score(line.mate, line.score_cp, white_to_move), "pv": list(line.pv)}
+                for line in r.lines
+            ]
+        if r.checkmate:
+            pos["terminal"] = "checkmate"
+        elif r.stalemate:
+            pos["terminal"] = "stalemate"
+        positions.append(pos)
+        if ply < len(game.moves):
+            board.push_uci(game.moves[ply])
+
+    sides: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    for ply, uci in enumerate(game.moves):
+        before, after = positions[ply], positions[ply + 1]
+        white_moved = before["fen"].split()[1] == "w"
+        sign = 1 if white_moved else -1
+        wp_before = win_probability(before["score"], white_moved)
+        wp_after = win_probability(after["score"], not white_moved)
+        loss = max(0.0, sign * (wp_before - wp_after))
+        cp_loss = max(0, sign * (capped_cp(before["score"], white_moved) - capped_cp(after["score"], not white_moved)))
+        move = {
+            "uci": uci,
+            "san": sans[ply],
+            "win_loss": round(loss, 4),
+            "cp_loss": cp_loss,
+            "accuracy": round(move_accuracy(loss), 1),
+            "judgement": judge(loss),
+        }
+        before["move"] = move
+        sides[white_moved].append(move)
+
+    return {
+        "game": game.index,
+        "line": game.line,
+        "status": "ok",
+        "headers": game.headers,
+        "start_fen": game.start_fen,
+        "result": game.result,
+        "white": side_summary(sides[True]),
+        "black": side_summary(sides[False]),
+        "positions": positions,
+    }
+
+
+def _escape_tag(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def eval_text(score: dict[str, int]) -> str:
+    """``[%eval]`` text for a White's-side score: pawns with two decimals, or ``#n``."""
+    if "mate" in score:
+        return f"#{score['mate']}"
+    return f"{score['cp'] / 100:.2f}"
+
+
+# Movetext lines are wrapped near 80 columns (the PGN export format allows 255).
+LINE_WIDTH = 80
+
+
+def pgn_text(record: dict[str, Any]) -> str:
+    """The game of a record as PGN: its tags, then each move with its mark (``?!``, ``?``,
+    ``??``) and a ``{ [%eval ...] }`` comment on the position it leads to (none after a
+    mating move). A game that could not be analysed keeps its tags and gets a comment
+    saying why."""
+    headers = dict(record.get("headers") or {})
+    out = [f'[{k} "{_escape_tag(str(v))}"]' for k, v in headers.items()]
+    tokens: list[str] = []
+    if record.get("status") != "ok":
+        why = str(record.get("error", "")).replace("}", ")")
+        tokens.append(f"{{ kibitz: not analysed: {why} }}")
+        result = "*"
+    else:
+        positions = record["positions"]
+        for before, after in zip(positions, positions[1:]):
+            move = before["move"]
+            fields = before["fen"].split()
+            number = fields[5] if len(fields) > 5 else "1"
+            white = fields[1] == "w"
+            if white:
+                tokens.append(f"{number}.")
+            elif not tokens or tokens[-1].startswith("{"):
+                tokens.append(f"{number}...")
+            mark = MARKS.get(move["judgement"] or "", "")
+            tokens.append(move["san"] + mark)
+            if after.get("terminal") != "checkmate":
+                tokens.append(f"{{ [%eval {eval_text(after['score'])}] }}")
+        result = record.get("result") or headers.get("Result") or "*"
+    tokens.append(result)
+    lines: list[str] = []
+    current = ""
+    for t in tokens:
+        if current and len(current) + 1 + len(t) > LINE_WIDTH:
+            lines.append(current)
+            current = t
+        else:
+            current = f"{current} {t}" if current else t
+    lines.append(current)
+    return "\n".join(out) + ("\n\n" if out else "") + "\n".join(lines) + "\n\n"

@@ -1,0 +1,176 @@
+"""Reading games fast: ``read_games(path)`` yields each game of a PGN file (plain, gzip or
+zstd) as a ``Game``, tokenized and replayed in Rust (``kibitz._core.PgnReader``).
+
+The input is a stream: one 64 KB chunk and one game are held at a time, so memory does not
+grow with the file. A malformed game still comes out, with ``error`` saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+from dataclasses import dataclass, field
+from typing import IO, Iterator, Optional, Union
+
+from kibitz._core import STARTING_FEN, PgnReader
+
+# Magic numbers that open the two compressed formats (RFC 1952 for gzip, RFC 8878 for zstd).
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+Source = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as read: its number in the input (1-based), the line it starts on, its tags
+    (file order), the start position, the main line in UCI, the result token, and what is
+    wrong with it (None for a good game; its ``moves`` then stop before the bad move)."""
+
+    index: int
+    line: int
+    headers: dict[str, str]
+    start_fen: str
+    chess960: bool
+    moves: list[str] = field(default_factory=list)
+    result: Optional[str] = None
+    error: Optional[str] = None
+
+    def describe(self) -> str:
+        """``game 12 (White - Black, Event, line 345)``: how messages name the game."""
+        h = self.headers
+        who = f"{h.get('White', '?')} - {h.get('Black', '?')}"
+        event = f", {h['Event']}" if h.get("Event") else ""
+        return f"game {self.index} ({who}{event}, line {self.line})"
+
+
+class _ZstdStream:
+    """A zstd decoder over ``raw`` that reads concatenated frames and, unlike a plain stream
+    reader, notices a stream cut short inside a frame (raising EOFError, as gzip does). Uses
+    the ``zstandard`` package (a dependency of kibitz)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        try:
+            import zstandard
+        except ImportError as e:  # pragma: no cover - zstandard is a dependency
+            raise OSError("reading .zst needs the 'zstandard' package (pip install zstandard)") from e
+        self._new = zstandard.ZstdDecompressor().decompressobj
+        self._raw = raw
+        self._obj = self._new()
+        self._fed = False  # bytes of the current frame were fed
+        self._out = b""
+
+    def read(self, n: int) -> bytes:
+        while not self._out:
+            chunk = self._raw.read(1 << 16)
+            if not chunk:
+                if self._fed and not self._obj.eof:
+                    raise EOFError("the zstd stream ends inside a frame")
+                return b""
+            while chunk:
+                self._out += self._obj.decompress(chunk)
+                self._fed = True
+                chunk = b""
+                if self._obj.eof:  # a frame ended: the rest belongs to the next one
+                    chunk = self._obj.unused_data
+                    self._obj = self._new()
+                    self._fed = False
+        out, self._out = self._out[:n], self._out[n:]
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class _Opened:
+    """A PGN source opened for reading: the decoded byte stream, and how far into the raw
+    file reading has got (for progress estimates)."""
+
+    def __init__(self, source: Source) -> None:
+        self.cut: Optional[str] = None
+        self._own = not hasattr(source, "read")
+        if self._own:
+            self.raw: IO[bytes] = open(os.fspath(source), "rb")  # type: ignore[arg-type]
+        else:
+            self.raw = source  # type: ignore[assignment]
+        try:
+            self.size: Optional[int] = os.fstat(self.raw.fileno()).st_size
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            self.size = None
+        head = self._peek(4)
+        if head.startswith(_GZIP_MAGIC):
+            self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
+        elif head.startswith(_ZSTD_MAGIC):
+            self.stream = _ZstdStream(self.raw)  # type: ignore[assignment]
+        else:
+            self.stream = self.raw
+
+    def _peek(self, n: int) -> bytes:
+        peek = getattr(self.raw, "peek", None)
+        if peek is not None:
+            return bytes(peek(n)[:n])
+        if self.raw.seekable():
+            pos = self.raw.tell()
+            head = self.raw.read(n)
+            self.raw.seek(pos)
+            return head
+        # A pipe without peek: wrap it so the magic bytes can be looked at.
+        self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment, type-var]
+        return bytes(self.raw.peek(n)[:n])  # type: ignore[attr-defined]
+
+    def read(self, n: int) -> bytes:
+        """The decoded bytes, with a compressed stream cut short read as its end: the game it
+        cuts is then reported truncated by the reader, and ``cut`` says what happened."""
+        try:
+            # read1: what the decoder has, without waiting to fill n (so a cut loses little).
+            read1 = getattr(self.stream, "read1", None)
+            return read1(n) if read1 is not None else self.stream.read(n)
+        except EOFError as e:
+            self.cut = str(e)
+            return b""
+
+    def fraction_read(self) -> Optional[float]:
+        """Share of the raw file read so far, or None when its size is unknown."""
+        if not self.size:
+            return None
+        try:
+            return min(1.0, self.raw.tell() / self.size)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return None
+
+    def close(self) -> None:
+        if self.stream is not self.raw:
+            self.stream.close()
+        if self._own:
+            self.raw.close()
+
+
+def _games(opened: _Opened) -> Iterator[Game]:
+    try:
+        last: Optional[Game] = None
+        for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
+            last = Game(index, line, headers, fen, chess960, moves, result, error)
+            yield last
+        if opened.cut is not None and (last is None or last.error is None):
+            # Cut between two games: say so in a game of its own rather than end quietly.
+            yield Game((last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None,
+                       f"truncated: the compressed input ends early ({opened.cut})")
+    finally:
+        opened.close()
+
+
+def open_games(source: Source) -> tuple[_Opened, Iterator[Game]]:
+    """The opened source (for progress: ``fraction_read()``) and its games."""
+    opened = _Opened(source)
+    return opened, _games(opened)
+
+
+def read_games(source: Source) -> Iterator[Game]:
+    """Yields the games of a PGN file (a path, or a binary file object), in order.
+
+    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes. Each ``Game`` has
+    ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
+    what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
+    file that ends inside the game)."""
+    return _games(_Opened(source))

@@ -26,4 +26,4 @@ __all__ = [
     "SearchResult",
 ]
 
-__version__ = "0.1.0"
+from kibitz._core import __version__ as __version__  # Cargo.toml's version, the only one

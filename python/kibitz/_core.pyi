@@ -14,6 +14,7 @@ __all__ = [
 ]
 
 STARTING_FEN: str
+__version__: str
 
 class FenError(ValueError): ...
 class InvalidMoveError(ValueError): ...

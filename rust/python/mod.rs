@@ -60,5 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

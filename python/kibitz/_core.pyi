@@ -11,15 +11,25 @@ __all__ = [
     "InvalidMoveError",
     "STARTING_FEN",
     "SearchResult",
+    "__version__",
 ]
 
 STARTING_FEN: str
+"""The FEN of the standard starting position."""
 __version__: str
+"""kibitz's version (Cargo.toml's, the only place it is written)."""
 
-class FenError(ValueError): ...
-class InvalidMoveError(ValueError): ...
-class IllegalMoveError(ValueError): ...
-class AmbiguousMoveError(ValueError): ...
+class FenError(ValueError):
+    """A FEN string that is malformed or describes an impossible position."""
+
+class InvalidMoveError(ValueError):
+    """Move text that is not a move at all (neither UCI nor SAN syntax)."""
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that is not legal in the position."""
+
+class AmbiguousMoveError(ValueError):
+    """A SAN move that fits more than one legal move."""
 
 @final
 class Board:
@@ -72,40 +82,62 @@ class SearchResult:
     """
 
     @property
-    def best_move(self) -> str | None: ...
+    def best_move(self) -> str | None:
+        """The move to play (UCI), None when the root has no legal move."""
     @property
-    def ponder(self) -> str | None: ...
+    def ponder(self) -> str | None:
+        """The expected reply (the pv's second move), if any."""
     @property
-    def score_cp(self) -> int | None: ...
+    def score_cp(self) -> int | None:
+        """Score in centipawns from the side to move's view; None when ``mate`` is set."""
     @property
-    def mate(self) -> int | None: ...
+    def mate(self) -> int | None:
+        """Moves to mate: > 0 the side to move mates, < 0 it is mated; None otherwise."""
     @property
-    def depth(self) -> int: ...
+    def depth(self) -> int:
+        """Depth of the last finished iteration."""
     @property
-    def seldepth(self) -> int: ...
+    def seldepth(self) -> int:
+        """Deepest ply reached (quiescence included)."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """Nodes searched."""
     @property
-    def time_ms(self) -> int: ...
+    def time_ms(self) -> int:
+        """Time taken, in milliseconds."""
     @property
-    def nps(self) -> int: ...
+    def nps(self) -> int:
+        """Nodes per second."""
     @property
-    def hashfull(self) -> int: ...
+    def hashfull(self) -> int:
+        """Permille of the transposition table in use (sampled)."""
     @property
-    def pv(self) -> list[str]: ...
+    def pv(self) -> list[str]:
+        """The principal variation, UCI moves from the root."""
     @property
-    def bound(self) -> str: ...
+    def bound(self) -> str:
+        """Whether the score is "exact", a "lower" bound or an "upper" bound."""
     @property
-    def lines(self) -> list[SearchResult]: ...
+    def lines(self) -> list[SearchResult]:
+        """One result per MultiPV line (line 1 first); empty in the objects given to ``on_info``."""
     @property
-    def checkmate(self) -> bool: ...
+    def checkmate(self) -> bool:
+        """The root position is checkmate (then ``mate == 0`` and ``best_move`` is None)."""
     @property
-    def stalemate(self) -> bool: ...
+    def stalemate(self) -> bool:
+        """The root position is stalemate (then ``score_cp == 0`` and ``best_move`` is None)."""
     @property
-    def multipv(self) -> int: ...
+    def multipv(self) -> int:
+        """Which MultiPV line this is (1 = best)."""
 
 @final
 class Engine:
+    """The chess engine: alpha-beta search with a transposition table of ``hash_mb`` MB.
+
+    ``search`` releases the GIL; ``stop()`` may be called from another thread and makes the
+    running search return its best move so far.
+    """
+
     def __new__(cls, hash_mb: int = 16) -> Engine: ...
     def search(
         self,
@@ -119,10 +151,25 @@ class Engine:
         multipv: int = 1,
         searchmoves: list[str] | None = None,
         on_info: Callable[[SearchResult], object] | None = None,
-    ) -> SearchResult: ...
-    def stop(self) -> None: ...
-    def clear(self) -> None: ...
-    def resize(self, hash_mb: int) -> None: ...
+    ) -> SearchResult:
+        """Searches ``board`` and returns the result.
+
+        Limits combine: the search ends at the first one reached (none = until ``stop()``).
+        ``movetime_ms`` is an exact hard limit; ``soft_ms`` / ``hard_ms`` are a time
+        manager's target and cap. ``searchmoves`` restricts the root moves (UCI).
+        ``on_info(info)`` is called after each finished iteration, once per MultiPV line.
+        Bad limits raise ``ValueError``.
+        """
+    def stop(self) -> None:
+        """Makes a running search return within a few milliseconds with its best move so far.
+
+        Safe to call from any thread; a no-op when no search runs."""
+    def clear(self) -> None:
+        """Forgets the transposition table and the move-ordering histories (a new game)."""
+    def resize(self, hash_mb: int) -> None:
+        """Replaces the transposition table by an empty one of ``hash_mb`` megabytes."""
     @property
-    def hash_mb(self) -> int: ...
-    def hashfull(self) -> int: ...
+    def hash_mb(self) -> int:
+        """The table size in megabytes."""
+    def hashfull(self) -> int:
+        """Permille of the table used by the last search (sampled)."""

@@ -66,3 +66,18 @@ def test_readme_examples_pass_mypy_strict(tmp_path: Path) -> None:
         report = report.replace(Path(path).name, f"README python block {i + 1}")
     assert result.returncode == 0, report
     assert "Success" in result.stdout, report
+
+
+def test_stubs_match_the_extension(tmp_path: Path) -> None:
+    # mypy's stubtest imports kibitz._core and compares every name, signature and property
+    # with _core.pyi: a method added in Rust without a stub (or the reverse) fails here.
+    pytest.importorskip("mypy")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "kibitz._core"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success" in result.stdout, result.stdout

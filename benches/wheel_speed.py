@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,11 +106,12 @@ def make_venv(where: Path, wheel: Path) -> Path:
     return python
 
 
-def run(python: Path, what: str, cwd: Path) -> dict:
+def run(python: Path, what: str, cwd: Path) -> dict[str, Any]:
     out = subprocess.run(
         [str(python), "-c", WORKER, what], capture_output=True, text=True, check=True, cwd=cwd
     ).stdout
-    return json.loads(out)
+    result: dict[str, Any] = json.loads(out)
+    return result
 
 
 def main() -> None:
@@ -129,7 +131,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         native = args.native or build_native(work / "native-wheel")
-        print(f"portable: {portable.name}\nnative:   {native.name}\nload average at the start: {os.getloadavg()[0]:.2f}", flush=True)
+        print(f"portable: {portable.name}\nnative:   {native.name}", flush=True)
+        print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
         pythons = {"portable": make_venv(work / "portable", portable), "native": make_venv(work / "native", native)}
         nps: dict[str, dict[str, list[float]]] = {w: {"portable": [], "native": []} for w in ("perft", "search")}
         search_nodes: dict[str, set[tuple[int, ...]]] = {"portable": set(), "native": set()}

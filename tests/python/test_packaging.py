@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import kibitz
 import kibitz._core
 
@@ -93,3 +95,31 @@ def test_typed_package_files() -> None:
     package = Path(kibitz.__file__).parent
     assert (package / "py.typed").is_file()
     assert (package / "_core.pyi").is_file()
+
+
+def test_no_native_cpu_tuning_in_the_build() -> None:
+    # The wheel must run on any x86-64 CPU: nothing in the build may ask rustc for the
+    # build machine's CPU (issue 11). The places a build takes rustc flags from:
+    places = [ROOT / "Cargo.toml", ROOT / "pyproject.toml", *sorted((ROOT / "scripts").iterdir())]
+    places += [p for p in (ROOT / ".cargo" / "config.toml", ROOT / ".cargo" / "config") if p.exists()]
+    for path in places:
+        text = path.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line.lstrip().startswith("#"):
+                continue  # comments may say why it is absent
+            assert "target-cpu" not in line, f"{path.relative_to(ROOT)}: {line.strip()}"
+
+
+@pytest.mark.slow
+def test_build_wheels_script() -> None:
+    # The whole release build and its own checks (tags, auditwheel, installs without Rust);
+    # minutes of compiling, so behind --runslow. The sdist compile is left to the script's
+    # own full run.
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "build-wheels"), "--no-sdist-install"],
+        capture_output=True, text=True, timeout=1800, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"dist/kibitz-{cargo_version()}-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" in result.stdout
+    assert "ok: auditwheel: consistent with manylinux_2_17_x86_64" in result.stdout
+    assert result.stdout.count("ok: kibitz perft 5: 4865609 nodes") >= 1

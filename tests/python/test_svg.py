@@ -99,7 +99,7 @@ def test_orientation_and_square_colours(coordinates: bool) -> None:
         for sq in range(64):
             name = chess.square_name(sq)
             assert kinds[name] == ("light" if chess.BB_SQUARES[sq] & chess.BB_LIGHT_SQUARES else "dark")
-        labels = [t.text for t in root.iter(SVG + "text")]
+        labels = [t.text or "" for t in root.iter(SVG + "text")]
         assert sorted(set(labels)) == (sorted("abcdefgh12345678") if coordinates else [])
 
 

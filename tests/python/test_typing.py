@@ -62,8 +62,8 @@ def test_readme_examples_pass_mypy_strict(tmp_path: Path) -> None:
         timeout=300,
     )
     report = result.stdout + result.stderr
-    for i, path in enumerate(files):
-        report = report.replace(Path(path).name, f"README python block {i + 1}")
+    for i, name in enumerate(files):
+        report = report.replace(Path(name).name, f"README python block {i + 1}")
     assert result.returncode == 0, report
     assert "Success" in result.stdout, report
 

@@ -5,7 +5,9 @@ compared with the ordinary build on this machine (``maturin build --release``, l
 system toolchain against its own glibc). Neither uses ``-C target-cpu=native``. Each wheel
 is installed into a venv of its own, and every measurement runs in a fresh process of one
 venv, alternating which build goes first in each round, so that both see the same load on
-a shared machine; the report gives the median of the rounds and the ratio portable/native.
+a shared machine. Each run is timed by the wall clock and by the process's CPU time (which
+leaves out waiting for a core when the machine is overloaded); the report gives the medians
+of the rounds, their ratio portable/native and the median of the per-round ratios.
 
 Workloads (each asserts its answer before its time counts):
   perft   ``Board.perft``: start position depth 6 (119,060,324) and Kiwipete depth 4
@@ -55,28 +57,33 @@ SEARCH = [
 ]
 
 what = sys.argv[1]
-nodes, seconds, per_position = 0, 0.0, []
+nodes, seconds, cpu_seconds, per_position = 0, 0.0, 0.0, []
 if what == "perft":
     for fen, depth, want in PERFT:
         board = kibitz.Board(fen)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         got = board.perft(depth)
         seconds += time.perf_counter() - t
+        cpu_seconds += time.process_time() - c
         assert got == want, (fen, depth, got, want)
         nodes += got
 else:
     for fen, depth in SEARCH:
         engine = kibitz.Engine(hash_mb=16)
         board = kibitz.Board(fen)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         result = engine.search(board, depth=depth)
         seconds += time.perf_counter() - t
+        cpu_seconds += time.process_time() - c
         assert result.best_move in board.legal_moves(), result.best_move
         nodes += result.nodes
         per_position.append(result.nodes)
-print(json.dumps({"nodes": nodes, "seconds": seconds, "per_position": per_position,
+print(json.dumps({"nodes": nodes, "seconds": seconds, "cpu_seconds": cpu_seconds, "per_position": per_position,
                   "file": kibitz._core.__file__}))
 '''
+
+
+WORKLOADS = ("perft", "search")
 
 
 def find_maturin() -> str:
@@ -134,36 +141,41 @@ def main() -> None:
         print(f"portable: {portable.name}\nnative:   {native.name}", flush=True)
         print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
         pythons = {"portable": make_venv(work / "portable", portable), "native": make_venv(work / "native", native)}
-        nps: dict[str, dict[str, list[float]]] = {w: {"portable": [], "native": []} for w in ("perft", "search")}
+        # nps[clock][workload][build]: one figure per round. "cpu" divides by the process's
+        # CPU time, which leaves out the time spent waiting for a core on a loaded machine.
+        nps: dict[str, dict[str, dict[str, list[float]]]] = {
+            clock: {w: {"portable": [], "native": []} for w in WORKLOADS} for clock in ("wall", "cpu")
+        }
         search_nodes: dict[str, set[tuple[int, ...]]] = {"portable": set(), "native": set()}
         for i in range(args.rounds):
             order = ["portable", "native"] if i % 2 == 0 else ["native", "portable"]
-            for what in ("perft", "search"):
+            for what in WORKLOADS:
                 for build in order:
                     r = run(pythons[build], what, work)
                     assert r["file"].startswith(str(work / build)), r["file"]
-                    nps[what][build].append(r["nodes"] / r["seconds"])
+                    nps["wall"][what][build].append(r["nodes"] / r["seconds"])
+                    nps["cpu"][what][build].append(r["nodes"] / r["cpu_seconds"])
                     if what == "search":
                         search_nodes[build].add(tuple(r["per_position"]))
             print(
-                f"round {i + 1}: "
-                + "  ".join(
-                    f"{what} {b} {nps[what][b][-1] / 1e6:.2f} M" for what in ("perft", "search") for b in order
-                ),
+                f"round {i + 1} (cpu-time nps): "
+                + "  ".join(f"{w} {b} {nps['cpu'][w][b][-1] / 1e6:.2f} M" for w in WORKLOADS for b in order),
                 flush=True,
             )
         assert len(search_nodes["native"]) == 1, "the native search is not deterministic"
         assert search_nodes["portable"] == search_nodes["native"], search_nodes
 
-    print(f"\nmedians of {args.rounds} alternating rounds (nodes/s); ratio = portable/native of the medians,")
-    print("and the median of the per-round ratios (each round's two runs back to back, so the machine's")
-    print("load, which drifts on a shared machine, mostly cancels):")
-    print("| workload | portable (manylinux2014, zig) | native (maturin build) | ratio of medians | median per-round ratio |")
-    print("|---|---|---|---|---|")
-    for what in ("perft", "search"):
-        p, n = statistics.median(nps[what]["portable"]), statistics.median(nps[what]["native"])
-        paired = statistics.median(a / b for a, b in zip(nps[what]["portable"], nps[what]["native"]))
-        print(f"| {what} | {p / 1e6:.2f} M | {n / 1e6:.2f} M | {p / n:.3f} | {paired:.3f} |")
+    print(f"\nmedians of {args.rounds} alternating rounds, nodes/s by CPU time and by wall time;")
+    print("ratio = portable/native of the medians, and the median of the per-round ratios (a round's")
+    print("two runs are back to back, so load drifting on a shared machine mostly cancels):")
+    print("| workload | clock | portable (manylinux2014, zig) | native (maturin build) | ratio of medians | median per-round ratio |")
+    print("|---|---|---|---|---|---|")
+    for what in WORKLOADS:
+        for clock in ("cpu", "wall"):
+            runs = nps[clock][what]
+            p, n = statistics.median(runs["portable"]), statistics.median(runs["native"])
+            paired = statistics.median(a / b for a, b in zip(runs["portable"], runs["native"]))
+            print(f"| {what} | {clock} | {p / 1e6:.2f} M | {n / 1e6:.2f} M | {p / n:.3f} | {paired:.3f} |")
     print(f"search nodes per position (identical in both builds): {sorted(search_nodes['native'])[0]}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 

@@ -23,6 +23,7 @@ mod perft;
 mod san;
 mod polyglot_random;
 mod types;
+mod variant;
 mod zobrist;
 
 #[cfg(feature = "python")]
@@ -44,3 +45,8 @@ pub use eval::{trace_eval, EgScale, EvalTrace};
 pub use texel::quiescence_leaf;
 pub use weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
 pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH};
+// Table-driven generator for chess variants (issue 15).
+pub use variant::{
+    divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled, GameValue,
+    VBoard, VMove, Variant, VariantError, VariantSet,
+};

@@ -40,6 +40,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if depth is None or not 0 <= depth <= MAX_DEPTH:
         print(f"kibitz perft: DEPTH between 0 and {MAX_DEPTH} is required", file=sys.stderr)
         return 2
+    if args.variant is not None:  # the table-driven generator for chess variants
+        from kibitz.variant.perft import cmd_perft as variant_perft
+
+        return variant_perft(args, depth)
     try:
         board = _board_from_args(args.fen, args.moves or [], args.chess960)
     except (FenError, IllegalMoveError, InvalidMoveError) as e:
@@ -74,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the position first")
     p.add_argument("--divide", action="store_true", help="print the count below each legal move")
     p.add_argument("--chess960", action="store_true", help="read the FEN as Chess960 (Shredder/X-FEN castling)")
+    p.add_argument("--variant", metavar="NAME|FILE", help="a chess variant: built-in name or definition file (kibitz.variant)")
     p.set_defaults(func=cmd_perft)
 
     # Other subcommands register themselves from their own modules: each module has an

@@ -589,6 +589,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--fen", default=None, help="root position (default: the start position)")
     p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the root first")
     p.add_argument("--chess960", action="store_true", help="Chess960: sets UCI_Chess960, castling as king takes rook")
+    p.add_argument("--variant", metavar="NAME|FILE", help="a chess variant (built-in name or definition file): sets UCI_Variant")
     p.add_argument(
         "--timeout",
         type=float,
@@ -608,6 +609,10 @@ def cmd_perft_diff(args: argparse.Namespace) -> int:
     if depth is None or depth < 1:
         print(f"{prog}: DEPTH (at least 1) is required", file=sys.stderr)
         return 2
+    if args.variant is not None:  # the table-driven generator for chess variants
+        from kibitz.variant.perftdiff import cmd_perft_diff as variant_perft_diff
+
+        return variant_perft_diff(args, depth)
     try:
         Board(args.fen, chess960=args.chess960)  # check the root before starting anything
         engine: Union[UciEngine, ScriptEngine]

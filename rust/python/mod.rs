@@ -7,6 +7,7 @@
 mod board;
 mod engine;
 mod interrupt;
+mod variant;
 
 use crate::{FenError as CoreFenError, MoveError};
 use pyo3::exceptions::PyValueError;
@@ -62,5 +63,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STARTING_FEN", crate::STARTPOS)?;
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    variant::register(m)?;
     Ok(())
 }

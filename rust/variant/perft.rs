@@ -1,0 +1,79 @@
+//! Perft and divide for variant boards: leaf counts to compare with Fairy-Stockfish's
+//! `go perft`. Leaves are counted in bulk (the legal moves at depth 1 are counted, not
+//! made). `stop` is polled so Ctrl-C can interrupt a long count.
+
+use super::board::{VBoard, VMove};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Move lists, one per ply, reused so the count allocates nothing per node.
+struct Buffers(Vec<Vec<VMove>>);
+
+impl Buffers {
+    fn take(&mut self, ply: usize) -> Vec<VMove> {
+        while self.0.len() <= ply {
+            self.0.push(Vec::with_capacity(256)); // enough for most positions; grows if not
+        }
+        std::mem::take(&mut self.0[ply])
+    }
+    fn give(&mut self, ply: usize, v: Vec<VMove>) {
+        self.0[ply] = v;
+    }
+}
+
+fn count(b: &mut VBoard, depth: u32, ply: usize, bufs: &mut Buffers, stop: &AtomicBool) -> Option<u64> {
+    let mut moves = bufs.take(ply);
+    if depth <= 1 {
+        let n = b.count_legal(&mut moves);
+        bufs.give(ply, moves);
+        return Some(n);
+    }
+    b.legal_moves_into(&mut moves);
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        bufs.give(ply, moves);
+        return None;
+    }
+    let mut total = 0;
+    for &m in &moves {
+        b.make(m);
+        debug_assert!(b.is_ok());
+        let sub = count(b, depth - 1, ply + 1, bufs, stop);
+        b.unmake();
+        match sub {
+            Some(n) => total += n,
+            None => {
+                bufs.give(ply, moves);
+                return None;
+            }
+        }
+    }
+    bufs.give(ply, moves);
+    Some(total)
+}
+
+/// Leaf nodes at `depth` (1 at depth 0), or None if `stop` was raised.
+pub fn perft_until(b: &mut VBoard, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    count(b, depth, 0, &mut Buffers(Vec::new()), stop)
+}
+
+/// Leaf nodes at `depth`.
+pub fn perft(b: &mut VBoard, depth: u32) -> u64 {
+    perft_until(b, depth, &AtomicBool::new(false)).unwrap_or(0)
+}
+
+/// Leaf counts at `depth` per legal move (UCI text), sorted by move text.
+pub fn divide_until(b: &mut VBoard, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+    let moves = b.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    let mut bufs = Buffers(Vec::new());
+    for m in moves {
+        b.make(m);
+        let n = if depth <= 1 { Some(1) } else { count(b, depth - 1, 0, &mut bufs, stop) };
+        b.unmake();
+        out.push((b.compiled().move_text(m), n?));
+    }
+    out.sort();
+    Some(out)
+}

@@ -1,0 +1,224 @@
+//! A variant turned into tables for its board size: each piece's steps as mailbox offsets
+//! per colour, the attack rays per attacking colour, square names and move text.
+
+use super::betza::Hop;
+use super::board::{code, VMove, CELLS, EMPTY, MAX_DIST, OFF, PAD};
+use super::def::Variant;
+
+/// One step of a piece in mailbox terms, for one colour.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MStep {
+    pub delta: i16,
+    /// Squares along the direction: 1 for a leaper, up to `MAX_DIST - 1` for a rider.
+    pub range: u8,
+    pub can_move: bool,
+    pub can_capture: bool,
+    pub hop: Hop,
+    /// For a lame leap, the offset of the square that must be empty (0 if none).
+    pub block: i16,
+}
+
+/// How an attack travels along a ray towards the attacked square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RayKind {
+    Slide,
+    Lame(i16),
+    Cannon,
+    Grasshopper,
+}
+
+/// All the ways pieces of one colour capture along one direction, merged: `dist_mask[d]`
+/// holds the piece types (bit per type) that capture from `d` squares away.
+#[derive(Clone, Debug)]
+pub(crate) struct Ray {
+    pub delta: i16,
+    pub kind: RayKind,
+    pub dist_mask: [u32; MAX_DIST + 1],
+    pub max_dist: usize,
+    pub any: u32,
+    /// Cell codes (bit per code, see `code`) of the pieces that capture along this ray
+    /// from one square away, and from every distance 2..=max_dist; `uniform` says the ray
+    /// is a leaper's or an unlimited rider's with the same set at every distance from 2 on
+    /// (no limited-range rider), so the attack test need not count squares.
+    pub near_codes: u64,
+    pub far_codes: u64,
+    pub uniform: bool,
+}
+
+/// A variant turned into tables for its board size: steps per colour and type, attack
+/// rays per attacking colour, square names. Built once and shared by boards.
+#[derive(Debug)]
+pub struct Compiled {
+    pub variant: Variant,
+    pub(crate) stride: i16,
+    pub(crate) files: usize,
+    pub(crate) ranks: usize,
+    /// Board squares, rank 1 first.
+    pub(crate) squares: Vec<u8>,
+    pub(crate) template: [u8; CELLS],
+    pub(crate) file_of: [u8; CELLS],
+    pub(crate) rank_of: [u8; CELLS],
+    pub(crate) steps: [Vec<Vec<MStep>>; 2],
+    pub(crate) rays: [Vec<Ray>; 2],
+    /// Rays along which moving a piece can uncover an attack (riders, hoppers, lame legs).
+    pub(crate) has_hoppers: [bool; 2],
+    /// `immobile[c][t]` bit per square: type t of colour c could never move from there.
+    pub(crate) immobile: [Vec<[bool; CELLS]>; 2],
+    pub(crate) pawn: Option<usize>,
+    pub(crate) royal: Option<usize>,
+}
+
+impl Compiled {
+    pub fn new(variant: Variant) -> Compiled {
+        let files = variant.files as usize;
+        let ranks = variant.ranks as usize;
+        let stride = (files + PAD) as i16;
+        let mut template = [OFF; CELLS];
+        let mut file_of = [0u8; CELLS];
+        let mut rank_of = [0u8; CELLS];
+        let mut squares = Vec::new();
+        for r in 0..ranks {
+            for f in 0..files {
+                let s = (r + PAD) * (files + PAD) + f + PAD;
+                template[s] = EMPTY;
+                file_of[s] = f as u8;
+                rank_of[s] = r as u8;
+                squares.push(s as u8);
+            }
+        }
+        let mut steps: [Vec<Vec<MStep>>; 2] = [Vec::new(), Vec::new()];
+        let mut rays: [Vec<Ray>; 2] = [Vec::new(), Vec::new()];
+        let mut has_hoppers = [false; 2];
+        let mut immobile: [Vec<[bool; CELLS]>; 2] = [Vec::new(), Vec::new()];
+        for c in 0..2 {
+            let sign: i16 = if c == 0 { 1 } else { -1 };
+            for (t, p) in variant.pieces.iter().enumerate() {
+                let mut list = Vec::new();
+                for s in &p.steps {
+                    let dy = i16::from(s.dy) * sign;
+                    let dx = i16::from(s.dx);
+                    let delta = dx + dy * stride;
+                    let block = if s.lame { dx / 2 + (dy / 2) * stride } else { 0 };
+                    let range = if s.range == 0 || s.range as usize >= MAX_DIST { (MAX_DIST - 1) as u8 } else { s.range };
+                    list.push(MStep { delta, range, can_move: s.can_move, can_capture: s.can_capture, hop: s.hop, block });
+                    if s.can_capture {
+                        let kind = match (s.hop, s.lame) {
+                            (Hop::Cannon, _) => RayKind::Cannon,
+                            (Hop::Grasshopper, _) => RayKind::Grasshopper,
+                            (Hop::None, true) => RayKind::Lame(block),
+                            (Hop::None, false) => RayKind::Slide,
+                        };
+                        if s.hop != Hop::None {
+                            has_hoppers[c] = true;
+                        }
+                        let i = match rays[c].iter().position(|r| r.delta == delta && r.kind == kind) {
+                            Some(i) => i,
+                            None => {
+                                rays[c].push(Ray {
+                                    delta,
+                                    kind,
+                                    dist_mask: [0; MAX_DIST + 1],
+                                    max_dist: 0,
+                                    any: 0,
+                                    near_codes: 0,
+                                    far_codes: 0,
+                                    uniform: true,
+                                });
+                                rays[c].len() - 1
+                            }
+                        };
+                        let ray = &mut rays[c][i];
+                        let reach = if s.hop == Hop::None { range as usize } else { MAX_DIST - 1 };
+                        for d in 1..=reach {
+                            ray.dist_mask[d] |= 1 << t;
+                        }
+                        ray.max_dist = ray.max_dist.max(reach);
+                        ray.any |= 1 << t;
+                    }
+                }
+                // Immobility: no step that may move (or a pawn's forward step) reaches the board.
+                let mut imm = [false; CELLS];
+                for &s in &squares {
+                    imm[s as usize] = !list.iter().any(|m| m.can_move && template[(s as i16 + m.delta) as usize] != OFF);
+                }
+                immobile[c].push(imm);
+                steps[c].push(list);
+            }
+        }
+        for (c, list) in rays.iter_mut().enumerate() {
+            for ray in list.iter_mut() {
+                let codes = |mask: u32| (0..32).filter(|t| mask & (1 << t) != 0).fold(0u64, |acc, t| acc | 1 << code(t, c));
+                ray.near_codes = codes(ray.dist_mask[1]);
+                ray.far_codes = codes(ray.dist_mask[2]);
+                ray.uniform = ray.max_dist <= 1
+                    || (ray.max_dist == MAX_DIST - 1 && (2..=ray.max_dist).all(|d| ray.dist_mask[d] == ray.dist_mask[2]));
+            }
+        }
+        // Leapers first, then riders: the attack test finds the common attackers sooner.
+        for r in rays.iter_mut() {
+            r.sort_by_key(|ray| ray.max_dist);
+        }
+        let pawn = variant.pieces.iter().position(|p| p.pawn);
+        let royal = variant.pieces.iter().position(|p| p.royal);
+        Compiled {
+            variant,
+            stride,
+            files,
+            ranks,
+            squares,
+            template,
+            file_of,
+            rank_of,
+            steps,
+            rays,
+            has_hoppers,
+            immobile,
+            pawn,
+            royal,
+        }
+    }
+
+    /// The square at file f, rank r (0-based).
+    pub(crate) fn square(&self, f: usize, r: usize) -> u8 {
+        ((r + PAD) * (self.files + PAD) + f + PAD) as u8
+    }
+
+    /// Rank of a square counted from colour c's side (0-based).
+    pub(crate) fn relative_rank(&self, s: u8, c: usize) -> usize {
+        let r = self.rank_of[s as usize] as usize;
+        if c == 0 {
+            r
+        } else {
+            self.ranks - 1 - r
+        }
+    }
+
+    /// `e4`, `a10`, `l8`.
+    pub fn square_name(&self, s: u8) -> String {
+        format!("{}{}", (b'a' + self.file_of[s as usize]) as char, self.rank_of[s as usize] + 1)
+    }
+
+    /// Parses `e4` / `a10` at the start of `text`; returns the square and the bytes read.
+    pub(crate) fn parse_square(&self, text: &[u8]) -> Option<(u8, usize)> {
+        let f = text.first()?.checked_sub(b'a')? as usize;
+        let mut i = 1;
+        let mut r = 0usize;
+        while i < text.len() && text[i].is_ascii_digit() && i < 3 {
+            r = r * 10 + (text[i] - b'0') as usize;
+            i += 1;
+        }
+        if i == 1 || r == 0 || f >= self.files || r > self.ranks {
+            return None;
+        }
+        Some((self.square(f, r - 1), i))
+    }
+
+    /// UCI text of a move as Fairy-Stockfish writes it: squares, then the promotion letter.
+    pub fn move_text(&self, m: VMove) -> String {
+        let mut s = format!("{}{}", self.square_name(m.from), self.square_name(m.to));
+        if m.promo != 0 {
+            s.push(self.variant.pieces[(m.promo - 1) as usize].letter);
+        }
+        s
+    }
+}

@@ -178,31 +178,56 @@ class Engine:
 
 # -- chess variants (kibitz.variant wraps these) ----------------------------------------------
 
-class VariantError(ValueError): ...
+class VariantError(ValueError):
+    """A variant definition that cannot be used; the message names the file and line."""
 
 @final
 class VariantBoard:
+    """A position of a chess variant, with its move history (``kibitz.variant.Board`` wraps it).
+
+    ``sources`` are (file name, text) pairs of definition texts (the built-ins first), ``name`` the variant to
+    play and ``fen`` its position (default: the variant's start).
+    """
+
     def __new__(cls, sources: list[tuple[str, str]], name: str, fen: str | None = None) -> VariantBoard: ...
     @staticmethod
-    def sections(sources: list[tuple[str, str]], source: str) -> list[str]: ...
+    def sections(sources: list[tuple[str, str]], source: str) -> list[str]:
+        """Names of the sections defined in source ``source`` of ``sources``, in file order."""
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant's name."""
     @property
-    def files(self) -> int: ...
+    def files(self) -> int:
+        """Number of files (columns) of the board."""
     @property
-    def ranks(self) -> int: ...
+    def ranks(self) -> int:
+        """Number of ranks (rows) of the board."""
     @property
-    def starting_fen(self) -> str: ...
+    def starting_fen(self) -> str:
+        """The variant's starting position."""
     @property
-    def turn(self) -> bool: ...
-    def pieces(self) -> list[tuple[str, str, str]]: ...
-    def fen(self) -> str: ...
-    def legal_moves(self) -> list[str]: ...
-    def is_legal(self, text: str) -> bool: ...
-    def push(self, text: str) -> None: ...
-    def pop(self) -> str: ...
-    def is_check(self) -> bool: ...
-    def outcome(self) -> tuple[str, str] | None: ...
-    def perft(self, depth: int) -> int: ...
-    def divide(self, depth: int) -> dict[str, int]: ...
-    def copy(self) -> VariantBoard: ...
+    def turn(self) -> bool:
+        """True when White is to move."""
+    def pieces(self) -> list[tuple[str, str, str]]:
+        """The piece types: (letter, defining key, Betza notation)."""
+    def fen(self) -> str:
+        """The position as a FEN in the variant's own dimensions."""
+    def legal_moves(self) -> list[str]:
+        """The legal moves in UCI notation as Fairy-Stockfish writes them (``a9a10c``)."""
+    def is_legal(self, text: str) -> bool:
+        """Whether ``text`` is a legal move here (InvalidMoveError if it is not a move at all)."""
+    def push(self, text: str) -> None:
+        """Plays a legal move; raises InvalidMoveError or IllegalMoveError and changes nothing otherwise."""
+    def pop(self) -> str:
+        """Takes back the last move and returns it (IndexError if there is none)."""
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+    def outcome(self) -> tuple[str, str] | None:
+        """None while the game goes on; else (result for the side to move: "win", "loss" or
+        "draw"; the rule: "checkmate", "stalemate", "extinction" or "n-move rule")."""
+    def perft(self, depth: int) -> int:
+        """Leaf nodes at ``depth``. Releases the GIL; Ctrl-C raises KeyboardInterrupt."""
+    def divide(self, depth: int) -> dict[str, int]:
+        """Leaf counts at ``depth`` (>= 1) below each legal move, as ``{move: count}``."""
+    def copy(self) -> VariantBoard:
+        """An independent copy, history included."""

@@ -185,8 +185,8 @@ class VariantError(ValueError):
 class VariantBoard:
     """A position of a chess variant, with its move history (``kibitz.variant.Board`` wraps it).
 
-    ``sources`` are (file name, text) pairs of definition texts (the built-ins first), ``name`` the variant to
-    play and ``fen`` its position (default: the variant's start).
+    ``sources`` are (file name, text) pairs of definition texts (the built-ins first),
+    ``name`` the variant to play and ``fen`` its position (default: the variant's start).
     """
 
     def __new__(cls, sources: list[tuple[str, str]], name: str, fen: str | None = None) -> VariantBoard: ...

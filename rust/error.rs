@@ -30,7 +30,7 @@ pub enum FenError {
     EnPassant(String),
     /// The halfmove clock is not a non-negative integer.
     HalfmoveClock(String),
-    /// The fullmove number is not a positive integer.
+    /// The fullmove number is not a non-negative integer (0 is read as 1).
     FullmoveNumber(String),
 }
 
@@ -49,7 +49,7 @@ impl fmt::Display for FenError {
             FenError::Castling(why) => write!(f, "bad castling field: {why}"),
             FenError::EnPassant(why) => write!(f, "bad en-passant field: {why}"),
             FenError::HalfmoveClock(s) => write!(f, "halfmove clock must be a non-negative integer, found {s:?}"),
-            FenError::FullmoveNumber(s) => write!(f, "fullmove number must be a positive integer, found {s:?}"),
+            FenError::FullmoveNumber(s) => write!(f, "fullmove number must be a non-negative integer, found {s:?}"),
         }
     }
 }

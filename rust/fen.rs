@@ -304,11 +304,40 @@ impl Board {
     }
 }
 
-/// A non-negative decimal integer of ASCII digits that fits in u32.
+/// Largest halfmove clock / fullmove number kept: larger values (python-chess takes any
+/// integer) are read as this. Make adds one per ply, so a counter read at this value cannot
+/// wrap its u32 before 2^31 more plies, more moves than a game's history can hold in memory;
+/// for the halfmove clock every value from 150 on means the same (a draw).
+pub(crate) const COUNTER_MAX: u32 = i32::MAX as u32;
+
+/// A FEN counter, read as python-chess reads it (Python's `int()`): an optional sign, ASCII
+/// digits with single underscores between them; negative values are refused (`-0` is 0).
+/// Values above `COUNTER_MAX` saturate to it instead of failing or wrapping.
 fn parse_count(s: &str) -> Option<u32> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+    let (negative, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let bytes = digits.as_bytes();
+    if bytes.is_empty() || !bytes[0].is_ascii_digit() || !bytes[bytes.len() - 1].is_ascii_digit() {
         return None;
     }
-    s.parse().ok()
+    let mut value: u32 = 0;
+    let mut prev_underscore = false;
+    for &b in bytes {
+        match b {
+            b'_' if !prev_underscore => prev_underscore = true,
+            b'0'..=b'9' => {
+                prev_underscore = false;
+                value = value.saturating_mul(10).saturating_add((b - b'0') as u32).min(COUNTER_MAX);
+            }
+            _ => return None,
+        }
+    }
+    if negative && value != 0 {
+        return None;
+    }
+    Some(value)
 }
 

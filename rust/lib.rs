@@ -44,6 +44,7 @@ pub use eval::{evaluate, SEE_VALUE};
 pub use eval::{trace_eval, EgScale, EvalTrace};
 pub use texel::quiescence_leaf;
 pub use weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
+pub use tt::AllocError;
 pub use search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH};
 // Table-driven generator for chess variants (issue 15).
 pub use variant::{

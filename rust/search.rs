@@ -227,14 +227,22 @@ impl Engine {
         Engine { tt: TranspositionTable::new(hash_mb), heur: Heuristics::new(), features: Features::from_env() }
     }
 
+    /// An engine with a table of `hash_mb` megabytes, or `AllocError` when that memory
+    /// cannot be had (instead of the abort `new` would end in).
+    pub fn try_new(hash_mb: usize) -> Result<Engine, AllocError> {
+        Ok(Engine { tt: TranspositionTable::try_new(hash_mb)?, heur: Heuristics::new(), features: Features::from_env() })
+    }
+
     /// Forget the table and the histories (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.heur.clear();
     }
 
-    pub fn resize(&mut self, hash_mb: usize) {
-        self.tt.resize(hash_mb);
+    /// A new empty table of `hash_mb` megabytes; on `AllocError` the engine keeps an empty
+    /// table of the old size (or 1 MB) and stays usable.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), AllocError> {
+        self.tt.resize(hash_mb)
     }
 
     pub fn hash_mb(&self) -> usize {

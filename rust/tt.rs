@@ -57,22 +57,58 @@ pub struct TranspositionTable {
 /// Generations run 0..64 (six bits beside the two bound bits) and wrap.
 const GEN_MASK: u8 = 63;
 
+/// A table that could not be allocated: the size asked for, in megabytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocError {
+    pub mb: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "could not allocate a transposition table of {} MB", self.mb)
+    }
+}
+
 impl TranspositionTable {
-    /// A table of `mb` megabytes (at least one bucket).
+    /// A table of `mb` megabytes (at least one bucket). Aborts the process when the memory
+    /// cannot be had; callers that take sizes from users use `try_new`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable { buckets: vec![Bucket::default(); n], generation: 0, mb }
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `mb` megabytes, or `AllocError` when the allocator refuses the memory
+    /// (the size overflows, or the system has not that much): reserving fallibly turns
+    /// what would be an abort (`memory allocation of N bytes failed`) into an error the
+    /// caller can report.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
+        let bytes = mb.checked_mul(1024 * 1024).ok_or(AllocError { mb })?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| AllocError { mb })?;
+        buckets.resize(n, Bucket::default());
+        Ok(TranspositionTable { buckets, generation: 0, mb })
     }
 
     pub fn size_mb(&self) -> usize {
         self.mb
     }
 
-    /// Replaces the table by an empty one of `mb` megabytes.
-    pub fn resize(&mut self, mb: usize) {
+    /// Replaces the table by an empty one of `mb` megabytes. On failure the table is an
+    /// empty one of its old size if that can be had again, else of 1 MB: always usable.
+    pub fn resize(&mut self, mb: usize) -> Result<(), AllocError> {
+        let old = self.mb;
         // Free the old table first so peak memory is one table, not two.
         self.buckets = Vec::new();
-        *self = TranspositionTable::new(mb);
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                *self = t;
+                Ok(())
+            }
+            Err(e) => {
+                *self = TranspositionTable::try_new(old).unwrap_or_else(|_| TranspositionTable::new(1));
+                Err(e)
+            }
+        }
     }
 
     /// Forgets everything.
@@ -193,5 +229,19 @@ mod tests {
         }
         assert!(tt.probe(1 << 40 | 1).is_none());
         assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_and_leave_a_usable_table() {
+        assert_eq!(TranspositionTable::try_new(usize::MAX).err(), Some(AllocError { mb: usize::MAX }));
+        // 2^40 MB = 1 EB: no allocator grants it.
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        let mut tt = TranspositionTable::new(1);
+        tt.store(7, Move::NULL, 0, 0, 3, BOUND_LOWER);
+        assert!(tt.resize(1 << 40).is_err());
+        assert_eq!(tt.size_mb(), 1);
+        assert!(tt.probe(7).is_none());
+        tt.store(7, Move::NULL, 0, 0, 3, BOUND_LOWER);
+        assert!(tt.probe(7).is_some());
     }
 }

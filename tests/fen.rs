@@ -73,3 +73,29 @@ fn polyglot_keys_match_the_published_examples() {
         assert_eq!(b.key(), key, "after {mv}");
     }
 }
+
+/// Issue 16 item 12: counters never wrap. Values python-chess reads (Python `int()` syntax,
+/// any size) are read, saturating at 2^31 - 1; the clock stays a draw one ply later.
+#[test]
+fn counters_saturate_instead_of_wrapping() {
+    let base = "4k3/8/8/8/8/8/8/4K2R w - -";
+    for (h, f, want_h, want_f) in [
+        ("4294967295", "4294967296", 2147483647, 2147483647),
+        ("99999999999999999999999", "1", 2147483647, 1),
+        ("+5", "-0", 5, 1),
+        ("0_0", "1_0", 0, 10),
+        ("007", "0", 7, 1),
+    ] {
+        let b = Board::from_fen(&format!("{base} {h} {f}")).unwrap_or_else(|e| panic!("{h} {f}: {e}"));
+        assert_eq!((b.halfmove_clock(), b.fullmove_number()), (want_h, want_f), "{h} {f}");
+    }
+    for (h, f) in [("-1", "1"), ("1", "-3"), ("1__0", "1"), ("_1", "1"), ("1_", "1"), ("1.5", "1"), ("+", "1"), ("0x10", "1")] {
+        assert!(Board::from_fen(&format!("{base} {h} {f}")).is_err(), "{h:?} {f:?} accepted");
+    }
+    let mut b = Board::from_fen(&format!("{base} 4294967295 1")).unwrap();
+    let m = b.parse_uci("e1d1").unwrap();
+    b.make_move(m);
+    assert_eq!(b.halfmove_clock(), 2147483648);
+    b.unmake_move();
+    assert_eq!(b.halfmove_clock(), 2147483647);
+}

@@ -24,8 +24,10 @@ import bisect
 import os
 import random
 import re
+import stat
 import struct
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,10 @@ MAX_WEIGHT = 0xFFFF
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_BOOK = DATA_DIR / "book.bin"
 DEFAULT_REPERTOIRE = DATA_DIR / "repertoire.txt"
+
+# The largest book file read (bytes): the biggest public Polyglot books are a few hundred
+# MB; a limit keeps a wrong path (a device, a huge file) from filling memory.
+MAX_BOOK_BYTES = 1 << 30
 
 _PROMO_CODE = {"n": 1, "b": 2, "r": 3, "q": 4}
 _PROMO_LETTER = {v: k for k, v in _PROMO_CODE.items()}
@@ -133,12 +139,10 @@ class Book:
 
     @classmethod
     def open(cls, path: Union[str, os.PathLike]) -> Book:  # type: ignore[type-arg]
+        """Read a book file: only a regular file (a FIFO would block the reader and a device
+        like /dev/zero never ends) of at most MAX_BOOK_BYTES."""
         p = Path(path)
-        try:
-            data = p.read_bytes()
-        except OSError as e:
-            raise BookError(f"cannot read book {str(p)!r}: {e.strerror or e}") from None
-        return cls(data, str(p))
+        return cls(read_regular_file(p, MAX_BOOK_BYTES, "book"), str(p))
 
     @classmethod
     def default(cls) -> Book:
@@ -203,6 +207,83 @@ class Book:
             key, raw, weight, learn = ENTRY.unpack_from(self._data, off)
             table[key][raw] = (weight, learn)
         return table
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def read_regular_file(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else
+    BookError naming the problem. Opened without blocking and checked after opening, so a
+    FIFO or device put in its place cannot hang or flood the reader."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise BookError(f"cannot read {what} {str(path)!r}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BookError(f"cannot read {what} {str(path)!r}: not a regular file")
+        if st.st_size > limit:
+            raise BookError(f"{what} {str(path)!r} is {st.st_size} bytes, more than the {limit} read")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise BookError(f"cannot read {what} {str(path)!r}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise BookError(f"{what} {str(path)!r} grew beyond the {limit} bytes read")
+    return data
+
+
+def write_atomically(path: Union[str, os.PathLike], data: bytes) -> None:  # type: ignore[type-arg]
+    """Replace ``path`` by ``data`` all at once: write a temporary file in the same
+    directory, fsync it, then rename it over ``path`` (atomic on POSIX and Windows). A full
+    disk, a size limit or a kill mid-write leaves the old file whole, never a shorter one.
+    OSError (with the temporary file removed) when it cannot be done."""
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(21, "is a directory", str(target))
+    directory = target.parent
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
 
 
 # ---------------------------------------------------------------------------- writing
@@ -434,33 +515,51 @@ def add_line(
     chess960: bool = False,
 ) -> bytes:
     """``data`` with each move of the line (UCI or SAN, from ``fen`` or the start)
-    added, weight ``weight`` added to existing entries."""
-    table = Book(data).to_table()
+    added: ``weight`` (at least 1) is added to the move's entry, saturating at 65535, or a
+    new entry is made. Every other entry is kept exactly as it was (order, weight, learn);
+    a move that has several entries in one position is refused rather than merged."""
+    if not isinstance(weight, int) or weight < 1:
+        raise BookError(f"the weight to add must be a positive integer, not {weight!r}")
+    book = Book(data)
+    rows = [list(ENTRY.unpack_from(book._data, off)) for off in range(0, len(book._data), ENTRY.size)]
     board = Board(fen, chess960=chess960)
     for text in moves:
         key = board.polyglot_key()
         before = board.copy()
         uci = push_move(board, text)
         raw = encode_move(before, uci)
-        old_w, learn = table[key].get(raw, (0, 0))
-        table[key][raw] = (min(MAX_WEIGHT, old_w + weight), learn)
-    return write_book(table)
+        same = [r for r in rows if r[0] == key and r[1] == raw]
+        if len(same) > 1:
+            raise BookError(
+                f"the book has {len(same)} entries for {uci} in position {key:016x}; "
+                "not merging them (edit it with a tool that keeps duplicates)"
+            )
+        if same:
+            same[0][2] = min(MAX_WEIGHT, same[0][2] + weight)
+        else:
+            rows.append([key, raw, min(MAX_WEIGHT, weight), 0])
+    rows.sort(key=lambda r: r[0])  # stable: entries of one key keep their order
+    return b"".join(ENTRY.pack(*r) for r in rows)
 
 
 # ---------------------------------------------------------------------------- CLI
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from kibitz.cli import progress  # a tqdm bar on stderr when it is a terminal
+
     src = Path(args.source)
     stats = BuildStats()
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = parse_repertoire(src.read_text(encoding="utf-8"))
+            games: Iterable[Game] = progress(parse_repertoire(src.read_text(encoding="utf-8")),
+                                             unit=" lines", desc="book build")
             data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
                                     use_results=False, stats=stats, errors=errors)
         else:
-            data = build_from_games(read_pgn_file(src), max_plies=args.max_plies,
+            data = build_from_games(progress(read_pgn_file(src), unit=" games", desc="book build"),
+                                    max_plies=args.max_plies,
                                     min_games=args.min_games, use_results=not args.no_results,
                                     stats=stats, errors=errors)
     except OSError as e:
@@ -470,7 +569,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"kibitz book build: warning: {err}", file=sys.stderr)
     if len(errors) > 20:
         print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
-    Path(args.output).write_bytes(data)
+    try:
+        write_atomically(args.output, data)
+    except OSError as e:
+        print(f"kibitz book build: cannot write {args.output!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
           f"from {stats.games} games")
     return 0
@@ -503,12 +606,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     path = Path(args.book)
     try:
-        data = path.read_bytes() if path.exists() else b""
+        data = read_regular_file(path, MAX_BOOK_BYTES, "book") if os.path.lexists(path) else b""
         new = add_line(data, args.moves, fen=args.fen, weight=args.weight, chess960=args.chess960)
     except (ValueError, OSError) as e:
         print(f"kibitz book add: {e}", file=sys.stderr)
         return 2
-    path.write_bytes(new)
+    try:
+        write_atomically(path, new)
+    except OSError as e:
+        print(f"kibitz book add: cannot write {str(path)!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(f"{path}: added {len(args.moves)} moves ({len(new) // ENTRY.size} entries)")
     return 0
 

@@ -90,10 +90,11 @@ ELO_MAX = 2400
 def default_options() -> List[Option]:
     """Every option kibitz declares after ``uci``, in the order it declares them."""
     return [
-        # 16 MB: the usual default of UCI engines (Stockfish too). 4096 MB at most: a
-        # failed allocation aborts the process, and 4 GB fits any machine kibitz is
-        # tested on (24 GB) while being far more than a 2-core search fills.
-        Option("Hash", "spin", 16, 1, 4096, help="transposition table size in MB"),
+        # 16 MB: the usual default of UCI engines (Stockfish too). 32768 MB (32 GB) at
+        # most: what a big analysis machine may give; only the size asked for is
+        # allocated, and a size the system refuses is reported (info string) and the
+        # table falls back, it never ends the process.
+        Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
         Option("Clear Hash", "button", help="empty the transposition table"),
         # One thread until the search has more (the Rust search is single-threaded).
         Option("Threads", "spin", 1, 1, 1, help="search threads"),

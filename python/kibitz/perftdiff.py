@@ -26,9 +26,11 @@ The search is also available in Python: :func:`find_difference` takes any functi
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -58,6 +60,45 @@ DEFAULT_TIMEOUT = 120.0
 HANDSHAKE_TIMEOUT = 10.0
 # How many unexpected or stderr lines to quote in an error message.
 QUOTE_LINES = 5
+# The longest line read from the other generator (characters): a divide line is ~20, an
+# option line ~100; longer is cut there, so an engine printing one endless line cannot
+# fill memory.
+MAX_LINE = 64 * 1024
+# Lines read ahead of the reader at most (the engine waits when it is that far ahead), and
+# lines kept from the handshake (option lists are ~100 lines).
+MAX_QUEUED_LINES = 10_000
+MAX_KEPT_LINES = 1_000
+# Most output kept from one run of a --script (bytes): a divide of ~220 moves is ~5 kB.
+MAX_SCRIPT_OUTPUT = 16 << 20
+# The deepest perft compared: the core's perft limit (kibitz perft checks 0..=64).
+MAX_DEPTH = 64
+
+
+def split_command(command: str, what: str) -> list[str]:
+    """The argv of a shell-like command line, or EngineError saying why it cannot be read
+    (an unterminated quote) or that it is empty."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise EngineError(f"cannot read the {what} command {command!r}: {e}") from None
+    if not argv:
+        raise EngineError(f"empty {what} command")
+    return argv
+
+
+def read_bounded_lines(stream: IO[str], limit: int = MAX_LINE) -> Iterable[str]:
+    """Lines of ``stream`` without their line ends, each cut at ``limit`` characters (the
+    rest of an overlong line is read and dropped)."""
+    while True:
+        line = stream.readline(limit)
+        if not line:
+            return
+        if len(line) >= limit and not line.endswith("\n"):
+            while True:
+                rest = stream.readline(limit)
+                if not rest or rest.endswith("\n"):
+                    break
+        yield line.rstrip("\r\n")
 
 _MOVE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][nbrqNBRQ]?)\s*:\s*(\d+)$")
 _TOTAL_LINE = re.compile(r"^Nodes searched\s*:\s*(\d+)$", re.IGNORECASE)
@@ -182,7 +223,7 @@ class UciEngine:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         chess960: bool = False,
     ) -> None:
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.argv = split_command(command, "engine") if isinstance(command, str) else list(command)
         if not self.argv:
             raise EngineError("empty engine command")
         self.command = command if isinstance(command, str) else shlex.join(self.argv)
@@ -191,7 +232,7 @@ class UciEngine:
         self.chess960 = chess960
         self.name = self.command  # replaced by the engine's "id name" after the handshake
         self._proc: Optional[subprocess.Popen[str]] = None
-        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._lines: queue.Queue[Optional[str]] = queue.Queue(MAX_QUEUED_LINES)
         self._stderr: list[str] = []
         self._started = 0.0  # when the current wait began (for the timeout message)
 
@@ -229,14 +270,20 @@ class UciEngine:
 
     @staticmethod
     def _pump(stream: IO[str], out: "queue.Queue[Optional[str]]") -> None:
-        for line in stream:
-            out.put(line.rstrip("\r\n"))
+        try:
+            for line in read_bounded_lines(stream):
+                out.put(line)  # waits while the reader is MAX_QUEUED_LINES behind
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us (close())
         out.put(None)  # end of file: the engine closed its output (exited)
 
     def _pump_stderr(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._stderr.append(line.rstrip("\r\n"))
-            del self._stderr[:-QUOTE_LINES]
+        try:
+            for line in read_bounded_lines(stream):
+                self._stderr.append(line)
+                del self._stderr[:-QUOTE_LINES]
+        except (OSError, ValueError):
+            pass
 
     def close(self) -> None:
         proc = self._proc
@@ -285,9 +332,13 @@ class UciEngine:
             raise self._exited(f"it to read {line!r}") from None
 
     def _read(self, deadline: float, waiting_for: str, seen: Sequence[str]) -> str:
+        # The deadline is checked before every line, so an engine that keeps printing
+        # (lines are always there to read) cannot hold it off.
         remaining = deadline - time.monotonic()
         try:
-            line = self._lines.get(timeout=max(remaining, 0.0))
+            if remaining <= 0:
+                raise queue.Empty
+            line = self._lines.get(timeout=remaining)
         except queue.Empty:
             raise EngineError(
                 f"engine {self.command!r} gave no {waiting_for} within "
@@ -308,7 +359,8 @@ class UciEngine:
             line = self._read(deadline, f"answer {answer!r} to {send!r}{hint}", seen[-QUOTE_LINES:])
             if line.strip() == answer:
                 return seen
-            seen.append(line)
+            if len(seen) < MAX_KEPT_LINES:
+                seen.append(line)
             if _is_unknown_command(line):
                 raise EngineError(f"engine {self.command!r} does not understand {send!r}: {line!r}{hint}")
 
@@ -382,7 +434,7 @@ class ScriptEngine:
     ``{fen}``, ``{depth}``, ``{moves}`` placeholders), printing Stockfish-style divide lines."""
 
     def __init__(self, command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.template = shlex.split(command) if isinstance(command, str) else list(command)
+        self.template = split_command(command, "script") if isinstance(command, str) else list(command)
         if not self.template:
             raise EngineError("empty script command")
         self.command = command if isinstance(command, str) else shlex.join(self.template)
@@ -411,19 +463,76 @@ class ScriptEngine:
     def divide(self, fen: Optional[str], moves: Sequence[str], depth: int) -> DivideResult:
         argv = self.argv(fen, moves, depth)
         shown = shlex.join(argv)
-        try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout, encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise EngineError(f"cannot run script {shown!r}: {e}") from None
-        except subprocess.TimeoutExpired:
-            raise EngineError(f"script {shown!r} did not finish within {self.timeout:g} s") from None
-        if proc.returncode != 0:
-            err = proc.stderr.strip().splitlines()[-QUOTE_LINES:]
-            raise EngineError(f"script {shown!r} failed with exit code {proc.returncode}. " + _quote("Its last error output", err))
-        return parse_divide_lines(proc.stdout.splitlines(), f"the output of {shown!r}")
+        returncode, out, err = run_bounded(argv, self.timeout, shown)
+        if returncode != 0:
+            last = err.strip().splitlines()[-QUOTE_LINES:]
+            raise EngineError(f"script {shown!r} failed with exit code {returncode}. " + _quote("Its last error output", last))
+        return parse_divide_lines(out.splitlines(), f"the output of {shown!r}")
 
     def reproduce(self, fen: Optional[str], moves: Sequence[str], depth: int) -> str:
         return shlex.join(self.argv(fen, moves, depth))
+
+
+def run_bounded(argv: Sequence[str], timeout: float, shown: str) -> tuple[int, str, str]:
+    """Run ``argv`` in a process group of its own with at most ``timeout`` seconds and
+    MAX_SCRIPT_OUTPUT bytes of each output kept; on timeout the whole group is killed (the
+    script's own children too) and EngineError says so."""
+    try:
+        proc = subprocess.Popen(
+            list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as e:
+        raise EngineError(f"cannot run script {shown!r}: {e}") from None
+    outputs: list[bytearray] = [bytearray(), bytearray()]
+
+    def drain(stream: IO[bytes], into: bytearray) -> None:
+        while True:
+            chunk = stream.read1(1 << 16)  # type: ignore[attr-defined]
+            if not chunk:
+                return
+            if len(into) < MAX_SCRIPT_OUTPUT:
+                into += chunk[: MAX_SCRIPT_OUTPUT - len(into)]
+
+    assert proc.stdout is not None and proc.stderr is not None
+    readers = [threading.Thread(target=drain, args=(stream, buf), daemon=True)
+               for stream, buf in ((proc.stdout, outputs[0]), (proc.stderr, outputs[1]))]
+    for t in readers:
+        t.start()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise EngineError(f"script {shown!r} did not finish within {timeout:g} s") from None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    finally:
+        for t in readers:
+            t.join(timeout=2)
+    _kill_group(proc)  # children it left running in its group go too
+    return (proc.returncode, outputs[0].decode("utf-8", "replace"), outputs[1].decode("utf-8", "replace"))
+
+
+def _kill_group(proc: "subprocess.Popen[bytes]") -> None:
+    """Kill the process group ``proc`` leads (it was started with a session of its own)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        try:
+            proc.kill()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
 
 
 # -- the search ------------------------------------------------------------------------
@@ -566,7 +675,13 @@ def format_difference(
 # -- command line ----------------------------------------------------------------------
 
 
+# The longest --timeout: a week; nan, inf and more are usage errors, not endless waits.
+MAX_TIMEOUT = 7 * 86400.0
+
+
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from kibitz.cli import float_in
+
     p = sub.add_parser(
         "perft-diff",
         help="find where another move generator first differs from kibitz",
@@ -592,7 +707,7 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--variant", metavar="NAME|FILE", help="a chess variant (built-in name or definition file): sets UCI_Variant")
     p.add_argument(
         "--timeout",
-        type=float,
+        type=float_in(0.0, MAX_TIMEOUT, lo_open=True),
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"longest wait for each answer (default {DEFAULT_TIMEOUT:g})",
@@ -606,8 +721,8 @@ def cmd_perft_diff(args: argparse.Namespace) -> int:
     prog = "kibitz perft-diff"
     depth = depth_from_args(args)
     moves = list(args.moves or [])
-    if depth is None or depth < 1:
-        print(f"{prog}: DEPTH (at least 1) is required", file=sys.stderr)
+    if depth is None or not 1 <= depth <= MAX_DEPTH:
+        print(f"{prog}: DEPTH between 1 and {MAX_DEPTH} is required", file=sys.stderr)
         return 2
     if args.variant is not None:  # the table-driven generator for chess variants
         from kibitz.variant.perftdiff import cmd_perft_diff as variant_perft_diff

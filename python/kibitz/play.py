@@ -272,9 +272,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.level is not None and not ELO_MIN <= args.level <= ELO_MAX:
         print(f"kibitz play: --level must be within {ELO_MIN}..{ELO_MAX}", file=sys.stderr)
         return 2
-    if args.time <= 0:
-        print("kibitz play: --time must be positive", file=sys.stderr)
-        return 2
     try:
         game = Game(args)
     except FenError as e:
@@ -284,18 +281,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         return game.run()
     except KeyboardInterrupt:
         print("\nBye.")
-        return 0
+        return 130  # 128 + SIGINT: ended by Ctrl-C, as the other subcommands
+
+
+# --time at most a day a move (longer is no game), --depth at most the search's MAX_DEPTH:
+# checked when the arguments are read, so nothing out of range is found mid-game.
+MAX_MOVE_SECONDS = 86400.0
+MAX_DEPTH = 120
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from kibitz.cli import float_in, int_in
+
     p = sub.add_parser("play", help="play a game against kibitz in the terminal")
     p.add_argument("--color", "--colour", choices=["white", "black", "random"], default="white",
                    help="your side (default white)")
     p.add_argument("--level", type=int, default=None, metavar="ELO",
                    help=f"kibitz's strength, {ELO_MIN}..{ELO_MAX} (default: full strength)")
-    p.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--time", type=float_in(0.0, MAX_MOVE_SECONDS, lo_open=True), default=1.0, metavar="SECONDS",
                    help="kibitz's thinking time per move (default 1)")
-    p.add_argument("--depth", type=int, default=None, help="also limit kibitz's search depth")
+    p.add_argument("--depth", type=int_in(1, MAX_DEPTH), default=None, metavar="N",
+                   help=f"also limit kibitz's search depth (1..{MAX_DEPTH})")
     p.add_argument("--fen", default=None, help="start from this position")
     p.add_argument("--no-book", action="store_true", help="kibitz does not use its opening book")
     p.add_argument("--unicode", action="store_true", help="draw the pieces as Unicode figurines")

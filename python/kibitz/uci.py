@@ -17,29 +17,61 @@ Bad input never ends the process and loses nothing: every problem is reported as
 
 from __future__ import annotations
 
-import argparse
 import io
+import math
 import random
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
 from kibitz import strength, timeman
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
-from kibitz.book import Book, BookError
 from kibitz.options import OptionError, Options
+
+if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
+    import argparse
+
+    from kibitz.book import Book
 
 ENGINE_NAME = f"kibitz {getattr(kibitz, '__version__', '')}".strip()
 ENGINE_AUTHOR = "the kibitz developers"
+
+# The longest input line read (characters): a `position startpos moves ...` of a 2,000-move
+# game is about 10 kB; 1 MB is far beyond any real command and keeps memory bounded.
+MAX_LINE = 1 << 20
+# Exit status when stdout was closed by its reader: 128 + SIGPIPE (13), what a shell
+# reports for a C tool that a closed pipe ended.
+OUTPUT_CLOSED_STATUS = 141
 
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
 # Depth cap for depth-less searches the engine could otherwise run to its own maximum;
 # also the most `go depth` asks for (deeper than any search reaches in practice).
 MAX_DEPTH = 120  # the Rust search's MAX_DEPTH (MAX_PLY 128 - 8): deeper raises ValueError
+
+# Upper bounds of go's numbers: larger values (also inf, 1e400) are read as these, so no
+# value can overflow a conversion or reach the core out of range.
+MAX_TIME_MS = 2**40  # ~35 years; the core's own cap (rust/python/engine.rs MAX_TIME_MS)
+MAX_NODES = 2**63 - 1  # beyond it a node limit is no limit
+MAX_MOVESTOGO = 10**6  # moves to the next time control: any more is "the rest of the game"
+GO_CAPS = {
+    "wtime": MAX_TIME_MS, "btime": MAX_TIME_MS, "winc": MAX_TIME_MS, "binc": MAX_TIME_MS,
+    "movetime": MAX_TIME_MS, "movestogo": MAX_MOVESTOGO, "depth": MAX_DEPTH,
+    "nodes": MAX_NODES, "mate": MAX_DEPTH,
+}
+
+
+def parse_go_number(text: str) -> Optional[float]:
+    """The value of a go parameter's text as a float (an int, a decimal, 1e400 = inf,
+    inf, -inf), or None when it is no number at all (also for nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
 
 BANNER = f"""{ENGINE_NAME}: a UCI chess engine (Rust core, Python front end).
 It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Arena,
@@ -128,6 +160,9 @@ class UciEngine:
         self._book: Optional[Book] = None
         self._book_loaded_from: Optional[str] = None
         self._rng = rng or random.Random()
+        # Called (from any thread) once stdout is found closed; run_uci wakes its reader.
+        self.on_output_closed: Optional[Callable[[], None]] = None
+        self.reading = False  # the reader is blocked in readline (run_uci may interrupt it)
 
     # ------------------------------------------------------------------ output
 
@@ -137,11 +172,35 @@ class UciEngine:
             if self._closed:
                 return
             try:
-                self._out.write(line + "\n")
+                try:
+                    self._out.write(line + "\n")
+                except UnicodeEncodeError:
+                    # An output encoding that cannot say some character (cp1252 and an
+                    # echoed non-ASCII token): say it with escapes rather than fail.
+                    self._out.write(line.encode("ascii", "backslashreplace").decode("ascii") + "\n")
                 self._out.flush()
-            except (BrokenPipeError, OSError, ValueError):
-                # The GUI has gone: nothing more can be said to it.
+            except (OSError, ValueError):
+                # The GUI has gone (closed pipe, closed file): nothing more can be said to
+                # it, so stop searching for it too.
                 self._closed = True
+                closed = True
+            else:
+                closed = False
+        if closed:
+            self._output_closed()
+
+    def _output_closed(self) -> None:
+        """Nobody reads any more: stop the search (no bestmove is wanted) and tell the owner
+        of the session (run_uci ends the process's read loop)."""
+        job = self._job
+        if job is not None:
+            job.stop_event.set()
+            job.wait_for_stop = False
+            job.release_event.set()
+        if self._engine is not None:
+            self._engine.stop()
+        if self.on_output_closed is not None:
+            self.on_output_closed()
 
     def info(self, text: str) -> None:
         self.send(f"info string {text}")
@@ -157,6 +216,18 @@ class UciEngine:
                 raise RuntimeError("this build of kibitz has no search (kibitz.Engine is missing)")
             self._engine = factory(self.options.get_int("Hash"))
         return self._engine
+
+    def _prepare_engine(self) -> None:
+        """Create the engine (allocating its table) now, off the game clock: at isready,
+        ucinewgame and setoption Hash, which the GUI waits for before it starts a clock."""
+        if self._engine is not None or self.searching:
+            return
+        try:
+            self.engine()
+        except MemoryError as e:
+            hash_mb = self.options.get_int("Hash")
+            self.options.set("Hash", "16")
+            self.info(f"{e}; Hash {hash_mb} MB refused, back to the default 16 MB")
 
     def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
         """Run an engine change now, or after the running search (never during one)."""
@@ -221,6 +292,7 @@ class UciEngine:
         return True
 
     def cmd_isready(self, args: List[str]) -> bool:
+        self._prepare_engine()
         self.send("readyok")
         return True
 
@@ -268,8 +340,10 @@ class UciEngine:
 
     def _option_changed(self, name: str, value: Any) -> None:
         if name == "Hash":
-            if self._engine is not None:
-                self._apply_to_engine(lambda: self._engine.resize(int(value)), "Hash")
+            if self._engine is None:
+                self._prepare_engine()
+            else:
+                self._apply_to_engine(lambda: self._resize(int(value)), "Hash")
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
@@ -285,10 +359,21 @@ class UciEngine:
             if name == "BookFile" and value:
                 try:
                     self._load_book()
-                except BookError as e:
+                except ValueError as e:  # BookError
                     self.info(f"{e}; the book is off until BookFile names a Polyglot book")
 
+    def _resize(self, hash_mb: int) -> None:
+        try:
+            self._engine.resize(hash_mb)
+        except MemoryError as e:
+            kept = int(self._engine.hash_mb)
+            self.options.set("Hash", str(kept))
+            self.info(f"{e}; Hash stays {kept} MB")
+
     def _load_book(self) -> Optional[Book]:
+        from kibitz.book import Book
+
+
         path = self.options.get_str("BookFile")
         if self._book is None or self._book_loaded_from != path:
             self._book = Book.open(path) if path else Book.default()
@@ -301,6 +386,8 @@ class UciEngine:
         self._stop_and_wait()
         if self._engine is not None:
             self._engine.clear()
+        else:
+            self._prepare_engine()
         self.board = Board(chess960=self.options.get_bool("UCI_Chess960"))
         return True
 
@@ -314,6 +401,9 @@ class UciEngine:
         except ValueError:
             mi = len(args)
         head, moves = args[:mi], args[mi + 1:]
+        if not head:
+            self.info("position needs startpos or fen <FEN> before moves; position unchanged")
+            return True
         if head[0] == "startpos":
             if len(head) > 1:
                 self.info(f"ignored {' '.join(head[1:])!r} after startpos")
@@ -355,12 +445,13 @@ class UciEngine:
                 if i + 1 >= len(args):
                     self.info(f"go {tok} needs a number; ignored")
                     break
-                try:
-                    value = int(float(args[i + 1]))
-                except ValueError:
+                number = parse_go_number(args[i + 1])
+                if number is None:
                     self.info(f"go {tok}: {args[i + 1]!r} is not a number; ignored")
                     i += 2
                     continue
+                # Clamped before int(): inf and 1e400 become the cap, never an OverflowError.
+                value = int(max(min(number, GO_CAPS[tok]), -1.0))
                 if tok in ("wtime", "btime") and value < 0:
                     value = 0  # some GUIs send a negative clock after a flag fall
                 if tok in ("winc", "binc") and value < 0:
@@ -459,21 +550,34 @@ class UciEngine:
     # -------------------------------------------------------------- worker
 
     def _worker(self, job: SearchJob) -> None:
+        """Think, then answer: exactly one bestmove per go, whatever fails on the way (the
+        answer is sent from `finally`, so no exception can leave a GUI waiting)."""
         best: Optional[str] = None
         ponder: Optional[str] = None
         try:
-            best, ponder = self._think(job)
-        except Exception as e:  # a failing search must still answer the go
-            self.info(f"search error: {type(e).__name__}: {e}")
-            legal = job.board.legal_moves()
-            best = legal[0] if legal else None
-            ponder = None
-        # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
-        while job.wait_for_stop and not job.stop_event.is_set():
-            job.release_event.wait()
-            job.release_event.clear()
-            if job.stop_event.is_set() or not job.wait_for_stop:
-                break
+            try:
+                best, ponder = self._think(job)
+            except BaseException as e:  # a failing search must still answer the go
+                self.info(f"search error: {type(e).__name__}: {e}")
+                best, ponder = self._any_legal_move(job.board), None
+            # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
+            while job.wait_for_stop and not job.stop_event.is_set():
+                job.release_event.wait()
+                job.release_event.clear()
+                if job.stop_event.is_set() or not job.wait_for_stop:
+                    break
+        finally:
+            self._answer(job, best, ponder)
+
+    @staticmethod
+    def _any_legal_move(board: Board) -> Optional[str]:
+        try:
+            legal = board.legal_moves()
+            return str(next(iter(legal))) if legal else None
+        except Exception:
+            return None
+
+    def _answer(self, job: SearchJob, best: Optional[str], ponder: Optional[str]) -> None:
         job.answered = True
         if best is None:
             self.send("bestmove (none)")
@@ -482,23 +586,36 @@ class UciEngine:
         else:
             self.send(f"bestmove {best}")
         with self._job_lock:
-            pending, self._pending = self._pending, []
-            for action in pending:
-                try:
-                    action()
-                except Exception as e:
-                    self.info(f"deferred option failed: {e}")
-            job.done.set()
+            try:
+                pending, self._pending = self._pending, []
+                for action in pending:
+                    try:
+                        action()
+                    except Exception as e:
+                        self.info(f"deferred option failed: {e}")
+            finally:
+                job.done.set()
+
+    def _book_wanted(self, go: GoParams) -> bool:
+        """The book answers only a game move: a go with a clock (wtime/btime) and nothing
+        that asks for analysis -- not infinite, depth, nodes, movetime, mate, ponder,
+        searchmoves, nor MultiPV above 1 (those want searched, scored lines)."""
+        if not self.options.get_bool("OwnBook"):
+            return False
+        if go.wtime is None and go.btime is None:
+            return False
+        if go.infinite or go.ponder or go.searchmoves:
+            return False
+        if go.depth is not None or go.nodes is not None or go.mate is not None or go.movetime is not None:
+            return False
+        return self.options.get_int("MultiPV") == 1
 
     def _book_move(self, job: SearchJob) -> Optional[tuple[str, Optional[str]]]:
-        go = job.go
-        if not self.options.get_bool("OwnBook") or go.infinite or go.ponder or go.searchmoves:
+        if not self._book_wanted(job.go):
             return None
-        if go.depth or go.nodes or go.mate:
-            return None  # an analysis request, not a game move
         try:
             book = self._load_book()
-        except BookError as e:
+        except ValueError as e:  # BookError: a book that cannot be read
             self.info(str(e))
             return None
         if book is None:
@@ -653,24 +770,45 @@ class UciEngine:
             self.cmd_stop([])
         job.done.wait()
 
+    def _readline(self, stdin: TextIO) -> Optional[str]:
+        """The next input line, or None at end of input. A line longer than MAX_LINE is
+        read to its end and dropped (reported), so no input can grow memory without bound."""
+        line = stdin.readline(MAX_LINE)
+        if not line:
+            return None
+        if len(line) < MAX_LINE or line.endswith("\n"):
+            return line
+        while True:  # skip the rest of the overlong line
+            rest = stdin.readline(MAX_LINE)
+            if not rest or rest.endswith("\n"):
+                break
+        self.info(f"ignored an input line longer than {MAX_LINE} characters")
+        return ""
+
     def run(self, stdin: TextIO) -> int:
+        """Read and handle lines until quit or end of input; the exit status: 0, 130 after
+        Ctrl-C, OUTPUT_CLOSED_STATUS when nobody reads the output any more."""
         if self.interactive:
-            for line in BANNER.splitlines():
-                self.send(line)
+            for banner_line in BANNER.splitlines():
+                self.send(banner_line)
         try:
-            while True:
-                line = stdin.readline()
-                if not line:
+            while not self._closed:
+                self.reading = True
+                try:
+                    line = self._readline(stdin)
+                finally:
+                    self.reading = False
+                if line is None:
                     self.shutdown(wait_finite=True)
-                    return 0
+                    break
                 if not self.handle(line):
-                    return 0
-                if self._closed:
-                    self.shutdown(wait_finite=False)
-                    return 0
+                    break
         except KeyboardInterrupt:
             self.shutdown(wait_finite=False)
-            return 0
+            if not self._closed:
+                return 130  # 128 + SIGINT, as a shell reports a process ended by Ctrl-C
+        self.shutdown(wait_finite=False)
+        return OUTPUT_CLOSED_STATUS if self._closed else 0
 
     _COMMANDS: dict[str, Callable[["UciEngine", List[str]], bool]] = {}
 
@@ -723,18 +861,35 @@ def format_info(info: Any) -> str:
 
 def run_uci(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
     """Run a UCI session on the process's stdin/stdout (decoding errors replaced, so
-    garbage bytes are just another bad line)."""
+    garbage bytes are just another bad line; encoding errors escaped, so no character
+    can stop the output)."""
     if stdin is None:
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None)
     if stdout is None:
         stdout = sys.stdout
+        reconfigure = getattr(stdout, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     interactive = False
     try:
         interactive = sys.stdin.isatty()
     except (AttributeError, ValueError):
         pass
     session = UciEngine(stdout, interactive=interactive)
+    if threading.current_thread() is threading.main_thread():
+        session.on_output_closed = lambda: _wake_reader(session)
     return session.run(stdin)
+
+
+def _wake_reader(session: UciEngine) -> None:
+    """Output closed while the main thread waits for input that may never come (a GUI that
+    died with its end of stdin open): interrupt the read with SIGINT; run() then ends."""
+    import signal
+
+    if session.reading and threading.current_thread() is not threading.main_thread():
+        ident = threading.main_thread().ident
+        if ident is not None and hasattr(signal, "pthread_kill"):
+            signal.pthread_kill(ident, signal.SIGINT)
 
 
 def cmd_uci(args: argparse.Namespace) -> int:

@@ -15,12 +15,18 @@ use std::time::Duration;
 use super::board::PyBoard;
 use super::move_err;
 use crate::{mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, SearchOutcome, MAX_DEPTH};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use super::interrupt::run_interruptible;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
 /// Largest table accepted (MB): far beyond the machines this runs on, but it keeps a typo
-/// from asking for exabytes.
+/// from asking for exabytes. Sizes below it that the system cannot give raise MemoryError.
 const MAX_HASH_MB: i64 = 1 << 20;
+
+/// Longest time limit (ms): 2^40 ms is about 35 years, longer than any game; larger values
+/// (and `inf`) are read as it, so no limit can overflow a `Duration` or an `Instant`.
+const MAX_TIME_MS: f64 = (1u64 << 40) as f64;
 
 /// The result of `Engine.search`, and the object passed to `on_info` (then `multipv` tells
 /// which line it is and `lines` is empty).
@@ -188,19 +194,69 @@ pub struct PyEngine {
     hash_mb: AtomicUsize,
 }
 
-fn check_hash(hash_mb: i64) -> PyResult<usize> {
-    if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+fn check_hash(hash_mb: AnyInt) -> PyResult<usize> {
+    let mb = hash_mb.0;
+    if !(1..=MAX_HASH_MB as i128).contains(&mb) {
         return Err(PyValueError::new_err(format!("hash_mb must be between 1 and {MAX_HASH_MB}, got {hash_mb}")));
     }
-    Ok(hash_mb as usize)
+    Ok(mb as usize)
 }
 
-fn ms(name: &str, v: Option<f64>) -> PyResult<Option<Duration>> {
-    match v {
-        None => Ok(None),
-        Some(x) if x.is_finite() && x >= 0.0 => Ok(Some(Duration::from_secs_f64(x / 1000.0))),
-        Some(x) => Err(PyValueError::new_err(format!("{name} must be a non-negative number of milliseconds, got {x}"))),
+fn alloc_err(e: crate::AllocError) -> PyErr {
+    PyMemoryError::new_err(format!("{e}: ask for less (the engine keeps its old table)"))
+}
+
+/// An integer argument of any size, saturated to the i128 range: a Python int too large
+/// for 64 bits is read without an OverflowError, so each caller's range check names the
+/// argument instead.
+#[derive(Clone, Copy)]
+struct AnyInt(i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for AnyInt {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(v) = obj.extract::<i128>() {
+            return Ok(AnyInt(v));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            return Ok(AnyInt(if obj.gt(0)? { i128::MAX } else { i128::MIN }));
+        }
+        Err(PyTypeError::new_err(format!("expected an integer, got {}", obj.repr()?)))
     }
+}
+
+impl std::fmt::Display for AnyInt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            i128::MAX => write!(f, "a number too large"),
+            i128::MIN => write!(f, "a number too small"),
+            v => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A time limit in milliseconds: NaN and negative values are errors; values beyond
+/// `MAX_TIME_MS` (also `inf`, and ints too large for a float) are read as it.
+fn ms(name: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
+    let Some(obj) = v else { return Ok(None) };
+    let x = match obj.extract::<f64>() {
+        Ok(x) => x,
+        Err(_) if obj.is_instance_of::<PyInt>() => {
+            if obj.gt(0)? {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            }
+        }
+        Err(_) => {
+            return Err(PyValueError::new_err(format!("{name} must be a number of milliseconds, got {}", obj.repr()?)))
+        }
+    };
+    if x.is_nan() || x < 0.0 {
+        return Err(PyValueError::new_err(format!("{name} must be a non-negative number of milliseconds, got {x}")));
+    }
+    Ok(Some(Duration::from_secs_f64(x.min(MAX_TIME_MS) / 1000.0)))
 }
 
 impl PyEngine {
@@ -219,10 +275,11 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (hash_mb = 16))]
-    fn new(hash_mb: i64) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = AnyInt(16)), text_signature = "(hash_mb=16)")]
+    fn new(hash_mb: AnyInt) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
-        Ok(PyEngine { stop: Arc::new(AtomicBool::new(false)), inner: Mutex::new(CoreEngine::new(mb)), hash_mb: AtomicUsize::new(mb) })
+        let engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
+        Ok(PyEngine { stop: Arc::new(AtomicBool::new(false)), inner: Mutex::new(engine), hash_mb: AtomicUsize::new(mb) })
     }
 
     /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
@@ -230,39 +287,54 @@ impl PyEngine {
     /// `soft_ms` / `hard_ms` are a time manager's target and cap. `on_info(info)` is called
     /// after each finished iteration, once per MultiPV line.
     #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, soft_ms = None, hard_ms = None,
-                        multipv = 1, searchmoves = None, on_info = None))]
+                        multipv = AnyInt(1), searchmoves = None, on_info = None),
+                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, soft_ms=None, hard_ms=None, multipv=1, searchmoves=None, on_info=None)")]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
         board: PyRef<'_, PyBoard>,
-        depth: Option<i64>,
-        nodes: Option<i64>,
-        movetime_ms: Option<f64>,
-        soft_ms: Option<f64>,
-        hard_ms: Option<f64>,
-        multipv: i64,
+        depth: Option<AnyInt>,
+        nodes: Option<AnyInt>,
+        movetime_ms: Option<Bound<'_, PyAny>>,
+        soft_ms: Option<Bound<'_, PyAny>>,
+        hard_ms: Option<Bound<'_, PyAny>>,
+        multipv: AnyInt,
         searchmoves: Option<Vec<String>>,
         on_info: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
         let root = board.inner.clone();
         drop(board);
-        if let Some(d) = depth {
-            if !(1..=MAX_DEPTH as i64).contains(&d) {
-                return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {d}")));
+        // Every number is range-checked here, before it reaches the search: a bad value is a
+        // ValueError naming the argument, never a panic or an OverflowError.
+        let depth = match depth {
+            None => None,
+            Some(obj) => {
+                let d = obj.0;
+                if !(1..=MAX_DEPTH as i128).contains(&d) {
+                    return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {obj}")));
+                }
+                Some(d as u32)
             }
-        }
-        if let Some(n) = nodes {
-            if n < 1 {
-                return Err(PyValueError::new_err(format!("nodes must be at least 1, got {n}")));
+        };
+        let nodes = match nodes {
+            None => None,
+            Some(obj) => {
+                let n = obj.0;
+                if n < 1 {
+                    return Err(PyValueError::new_err(format!("nodes must be at least 1, got {obj}")));
+                }
+                // More nodes than a u64 holds is no limit at all: saturate.
+                Some(n.min(u64::MAX as i128) as u64)
             }
-        }
-        if multipv < 1 {
+        };
+        let multipv_n = multipv.0;
+        if multipv_n < 1 {
             return Err(PyValueError::new_err(format!("multipv must be at least 1, got {multipv}")));
         }
-        let movetime = ms("movetime_ms", movetime_ms)?;
-        let soft = ms("soft_ms", soft_ms)?;
-        let hard_cap = ms("hard_ms", hard_ms)?;
+        let movetime = ms("movetime_ms", movetime_ms.as_ref())?;
+        let soft = ms("soft_ms", soft_ms.as_ref())?;
+        let hard_cap = ms("hard_ms", hard_ms.as_ref())?;
         let hard = match (movetime, hard_cap) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -277,11 +349,12 @@ impl PyEngine {
             }
         }
         let limits = Limits {
-            depth: depth.map(|d| d as u32),
-            nodes: nodes.map(|n| n as u64),
+            depth,
+            nodes,
             soft: if movetime.is_some() && soft.is_none() { None } else { soft },
             hard,
-            multipv: multipv.min(256) as usize,
+            // 256 lines: the most the UCI front end offers (options.py); more is never useful.
+            multipv: multipv_n.min(256) as usize,
             searchmoves: moves,
         };
 
@@ -291,7 +364,9 @@ impl PyEngine {
         let mut callback_error: Option<PyErr> = None;
         let board_ref = &root;
         let engine_ref = &mut *engine;
-        let result = py.detach(|| {
+        // On a worker thread, so that Ctrl-C (a signal) stops the search and raises
+        // KeyboardInterrupt in the caller instead of waiting for the search to end.
+        let result = run_interruptible(py, &stop, || {
             let mut report = |info: &Info| -> bool {
                 let Some(cb) = &on_info else { return true };
                 Python::attach(|py| {
@@ -315,6 +390,7 @@ impl PyEngine {
             catch_unwind(AssertUnwindSafe(|| engine_ref.search(board_ref, &limits, &stop, &mut report)))
         });
         drop(engine);
+        let result = result?;
         if let Some(e) = callback_error {
             return Err(e);
         }
@@ -337,11 +413,14 @@ impl PyEngine {
     }
 
     /// Replaces the transposition table by an empty one of `hash_mb` megabytes.
-    fn resize(&self, hash_mb: i64) -> PyResult<()> {
+    /// When the memory cannot be had, raises MemoryError and keeps an empty table of the
+    /// old size: the engine stays usable.
+    fn resize(&self, hash_mb: AnyInt) -> PyResult<()> {
         let mb = check_hash(hash_mb)?;
-        self.idle()?.resize(mb);
-        self.hash_mb.store(mb, Ordering::SeqCst);
-        Ok(())
+        let mut engine = self.idle()?;
+        let resized = engine.resize(mb);
+        self.hash_mb.store(engine.hash_mb(), Ordering::SeqCst);
+        resized.map_err(alloc_err)
     }
 
     /// The table size in megabytes.

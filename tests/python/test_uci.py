@@ -145,5 +145,6 @@ def test_own_book_file_option(engine, tmp_path):
     p = tmp_path / "one.bin"
     p.write_bytes(add_line(b"", ["a2a3"]))
     engine.configure({"BookFile": str(p)})
-    result = engine.play(chess.Board(), chess.engine.Limit(time=0.5))
+    # A game move (a go with a clock) is where the book answers.
+    result = engine.play(chess.Board(), chess.engine.Limit(white_clock=60, black_clock=60))
     assert result.move == chess.Move.from_uci("a2a3")

@@ -61,6 +61,14 @@ def test_uci_id_name_carries_the_version() -> None:
     assert names == [f"id name kibitz {cargo_version()}"], result.stdout
 
 
+def test_cli_version_is_the_package_version() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "kibitz", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"kibitz {cargo_version()}"
+
+
 def test_licence() -> None:
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     # The full GNU GPL version 3 (all 18 sections and the how-to-apply appendix), not a stub.

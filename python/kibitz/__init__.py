@@ -223,7 +223,7 @@ __all__ = [
     "read_games",
 ]
 
-__version__ = "0.1.0"
+from kibitz._core import __version__ as __version__  # Cargo.toml's version, the only one
 
 
 def __getattr__(name: str) -> object:

@@ -19,6 +19,7 @@ __all__ = [
     "SearchResult",
     "SquareSet",
     "PgnReader",
+    "__version__",
     "VariantBoard",
     "VariantError",
     "san_line",
@@ -26,6 +27,8 @@ __all__ = [
 
 STARTING_FEN: str
 """The FEN of the standard start position."""
+__version__: str
+"""kibitz's version (Cargo.toml's, the only place it is written)."""
 
 class FenError(ValueError):
     """A FEN string that is malformed or describes an impossible position."""

@@ -72,6 +72,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     variant::register(m)?;
     Ok(())
 }

@@ -226,6 +226,12 @@ __all__ = [
 from kibitz._core import __version__ as __version__  # Cargo.toml's version, the only one
 
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them on first use
+    from kibitz.analysis import analyse_games as analyse_games, read_games as read_games
+
+
 def __getattr__(name: str) -> object:
     # analyse_games / read_games load kibitz.analysis (dataclasses, compression readers) on
     # first use, so that `import kibitz` and the UCI engine's start stay fast.

@@ -166,3 +166,24 @@ def test_bad_arguments(kwargs: dict[str, object], needle: str) -> None:
 def test_bad_fen() -> None:
     with pytest.raises(kibitz.FenError):
         render("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
+
+
+def test_board_repr_svg_draws_the_position_last_move_and_check() -> None:
+    """``Board._repr_svg_`` (what Jupyter shows): the pieces python-chess sees, the last move's
+    two squares and the checked king's square highlighted."""
+    moves = ["e2e4", "f7f6", "d2d4", "g7g5", "d1h5"]  # the fool's mate pattern: Black in check
+    board = kibitz.Board()
+    ref = chess.Board()
+    for m in moves:
+        board.push_uci(m)
+        ref.push_uci(m)
+    root = parse(board._repr_svg_())
+    want = {chess.square_name(sq): p.symbol() for sq, p in ref.piece_map().items()}
+    assert pieces_drawn(root) == want
+    last = {r.get("data-square") for r in root.iter(SVG + "rect") if r.get("class") == "lastmove"}
+    assert last == {"d1", "h5"}
+    checked = [r.get("data-square") for r in root.iter(SVG + "rect") if r.get("class") == "check"]
+    assert checked == [chess.square_name(ref.king(chess.BLACK))]
+    # A fresh board: no highlights at all.
+    root = parse(kibitz.Board()._repr_svg_())
+    assert not [r for r in root.iter(SVG + "rect") if r.get("class") in ("lastmove", "check")]

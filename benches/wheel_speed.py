@@ -75,7 +75,7 @@ else:
         result = engine.search(board, depth=depth)
         seconds += time.perf_counter() - t
         cpu_seconds += time.process_time() - c
-        assert result.best_move in board.legal_moves(), result.best_move
+        assert result.best_move in board.legal_moves_uci(), result.best_move
         nodes += result.nodes
         per_position.append(result.nodes)
 print(json.dumps({"nodes": nodes, "seconds": seconds, "cpu_seconds": cpu_seconds, "per_position": per_position,

@@ -13,8 +13,6 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark front end: printing is its job
 
 use kibitz::{perft, perft_full, Board};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Rounds per position when `KIBITZ_BENCH_RUNS` is unset: odd, so the median is one round,
@@ -27,69 +25,22 @@ const CASES: [(&str, &str, u32, u64); 2] = [
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690),
 ];
 
-struct Stockfish {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-}
+#[path = "common/uci_perft.rs"]
+mod uci_perft;
+use uci_perft::{median, UciPerft};
 
-impl Stockfish {
-    fn start(path: &str) -> Option<Stockfish> {
-        let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
-        let out = BufReader::new(child.stdout.take()?);
-        let mut sf = Stockfish { child, out };
-        sf.send("uci");
-        sf.wait_for("uciok")?;
-        // Perft is single-threaded and never probes the hash; say so anyway.
-        sf.send("setoption name Threads value 1");
-        sf.send("setoption name Hash value 1");
-        Some(sf)
-    }
-    fn send(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().expect("stockfish stdin");
-        writeln!(stdin, "{line}").expect("write to stockfish");
-        stdin.flush().expect("flush stockfish");
-    }
-    fn wait_for(&mut self, prefix: &str) -> Option<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.out.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            if line.starts_with(prefix) {
-                return Some(line.trim().to_string());
-            }
-        }
-    }
-    /// Nodes and time of `go perft` alone (readyok first, so set-up is not counted).
-    fn perft(&mut self, fen: &str, depth: u32) -> (u64, f64) {
-        self.send(&format!("position fen {fen}"));
-        self.send("isready");
-        self.wait_for("readyok").expect("stockfish readyok");
-        let t = Instant::now();
-        self.send(&format!("go perft {depth}"));
-        let line = self.wait_for("Nodes searched").expect("stockfish perft answer");
-        let secs = t.elapsed().as_secs_f64();
-        let nodes = line.rsplit(' ').next().unwrap().parse().expect("node count");
-        (nodes, secs)
-    }
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(|a, b| a.total_cmp(b));
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
+/// Stockfish for `go perft`: single-threaded, and a minimal hash (perft never probes it).
+fn start_stockfish(path: &str) -> Option<UciPerft> {
+    let mut sf = UciPerft::start(path)?;
+    sf.send("setoption name Threads value 1");
+    sf.send("setoption name Hash value 1");
+    Some(sf)
 }
 
 fn main() {
     let sf_path = std::env::var("KIBITZ_STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string());
     let runs: usize = std::env::var("KIBITZ_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_RUNS).max(1);
-    let mut sf = Stockfish::start(&sf_path);
+    let mut sf = start_stockfish(&sf_path);
     if sf.is_none() {
         eprintln!("Stockfish not found at {sf_path}: printing kibitz figures only");
     }

@@ -13,8 +13,6 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark front end: printing is its job
 
 use kibitz::{perft, variant_perft, Board, Compiled, VBoard, VariantSet};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -43,11 +41,6 @@ const VARIANTS: [(&str, u32); 12] = [
     ("knightmate", 5),
 ];
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
-}
-
 fn timed<F: FnMut() -> u64>(mut f: F) -> (u64, f64) {
     let t = Instant::now();
     let n = f();
@@ -69,50 +62,9 @@ fn builtins() -> VariantSet {
     VariantSet::parse(&docs).expect("built-in definitions parse")
 }
 
-struct Fairy {
-    child: std::process::Child,
-    out: BufReader<std::process::ChildStdout>,
-}
-
-impl Fairy {
-    fn start(path: &str) -> Option<Fairy> {
-        let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
-        let out = BufReader::new(child.stdout.take()?);
-        let mut f = Fairy { child, out };
-        f.send("uci");
-        f.wait_for("uciok")?;
-        Some(f)
-    }
-    fn send(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().expect("stdin");
-        writeln!(stdin, "{line}").expect("write");
-        stdin.flush().expect("flush");
-    }
-    fn wait_for(&mut self, prefix: &str) -> Option<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.out.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            if line.starts_with(prefix) {
-                return Some(line.trim().to_string());
-            }
-        }
-    }
-    /// `go perft` alone is timed (readyok first, so setting up is not counted).
-    fn perft(&mut self, variant: &str, fen: &str, depth: u32) -> (u64, f64) {
-        self.send(&format!("setoption name UCI_Variant value {variant}"));
-        self.send(&format!("position fen {fen}"));
-        self.send("isready");
-        self.wait_for("readyok").expect("readyok");
-        let t = Instant::now();
-        self.send(&format!("go perft {depth}"));
-        let line = self.wait_for("Nodes searched").expect("perft answer");
-        let secs = t.elapsed().as_secs_f64();
-        (line.rsplit(' ').next().unwrap().parse().expect("count"), secs)
-    }
-}
+#[path = "common/uci_perft.rs"]
+mod uci_perft;
+use uci_perft::{median, UciPerft};
 
 fn main() {
     let set = builtins();
@@ -131,13 +83,13 @@ fn main() {
             assert_eq!(n, expected, "generic {name}");
             tg.push(s);
         }
-        let (f, g) = (median(tf), median(tg));
+        let (f, g) = (median(&tf), median(&tg));
         println!("{:<10} {:>5} {:>10} | {:>9.3} {:>9.3} | {:>5.2}x", name, depth, expected, f, g, g / f);
     }
     println!("slower = generic time / fast time (the issue asks for at most 3x)");
 
     let path = std::env::var("KIBITZ_FAIRY_STOCKFISH").unwrap_or_else(|_| "/usr/games/fairy-stockfish".to_string());
-    let Some(mut fsf) = Fairy::start(&path) else {
+    let Some(mut fsf) = UciPerft::start(&path) else {
         eprintln!("Fairy-Stockfish not found at {path}: variant comparison skipped");
         return;
     };
@@ -154,12 +106,13 @@ fn main() {
         for _ in 0..ROUNDS {
             let (n, s) = timed(|| variant_perft(&mut board, depth));
             tk.push(s);
-            let (fn_, fs) = fsf.perft(name, &fen, depth);
+            fsf.send(&format!("setoption name UCI_Variant value {name}"));
+            let (fn_, fs) = fsf.perft(&fen, depth);
             assert_eq!(n, fn_, "{name} perft({depth}) against Fairy-Stockfish");
             tf.push(fs);
             nodes = n;
         }
-        let (k, f) = (median(tk), median(tf));
+        let (k, f) = (median(&tk), median(&tf));
         println!(
             "{:<11} {:>5} {:>11} | {:>9.3} {:>11.0} | {:>9.3} {:>11.0} | {:>5.2}x",
             name,

@@ -138,19 +138,21 @@ def cmd_perft(args: argparse.Namespace) -> int:
         counts = board.divide(depth)
     else:
         counts = None
-    if counts is not None:
-        nodes = sum(counts.values())
-        if args.divide:
-            for move in sorted(counts):
-                print(f"{move}: {counts[move]}")
-            print()
-    else:
-        nodes = board.perft(depth)
-    secs = time.perf_counter() - start
+    nodes = sum(counts.values()) if counts is not None else board.perft(depth)
+    print_perft(nodes, time.perf_counter() - start, counts if args.divide else None)
+    return 0
+
+
+def print_perft(nodes: int, secs: float, divide: Optional[dict[str, int]] = None) -> None:
+    """What ``kibitz perft`` prints, in the format of Stockfish's ``go perft``: the divide's
+    ``move: count`` lines sorted and a blank line (when given), then the total and the time."""
+    if divide is not None:
+        for move in sorted(divide):
+            print(f"{move}: {divide[move]}")
+        print()
     nps = nodes / secs if secs > 0 else float("inf")
     print(f"Nodes searched: {nodes}")
     print(f"Time: {secs:.3f} s ({nps:,.0f} nodes/s)")
-    return 0
 
 
 def version_line() -> str:

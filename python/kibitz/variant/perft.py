@@ -11,6 +11,7 @@ import argparse
 import sys
 import time
 
+from kibitz.cli import print_perft
 from kibitz.variant import Board, FenError, IllegalMoveError, InvalidMoveError, VariantError
 
 
@@ -27,16 +28,7 @@ def cmd_perft(args: argparse.Namespace, depth: int) -> int:
         print(f"kibitz perft: {e}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    if args.divide and depth > 0:
-        counts = board.divide(depth)
-        nodes = sum(counts.values())
-        for move in sorted(counts):
-            print(f"{move}: {counts[move]}")
-        print()
-    else:
-        nodes = board.perft(depth)
-    secs = time.perf_counter() - start
-    nps = nodes / secs if secs > 0 else float("inf")
-    print(f"Nodes searched: {nodes}")
-    print(f"Time: {secs:.3f} s ({nps:,.0f} nodes/s)")
+    counts = board.divide(depth) if args.divide and depth > 0 else None
+    nodes = sum(counts.values()) if counts is not None else board.perft(depth)
+    print_perft(nodes, time.perf_counter() - start, counts)
     return 0

@@ -215,6 +215,9 @@ class UciEngine:
     None means ``position startpos``.
     """
 
+    # A ``move: count`` line of the engine's divide (subclasses for other boards widen it).
+    move_line: "re.Pattern[str]" = _MOVE_LINE
+
     def __init__(
         self,
         command: Union[str, Sequence[str]],
@@ -398,7 +401,7 @@ class UciEngine:
             text = line.strip()
             if not text or text.startswith("info"):
                 continue
-            m = _MOVE_LINE.match(text)
+            m = self.move_line.match(text)
             if m:
                 _add_count(counts, m.group(1), int(m.group(2)), f"engine {self.command!r}")
                 continue

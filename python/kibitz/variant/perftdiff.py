@@ -18,17 +18,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from kibitz.perftdiff import HANDSHAKE_TIMEOUT, DivideResult, EngineError, UciEngine, _add_count, _check_has_moves
+from kibitz.perftdiff import HANDSHAKE_TIMEOUT, DivideResult, EngineError, UciEngine
 from kibitz.variant import Board, FenError, IllegalMoveError, InvalidMoveError, VariantError, load
 
 # Moves on boards up to 12 files (a-l) and 10 ranks, with a promotion letter (any piece).
 _MOVE_LINE = re.compile(r"^([a-l]\d{1,2}[a-l]\d{1,2}[a-z]?)\s*:\s*(\d+)$")
-_TOTAL_LINE = re.compile(r"^Nodes searched\s*:\s*(\d+)$", re.IGNORECASE)
 
 
 class VariantUciEngine(UciEngine):
     """A UCI engine set to a variant: ``VariantPath`` (when the variant comes from a file),
-    then ``UCI_Variant``; positions are always sent as FEN."""
+    then ``UCI_Variant``; positions are always sent as FEN. Divides are read as for chess,
+    with move text for boards of up to 12 files and 10 ranks."""
+
+    move_line = _MOVE_LINE
 
     def __init__(self, command: str, variant: str, variant_path: Optional[str], **kw: float) -> None:
         super().__init__(command, **kw)  # type: ignore[arg-type]
@@ -52,30 +54,6 @@ class VariantUciEngine(UciEngine):
             raise EngineError(f"engine {self.command!r} does not know the variant {self.variant!r}{loaded}")
         self.send(f"setoption name UCI_Variant value {self.variant}")
         self._expect("isready", "readyok", self.handshake_timeout)
-
-    def divide(self, fen: Optional[str], moves: Sequence[str], depth: int) -> DivideResult:
-        self._expect("isready", "readyok", self.handshake_timeout)
-        self.send(self.position_command(fen, moves))
-        go = f"go perft {depth}"
-        self._started = time.monotonic()
-        deadline = self._started + self.timeout
-        self.send(go)
-        counts: dict[str, int] = {}
-        other: list[str] = []
-        while True:
-            text = self._read(deadline, f"'Nodes searched: N' after {go!r}", other).strip()
-            m = _MOVE_LINE.match(text)
-            if m:
-                _add_count(counts, m.group(1), int(m.group(2)), f"engine {self.command!r}")
-                continue
-            t = _TOTAL_LINE.match(text)
-            if t:
-                _check_has_moves(counts, int(t.group(1)), f"engine {self.command!r}")
-                return DivideResult(counts, int(t.group(1)))
-            if text.startswith("bestmove"):
-                raise EngineError(f"engine {self.command!r} answered {go!r} with {text!r}: it does not implement go perft")
-            if text and not text.startswith("info") and len(other) < 5:
-                other.append(text)
 
     def reproduce(self, fen: Optional[str], moves: Sequence[str], depth: int) -> str:
         script = "uci\\n"

@@ -89,9 +89,16 @@ pub struct VBoard {
     pub(crate) castle_rook: [[u8; 2]; 2],
     pub(crate) castle_mask: [u8; CELLS],
     history: Vec<Undo>,
-    /// Squares from which a move may uncover an attack on the royal piece (see movegen).
+    /// Squares from which a move may uncover an attack on the royal piece (see movegen's
+    /// `analyse`): marked when equal to `stamp`.
     pub(crate) mark: [u32; CELLS],
+    /// Squares to which a move answers the one check on the royal piece (capturing the
+    /// checker or standing in its way), marked when equal to `stamp`.
+    pub(crate) cmask: [u32; CELLS],
     pub(crate) stamp: u32,
+    /// What `analyse` found: 0 no check, 1 one check that `cmask` describes, 2 a double
+    /// check or a check it cannot describe (then moves are made and tested).
+    pub(crate) check: u8,
 }
 
 impl VBoard {
@@ -115,7 +122,9 @@ impl VBoard {
             castle_mask: [0; CELLS],
             history: Vec::new(),
             mark: [0; CELLS],
+            cmask: [0; CELLS],
             stamp: 0,
+            check: 0,
         }
     }
 

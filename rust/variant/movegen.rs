@@ -8,7 +8,7 @@
 //! shortcut is what keeps orthodox chess within a small factor of the fast generator.
 
 use super::betza::Hop;
-use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
+use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, CELLS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
 use super::tables::RayKind;
 use super::def::GameValue;
 
@@ -276,81 +276,165 @@ impl VBoard {
         }
     }
 
-    /// Marks the squares a piece may not leave (or enter) without the make-and-test.
-    /// Against riders and lame leapers that is the pinned pieces: an own piece that is the
-    /// only one between the royal piece and an enemy rider that would attack along that
-    /// line, or that blocks the leg of an enemy lame leaper aimed at it. Against hoppers
-    /// (whose attacks a move can create as well as uncover) it is every square on a
-    /// hopper's line through the royal piece.
-    fn mark_pins(&mut self) {
+    /// Check and pin information against the side to move's royal piece, found once per
+    /// node by walking the enemy's attack rays (`Compiled::rays`) outwards from it, so that
+    /// most moves need no make-and-test. Sets `check` (0 none, 1 one check that `cmask`
+    /// describes, 2 a double check or a hopper's check: test by making), marks in `mark`
+    /// the squares a move may not leave (or, against hoppers, enter) untested, and in
+    /// `cmask` the squares that answer a single check.
+    ///
+    /// Riders and limited riders pin: an own piece that is the only one between the royal
+    /// piece and an enemy that would attack along that line from there; their checks are
+    /// answered on the squares between and on the checker's. A lame leaper's leg square is
+    /// marked when an own piece blocks it (moving it uncovers the attack); its check is
+    /// answered on the leg square or the leaper's. Leapers only check. A hopper's attacks a
+    /// move can create as well as uncover, so every square on a hopper's line through the
+    /// royal piece is marked, and its check is left to the make-and-test.
+    pub(crate) fn analyse(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.mark = [0; super::board::CELLS];
+            self.mark = [0; CELLS];
+            self.cmask = [0; CELLS];
             self.stamp = 1;
         }
         let us = self.side;
         let them = 1 - us;
-        let k = self.royal_sq[us] as i16;
+        let k = self.royal_sq[us];
+        if k == 0 {
+            self.check = 0;
+            return;
+        }
         let present = self.present[them];
         let c = &*self.c;
         let cells = &self.cells;
         let mark = &mut self.mark;
+        let cmask = &mut self.cmask;
         let stamp = self.stamp;
+        let mut check = 0u8;
+        // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
+        let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
+        let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
         for ray in &c.rays[them] {
             if ray.any & present == 0 {
                 continue;
             }
+            // Mailbox offsets as wrapping bytes: squares are below 256 (see `FStep`).
+            let d = ray.delta as u8;
             match ray.kind {
-                RayKind::Lame(block) => {
-                    let a = k - ray.delta;
-                    let cell = cells[a as usize];
-                    if cell != OFF && cell != EMPTY && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
-                        mark[(a + block) as usize] = stamp;
+                RayKind::Slide if ray.uniform => {
+                    let mut p = k.wrapping_sub(d);
+                    let mut cell = cells[p as usize];
+                    let mut codes = ray.near_codes;
+                    if cell == EMPTY {
+                        if ray.far_codes == 0 {
+                            continue;
+                        }
+                        codes = ray.far_codes;
+                        while cells[p as usize] == EMPTY {
+                            p = p.wrapping_sub(d);
+                        }
+                        cell = cells[p as usize];
+                    }
+                    if is_in(codes, cell) {
+                        check += 1;
+                        let mut q = k;
+                        while q != p {
+                            q = q.wrapping_sub(d);
+                            cmask[q as usize] = stamp;
+                        }
+                    } else if own(cell) && ray.far_codes != 0 {
+                        let mut q = p.wrapping_sub(d);
+                        while cells[q as usize] == EMPTY {
+                            q = q.wrapping_sub(d);
+                        }
+                        if is_in(ray.far_codes, cells[q as usize]) {
+                            mark[p as usize] = stamp;
+                        }
                     }
                 }
                 RayKind::Slide => {
-                    if ray.max_dist <= 1 {
-                        continue;
-                    }
-                    let mut p = k - ray.delta;
-                    let mut d = 1;
-                    let mut candidate: i16 = -1;
+                    // A limited-range rider: attacks depend on the distance.
+                    let mut p = k.wrapping_sub(d);
+                    let mut dist = 1;
+                    let mut between: Option<u8> = None;
                     loop {
                         let cell = cells[p as usize];
                         if cell == OFF {
                             break;
                         }
                         if cell != EMPTY {
-                            if color(cell) == us {
-                                if candidate >= 0 {
-                                    break;
+                            let hits = color(cell) == them && ray.dist_mask[dist] & (1 << kind(cell)) != 0;
+                            if let Some(b) = between {
+                                if hits {
+                                    mark[b as usize] = stamp;
                                 }
-                                candidate = p;
+                                break;
+                            }
+                            if color(cell) == us {
+                                between = Some(p);
                             } else {
-                                if candidate >= 0 && ray.dist_mask[d] & (1 << kind(cell)) != 0 {
-                                    mark[candidate as usize] = stamp;
+                                if hits {
+                                    check += 1;
+                                    let mut q = k;
+                                    while q != p {
+                                        q = q.wrapping_sub(d);
+                                        cmask[q as usize] = stamp;
+                                    }
                                 }
                                 break;
                             }
                         }
-                        if d == ray.max_dist {
+                        if dist == ray.max_dist {
                             break;
                         }
-                        d += 1;
-                        p -= ray.delta;
+                        dist += 1;
+                        p = p.wrapping_sub(d);
+                    }
+                }
+                RayKind::Lame(block) => {
+                    let a = k.wrapping_sub(d);
+                    let cell = cells[a as usize];
+                    if cell != OFF && cell != EMPTY && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
+                        let leg = a.wrapping_add(block as u8);
+                        let lc = cells[leg as usize];
+                        if lc == EMPTY {
+                            check += 1;
+                            cmask[a as usize] = stamp;
+                            cmask[leg as usize] = stamp;
+                        } else if own(lc) {
+                            mark[leg as usize] = stamp;
+                        }
                     }
                 }
                 RayKind::Cannon | RayKind::Grasshopper => {
-                    let mut p = k - ray.delta;
+                    let mut p = k.wrapping_sub(d);
                     while cells[p as usize] != OFF {
                         mark[p as usize] = stamp;
-                        p -= ray.delta;
+                        p = p.wrapping_sub(d);
+                    }
+                    // Its check (as in `attacked`): a screen, then the hopper.
+                    let mut p = k.wrapping_sub(d);
+                    if ray.kind == RayKind::Cannon {
+                        while cells[p as usize] == EMPTY {
+                            p = p.wrapping_sub(d);
+                        }
+                    }
+                    if cells[p as usize] == OFF || cells[p as usize] == EMPTY {
+                        continue;
+                    }
+                    p = p.wrapping_sub(d);
+                    while cells[p as usize] == EMPTY {
+                        p = p.wrapping_sub(d);
+                    }
+                    let cell = cells[p as usize];
+                    if cell != OFF && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
+                        check = 2;
                     }
                 }
             }
         }
+        self.check = check.min(2);
     }
-
     /// Whether the game is over by the extinction rule (shatranj's bare king): then there
     /// are no legal moves, as in Fairy-Stockfish.
     pub(crate) fn extinct(&self) -> Option<GameValue> {
@@ -382,41 +466,29 @@ impl VBoard {
         None
     }
 
-    /// Filters pseudo-legal `moves` down to the legal ones, in place.
-    pub(crate) fn filter_legal(&mut self, check: bool, moves: &mut Vec<VMove>) {
-        if !check && self.royal_sq[self.side] != 0 {
-            self.mark_pins();
-        }
-        self.filter_marked(check, moves);
-    }
-
-    /// `filter_legal` once `mark_pins` has run for this position (when not in check).
-    fn filter_marked(&mut self, check: bool, moves: &mut Vec<VMove>) {
+    /// Filters pseudo-legal `moves` down to the legal ones, in place, once `analyse` has
+    /// run for this position.
+    fn filter_marked(&mut self, moves: &mut Vec<VMove>) {
         let us = self.side;
         let royal = self.c.royal;
         let hoppers = self.c.has_hoppers[1 - us];
         let immobility = self.c.variant.immobility_illegal;
+        let has_royal = self.royal_sq[us] != 0;
+        let check = self.check;
+        let stamp = self.stamp;
         let mut i = 0;
         while i < moves.len() {
             let m = moves[i];
             let t = kind(self.cells[m.from as usize]);
-            let ok = if immobility && m.promo == 0 && m.kind != CASTLE && m.kind != EN_PASSANT && self.c.immobile[us][t][m.to as usize] {
+            let (from, to) = (m.from as usize, m.to as usize);
+            let ok = if immobility && m.promo == 0 && m.kind != CASTLE && m.kind != EN_PASSANT && self.c.immobile[us][t][to] {
                 false
-            } else if m.kind == CASTLE
-                || self.royal_sq[us] == 0
-                || (!check
-                    && Some(t) != royal
-                    && m.kind != EN_PASSANT
-                    && self.mark[m.from as usize] != self.stamp
-                    && (!hoppers || self.mark[m.to as usize] != self.stamp))
-            {
-                // Castling is generated legal; without a royal piece every move is legal;
-                // a piece that is not pinned cannot expose the royal piece.
+            } else if m.kind == CASTLE || !has_royal {
+                // Castling is generated legal; without a royal piece every move is legal.
                 true
             } else if Some(t) == royal && m.kind == NORMAL {
                 // The royal piece steps to `to`: is `to` attacked once it has left `from`
                 // (and taken whatever stood on `to`)? Tested in place, without make/unmake.
-                let (from, to) = (m.from as usize, m.to as usize);
                 let (mover, taken) = (self.cells[from], self.cells[to]);
                 self.cells[from] = EMPTY;
                 self.cells[to] = mover;
@@ -424,11 +496,15 @@ impl VBoard {
                 self.cells[to] = taken;
                 self.cells[from] = mover;
                 !bad
-            } else {
+            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || self.mark[from] == stamp || (hoppers && self.mark[to] == stamp) {
                 self.make(m);
                 let bad = self.attacked(self.royal_sq[us], 1 - us);
                 self.unmake();
                 !bad
+            } else {
+                // A piece that is not pinned cannot expose the royal piece; in check, it
+                // must capture the checker or stand in its way.
+                check == 0 || self.cmask[to] == stamp
             };
             if ok {
                 i += 1;
@@ -444,41 +520,72 @@ impl VBoard {
         if self.extinct().is_some() {
             return;
         }
-        let check = self.in_check();
-        self.pseudo_moves(check, out);
-        self.filter_legal(check, out);
+        self.analyse();
+        self.pseudo_moves(self.check != 0, out);
+        self.filter_marked(out);
     }
 
-    /// The number of legal moves (perft's leaves), storing and testing only the moves of
-    /// the royal piece, of pinned pieces and en passant captures; `buf` is scratch space.
+    /// The number of legal moves (perft's leaves). Out of check, the moves of pieces that
+    /// are neither royal nor pinned are counted from their plans (`Compiled::plans`)
+    /// without being generated; the rest (the royal piece, pinned pieces, pawns when en
+    /// passant is possible, pieces that may be immobile) are generated into `buf` (scratch
+    /// space) and filtered. In check every move is generated and filtered.
     pub(crate) fn count_legal(&mut self, buf: &mut Vec<VMove>) -> u64 {
         let us = self.side;
-        let c = self.c.clone();
-        let check = self.in_check();
-        if check || self.royal_sq[us] == 0 || c.variant.immobility_illegal || c.has_hoppers[1 - us] || self.extinct().is_some() {
+        if self.royal_sq[us] == 0 || self.c.has_hoppers[1 - us] || (self.c.variant.extinction.is_some() && self.extinct().is_some()) {
             self.legal_moves_into(buf);
             return buf.len() as u64;
         }
-        self.mark_pins();
-        let mut counter = Counter(0);
+        self.analyse();
         buf.clear();
-        for i in 0..self.pcount[us] {
-            let from = self.plist[us][i];
-            let t = kind(self.cells[from as usize]);
-            let careful = Some(t) == c.royal || self.mark[from as usize] == self.stamp || (self.ep != 0 && Some(t) == c.pawn);
-            if careful {
+        if self.check != 0 {
+            self.pseudo_moves(true, buf);
+            self.filter_marked(buf);
+            return buf.len() as u64;
+        }
+        let c = &*self.c;
+        let cells = &self.cells;
+        let stamp = self.stamp;
+        // usize::MAX: no such type.
+        let pawn = c.pawn.unwrap_or(usize::MAX);
+        let royal = c.royal.unwrap_or(usize::MAX);
+        let immobility = c.variant.immobility_illegal;
+        let target = &c.target[us];
+        let fwd = self.forward(us) as u8;
+        let mut n: u64 = 0;
+        let mut counter = Counter(0);
+        for &from in &self.plist[us][..self.pcount[us]] {
+            let t = kind(cells[from as usize]);
+            let plan = c.plans[us][t];
+            if t == royal || self.mark[from as usize] == stamp || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0) {
                 self.piece_moves(from, buf);
-            } else {
+            } else if !plan.simple || (t == pawn && c.promo_near[us][from as usize]) {
                 self.piece_moves(from, &mut counter);
+            } else {
+                for fs in &c.fsteps[plan.start as usize..plan.leaps_end as usize] {
+                    n += u64::from(target[(fs.mode & 3) as usize][cells[from.wrapping_add(fs.delta) as usize] as usize]);
+                }
+                for fs in &c.fsteps[plan.leaps_end as usize..plan.end as usize] {
+                    let mut p = from.wrapping_add(fs.delta);
+                    let mut run = 0;
+                    while cells[p as usize] == EMPTY {
+                        run += 1;
+                        p = p.wrapping_add(fs.delta);
+                    }
+                    n += run * u64::from(fs.mode & 1) + u64::from(target[(fs.mode & 2) as usize][cells[p as usize] as usize]);
+                }
+                if t == pawn && c.double_from[us][from as usize] {
+                    let mid = from.wrapping_add(fwd);
+                    n += u64::from(cells[mid as usize] == EMPTY && cells[mid.wrapping_add(fwd) as usize] == EMPTY);
+                }
             }
         }
         if c.variant.castling {
             self.castling_moves(false, buf);
         }
-        self.filter_marked(false, buf);
-        counter.0 + buf.len() as u64
+        self.filter_marked(buf);
+        n + counter.0 + buf.len() as u64
     }
-
     pub fn legal_moves(&mut self) -> Vec<VMove> {
         let mut v = Vec::with_capacity(128);
         self.legal_moves_into(&mut v);
@@ -511,12 +618,12 @@ impl VBoard {
         }
         let mut moves = Vec::with_capacity(64);
         self.piece_moves(from, &mut moves);
-        let check = self.in_check();
+        self.analyse();
         if Some(kind(cell)) == c.royal && c.variant.castling {
-            self.castling_moves(check, &mut moves);
+            self.castling_moves(self.check != 0, &mut moves);
         }
         moves.retain(|m| m.from == from && m.to == to && m.promo == promo);
-        self.filter_legal(check, &mut moves);
+        self.filter_marked(&mut moves);
         moves.first().copied().ok_or(false)
     }
 

@@ -18,6 +18,31 @@ pub(crate) struct MStep {
     pub block: i16,
 }
 
+/// One step of a piece's counting plan (see `Plan`): the mailbox offset as a wrapping byte
+/// (squares are below 256, so adding it with `wrapping_add` indexes the mailbox without a
+/// bounds test) and what the step may do where it stops: bit 0 move to an empty square,
+/// bit 1 capture (an index into `Compiled::target`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FStep {
+    pub delta: u8,
+    pub mode: u8,
+}
+
+/// How perft's leaf count counts a piece type's moves without generating them: its
+/// leaps (`fsteps[start..leaps_end]`) and unlimited rides (`fsteps[leaps_end..end]`).
+/// `simple` is false when a step is something else (a hopper, a lame leap, a rider with a
+/// limited range): then the moves are generated one by one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Plan {
+    pub start: u16,
+    pub leaps_end: u16,
+    pub end: u16,
+    pub simple: bool,
+    /// Some square is one this type could never move from (`immobile`): with
+    /// `immobilityIllegal` its moves need that test.
+    pub may_immobile: bool,
+}
+
 /// How an attack travels along a ray towards the attacked square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RayKind {
@@ -66,6 +91,17 @@ pub struct Compiled {
     pub(crate) immobile: [Vec<[bool; CELLS]>; 2],
     pub(crate) pawn: Option<usize>,
     pub(crate) royal: Option<usize>,
+    /// Counting plans per colour and type, and the steps they index.
+    pub(crate) plans: [Vec<Plan>; 2],
+    pub(crate) fsteps: Vec<FStep>,
+    /// `target[c][mode][cell]`: 1 if a step of colour c with that mode (bit 0 move, bit 1
+    /// capture) may end on a cell holding `cell`, else 0 (own pieces, off-board cells).
+    pub(crate) target: [[[u8; 256]; 4]; 2],
+    /// Squares from which the pawn type of colour c might reach the promotion zone with one
+    /// of its steps or its double step (its moves there are generated one by one).
+    pub(crate) promo_near: [[bool; CELLS]; 2],
+    /// Squares from which the pawn of colour c has its double step.
+    pub(crate) double_from: [[bool; CELLS]; 2],
 }
 
 impl Compiled {
@@ -160,6 +196,65 @@ impl Compiled {
         }
         let pawn = variant.pieces.iter().position(|p| p.pawn);
         let royal = variant.pieces.iter().position(|p| p.royal);
+        let mut plans: [Vec<Plan>; 2] = [Vec::new(), Vec::new()];
+        let mut fsteps = Vec::new();
+        for c in 0..2 {
+            for (t, list) in steps[c].iter().enumerate() {
+                let plain = |m: &&MStep| m.hop == Hop::None && m.block == 0;
+                let leap = |m: &&MStep| plain(m) && m.range == 1;
+                let ride = |m: &&MStep| plain(m) && m.range as usize == MAX_DIST - 1;
+                let fstep = |m: &MStep| FStep { delta: m.delta as u8, mode: u8::from(m.can_move) | u8::from(m.can_capture) << 1 };
+                let start = fsteps.len() as u16;
+                fsteps.extend(list.iter().filter(leap).map(fstep));
+                let leaps_end = fsteps.len() as u16;
+                fsteps.extend(list.iter().filter(ride).map(fstep));
+                let end = fsteps.len() as u16;
+                let simple = list.iter().all(|m| leap(&m) || ride(&m));
+                let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
+                plans[c].push(Plan { start, leaps_end, end, simple, may_immobile });
+            }
+        }
+        let mut target = [[[0u8; 256]; 4]; 2];
+        for (c, modes) in target.iter_mut().enumerate() {
+            for (mode, row) in modes.iter_mut().enumerate() {
+                for (cell, v) in row.iter_mut().enumerate() {
+                    let cell = cell as u8;
+                    let enemy = cell != EMPTY && cell != OFF && (cell & 1) as usize != c;
+                    *v = u8::from((cell == EMPTY && mode & 1 != 0) || (enemy && mode & 2 != 0));
+                }
+            }
+        }
+        let mut promo_near = [[false; CELLS]; 2];
+        let mut double_from = [[false; CELLS]; 2];
+        if let Some(pt) = pawn {
+            for c in 0..2 {
+                let rel = |s: usize| if c == 0 { rank_of[s] as usize } else { ranks - 1 - rank_of[s] as usize };
+                let zone = |s: i16| template[s as usize] != OFF && rel(s as usize) + 1 >= variant.promotion_rank as usize;
+                let fwd = if c == 0 { stride } else { -stride };
+                for &s in &squares {
+                    let s16 = i16::from(s);
+                    let double = variant.double_step && rel(s as usize) + 1 == variant.double_step_rank as usize;
+                    double_from[c][s as usize] = double;
+                    // Every square a step could reach, ignoring what stands in the way.
+                    let reach = steps[c][pt].iter().any(|m| {
+                        let mut p = s16 + m.delta;
+                        let mut n = 1;
+                        while template[p as usize] != OFF {
+                            if zone(p) {
+                                return true;
+                            }
+                            if n >= m.range {
+                                break;
+                            }
+                            n += 1;
+                            p += m.delta;
+                        }
+                        false
+                    });
+                    promo_near[c][s as usize] = reach || (double && zone(s16 + 2 * fwd));
+                }
+            }
+        }
         Compiled {
             variant,
             stride,
@@ -175,6 +270,11 @@ impl Compiled {
             immobile,
             pawn,
             royal,
+            plans,
+            fsteps,
+            target,
+            promo_near,
+            double_from,
         }
     }
 

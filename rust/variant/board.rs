@@ -86,6 +86,13 @@ pub struct VBoard {
     /// Pieces per type and side (at most 30 types, see `def`).
     pub(crate) tcount: [[u8; 32]; 2],
     pub(crate) present: [u32; 2],
+    /// Each side's pieces as a bitboard (`Compiled::bit`), kept beside the mailbox for
+    /// perft's leaf count.
+    pub(crate) occ: [u128; 2],
+    /// Each side's pieces of the pawn type, as a bitboard.
+    pub(crate) pawns: [u128; 2],
+    /// The squares `analyse` marked, as a bitboard.
+    pub(crate) pinned: u128,
     pub(crate) castle_rook: [[u8; 2]; 2],
     pub(crate) castle_mask: [u8; CELLS],
     history: Vec<Undo>,
@@ -118,6 +125,9 @@ impl VBoard {
             pindex: [0; CELLS],
             tcount: [[0; 32]; 2],
             present: [0; 2],
+            occ: [0; 2],
+            pawns: [0; 2],
+            pinned: 0,
             castle_rook: [[0; 2]; 2],
             castle_mask: [0; CELLS],
             history: Vec::new(),
@@ -142,6 +152,10 @@ impl VBoard {
     pub(crate) fn put(&mut self, s: u8, cell: u8) {
         let (col, t) = (color(cell), kind(cell));
         self.cells[s as usize] = cell;
+        self.occ[col] |= self.c.sqbb[s as usize];
+        if Some(t) == self.c.pawn {
+            self.pawns[col] |= self.c.sqbb[s as usize];
+        }
         let n = self.pcount[col];
         self.plist[col][n] = s;
         self.pindex[s as usize] = n as u8;
@@ -158,6 +172,10 @@ impl VBoard {
         let cell = self.cells[s as usize];
         let (col, t) = (color(cell), kind(cell));
         self.cells[s as usize] = EMPTY;
+        self.occ[col] &= !self.c.sqbb[s as usize];
+        if Some(t) == self.c.pawn {
+            self.pawns[col] &= !self.c.sqbb[s as usize];
+        }
         let i = self.pindex[s as usize] as usize;
         let last = self.pcount[col] - 1;
         let moved = self.plist[col][last];
@@ -180,6 +198,11 @@ impl VBoard {
         self.cells[from as usize] = EMPTY;
         self.cells[to as usize] = cell;
         let col = color(cell);
+        let moved = self.c.sqbb[from as usize] | self.c.sqbb[to as usize];
+        self.occ[col] ^= moved;
+        if Some(kind(cell)) == self.c.pawn {
+            self.pawns[col] ^= moved;
+        }
         let i = self.pindex[from as usize];
         self.plist[col][i as usize] = to;
         self.pindex[to as usize] = i;
@@ -307,6 +330,8 @@ impl VBoard {
     /// make and unmake in tests).
     pub fn is_ok(&self) -> bool {
         let mut n = [0usize; 2];
+        let mut occ = [0u128; 2];
+        let mut pawns = [0u128; 2];
         for &s in &self.c.squares {
             let cell = self.cells[s as usize];
             if cell == EMPTY {
@@ -314,10 +339,14 @@ impl VBoard {
             }
             let col = color(cell);
             n[col] += 1;
+            occ[col] |= self.c.sqbb[s as usize];
+            if Some(kind(cell)) == self.c.pawn {
+                pawns[col] |= self.c.sqbb[s as usize];
+            }
             if self.plist[col][self.pindex[s as usize] as usize] != s {
                 return false;
             }
         }
-        n == self.pcount
+        n == self.pcount && occ == self.occ && pawns == self.pawns
     }
 }

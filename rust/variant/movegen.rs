@@ -9,7 +9,7 @@
 
 use super::betza::Hop;
 use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, CELLS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
-use super::tables::RayKind;
+use super::tables::{RayKind, BITS};
 use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
@@ -300,6 +300,7 @@ impl VBoard {
         let us = self.side;
         let them = 1 - us;
         let k = self.royal_sq[us];
+        self.pinned = 0;
         if k == 0 {
             self.check = 0;
             return;
@@ -311,6 +312,7 @@ impl VBoard {
         let cmask = &mut self.cmask;
         let stamp = self.stamp;
         let mut check = 0u8;
+        let mut pinned = 0u128;
         // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
         let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
@@ -349,6 +351,7 @@ impl VBoard {
                         }
                         if is_in(ray.far_codes, cells[q as usize]) {
                             mark[p as usize] = stamp;
+                            pinned |= c.sqbb[p as usize];
                         }
                     }
                 }
@@ -367,6 +370,7 @@ impl VBoard {
                             if let Some(b) = between {
                                 if hits {
                                     mark[b as usize] = stamp;
+                                    pinned |= c.sqbb[b as usize];
                                 }
                                 break;
                             }
@@ -403,6 +407,7 @@ impl VBoard {
                             cmask[leg as usize] = stamp;
                         } else if own(lc) {
                             mark[leg as usize] = stamp;
+                            pinned |= c.sqbb[leg as usize];
                         }
                     }
                 }
@@ -410,6 +415,7 @@ impl VBoard {
                     let mut p = k.wrapping_sub(d);
                     while cells[p as usize] != OFF {
                         mark[p as usize] = stamp;
+                        pinned |= c.sqbb[p as usize];
                         p = p.wrapping_sub(d);
                     }
                     // Its check (as in `attacked`): a screen, then the hopper.
@@ -433,6 +439,7 @@ impl VBoard {
                 }
             }
         }
+        self.pinned = pinned;
         self.check = check.min(2);
     }
     /// Whether the game is over by the extinction rule (shatranj's bare king): then there
@@ -530,6 +537,7 @@ impl VBoard {
     /// without being generated; the rest (the royal piece, pinned pieces, pawns when en
     /// passant is possible, pieces that may be immobile) are generated into `buf` (scratch
     /// space) and filtered. In check every move is generated and filtered.
+    #[inline(always)] // into perft's popcnt copy (see `perft::count`)
     pub(crate) fn count_legal(&mut self, buf: &mut Vec<VMove>) -> u64 {
         let us = self.side;
         if self.royal_sq[us] == 0 || self.c.has_hoppers[1 - us] || (self.c.variant.extinction.is_some() && self.extinct().is_some()) {
@@ -550,35 +558,101 @@ impl VBoard {
         let pawn = c.pawn.unwrap_or(usize::MAX);
         let royal = c.royal.unwrap_or(usize::MAX);
         let immobility = c.variant.immobility_illegal;
-        let target = &c.target[us];
         let fwd = self.forward(us) as u8;
+        let occ = self.occ[0] | self.occ[1];
+        let empty = c.board_bb & !occ;
+        let enemy = self.occ[1 - us];
+        let leaps = &c.leapbb[us * c.plans[us].len() * BITS..];
         let mut n: u64 = 0;
         let mut counter = Counter(0);
+        // The pawns neither pinned nor near promotion, all at once: each leap as a shift.
+        let bulk = if c.pawn_bulk { self.pawns[us] & !self.pinned & !c.promo_near_bb[us] } else { 0 };
+        if bulk != 0 {
+            for pl in &c.pawn_leaps[us] {
+                let src = bulk & pl.from;
+                let dst = if pl.shift >= 0 { src << pl.shift } else { src >> -pl.shift };
+                let may = (empty & 0u128.wrapping_sub(u128::from(pl.mode & 1))) | (enemy & 0u128.wrapping_sub(u128::from(pl.mode >> 1)));
+                n += u64::from((dst & may).count_ones());
+                // En passant (a capture-only step onto the empty en passant square), tested
+                // by making it.
+                if self.ep != 0 && pl.mode == 2 {
+                    let from = (self.ep as i16 - pl.delta) as u8;
+                    if bulk & c.sqbb[from as usize] != 0 {
+                        buf.push(VMove { from, to: self.ep, promo: 0, kind: EN_PASSANT, rook: 0 });
+                    }
+                }
+            }
+            let two = bulk & c.double_bb[us];
+            if two != 0 {
+                let fwd_bits = c.files as u32;
+                // Over an empty square to an empty square.
+                let arrive = if us == 0 {
+                    (((two << fwd_bits) & empty) << fwd_bits) & empty
+                } else {
+                    (((two >> fwd_bits) & empty) >> fwd_bits) & empty
+                };
+                n += u64::from(arrive.count_ones());
+            }
+        }
+        // The royal piece's destinations, tested after the loop.
+        let mut royal_from = 0u8;
+        let mut royal_to = 0u128;
         for &from in &self.plist[us][..self.pcount[us]] {
+            if bulk & c.sqbb[from as usize] != 0 {
+                continue;
+            }
             let t = kind(cells[from as usize]);
             let plan = c.plans[us][t];
-            if t == royal || self.mark[from as usize] == stamp || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0) {
+            let simple_royal = t == royal && plan.simple;
+            if !simple_royal && (t == royal || self.mark[from as usize] == stamp || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0)) {
                 self.piece_moves(from, buf);
             } else if !plan.simple || (t == pawn && c.promo_near[us][from as usize]) {
                 self.piece_moves(from, &mut counter);
             } else {
-                for fs in &c.fsteps[plan.start as usize..plan.leaps_end as usize] {
-                    n += u64::from(target[(fs.mode & 3) as usize][cells[from.wrapping_add(fs.delta) as usize] as usize]);
+                // The squares it may move to and capture on, as bitboards: its leaps, then
+                // each ride's ray up to and including the first piece on it.
+                let b = c.bit[from as usize] as usize;
+                let [mut to_move, mut to_capture] = leaps[t * BITS + b];
+                for r in &c.rsteps[plan.start as usize..plan.end as usize] {
+                    let base = r.dir as usize * BITS;
+                    let ray = c.raybb[base + b];
+                    let blockers = ray & occ;
+                    let reach = if blockers == 0 {
+                        ray
+                    } else {
+                        let first = if r.up { blockers.trailing_zeros() } else { 127 - blockers.leading_zeros() };
+                        ray & !c.raybb[base + first as usize]
+                    };
+                    to_move |= reach & 0u128.wrapping_sub(u128::from(r.mode & 1));
+                    to_capture |= reach & 0u128.wrapping_sub(u128::from(r.mode >> 1));
                 }
-                for fs in &c.fsteps[plan.leaps_end as usize..plan.end as usize] {
-                    let mut p = from.wrapping_add(fs.delta);
-                    let mut run = 0;
-                    while cells[p as usize] == EMPTY {
-                        run += 1;
-                        p = p.wrapping_add(fs.delta);
-                    }
-                    n += run * u64::from(fs.mode & 1) + u64::from(target[(fs.mode & 2) as usize][cells[p as usize] as usize]);
+                if simple_royal {
+                    royal_from = from;
+                    royal_to = (to_move & empty) | (to_capture & enemy);
+                    continue;
                 }
+                n += u64::from((to_move & empty).count_ones() + (to_capture & enemy).count_ones());
                 if t == pawn && c.double_from[us][from as usize] {
                     let mid = from.wrapping_add(fwd);
                     n += u64::from(cells[mid as usize] == EMPTY && cells[mid.wrapping_add(fwd) as usize] == EMPTY);
                 }
             }
+        }
+        // Each royal destination: is it attacked once the royal piece has left `from` (and
+        // taken whatever stood there)? Tested in place.
+        let immobile_royal = immobility && royal != usize::MAX && self.c.plans[us][royal].may_immobile;
+        while royal_to != 0 {
+            let to = self.c.squares[royal_to.trailing_zeros() as usize];
+            royal_to &= royal_to - 1;
+            if immobile_royal && self.c.immobile[us][royal][to as usize] {
+                continue;
+            }
+            let (mover, taken) = (self.cells[royal_from as usize], self.cells[to as usize]);
+            self.cells[royal_from as usize] = EMPTY;
+            self.cells[to as usize] = mover;
+            n += u64::from(!self.attacked(to, 1 - us));
+            self.cells[to as usize] = taken;
+            self.cells[royal_from as usize] = mover;
         }
         if c.variant.castling {
             self.castling_moves(false, buf);

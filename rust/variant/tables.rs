@@ -18,29 +18,44 @@ pub(crate) struct MStep {
     pub block: i16,
 }
 
-/// One step of a piece's counting plan (see `Plan`): the mailbox offset as a wrapping byte
-/// (squares are below 256, so adding it with `wrapping_add` indexes the mailbox without a
-/// bounds test) and what the step may do where it stops: bit 0 move to an empty square,
-/// bit 1 capture (an index into `Compiled::target`).
+/// Board squares as bits (`rank * files + file`) in a u128: a 12x10 board has 120.
+pub(crate) const BITS: usize = 120;
+
+/// One unlimited ride of a piece's counting plan (see `Plan`): which ray table
+/// (`Compiled::raybb`), whether the ray runs towards higher bits (then the first piece on
+/// it is the lowest set bit), and what the ride may do where it stops: bit 0 move to an
+/// empty square, bit 1 capture.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct FStep {
-    pub delta: u8,
+pub(crate) struct RStep {
+    pub dir: u16,
+    pub up: bool,
     pub mode: u8,
 }
 
 /// How perft's leaf count counts a piece type's moves without generating them: its
-/// leaps (`fsteps[start..leaps_end]`) and unlimited rides (`fsteps[leaps_end..end]`).
-/// `simple` is false when a step is something else (a hopper, a lame leap, a rider with a
-/// limited range): then the moves are generated one by one.
+/// leaps as bitboards per square (`Compiled::leapbb`), its unlimited rides
+/// (`rsteps[start..end]`) as rays cut at the first piece. `simple` is false when a step is
+/// something else (a hopper, a lame leap, a rider with a limited range): then the moves are
+/// generated one by one.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Plan {
     pub start: u16,
-    pub leaps_end: u16,
     pub end: u16,
     pub simple: bool,
     /// Some square is one this type could never move from (`immobile`): with
     /// `immobilityIllegal` its moves need that test.
     pub may_immobile: bool,
+}
+
+/// One leap of the pawn type, for counting all of a side's pawns at once: the shift in
+/// bits, the squares from which the leap stays on the board, its mailbox offset (for en
+/// passant) and mode (bit 0 move, bit 1 capture).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PawnLeap {
+    pub shift: i16,
+    pub from: u128,
+    pub delta: i16,
+    pub mode: u8,
 }
 
 /// How an attack travels along a ray towards the attacked square.
@@ -91,15 +106,30 @@ pub struct Compiled {
     pub(crate) immobile: [Vec<[bool; CELLS]>; 2],
     pub(crate) pawn: Option<usize>,
     pub(crate) royal: Option<usize>,
-    /// Counting plans per colour and type, and the steps they index.
+    /// Counting plans per colour and type, and the rides they index.
     pub(crate) plans: [Vec<Plan>; 2],
-    pub(crate) fsteps: Vec<FStep>,
-    /// `target[c][mode][cell]`: 1 if a step of colour c with that mode (bit 0 move, bit 1
-    /// capture) may end on a cell holding `cell`, else 0 (own pieces, off-board cells).
-    pub(crate) target: [[[u8; 256]; 4]; 2],
+    pub(crate) rsteps: Vec<RStep>,
+    /// The bit of each mailbox square (`BITS` for off-board cells), that bit alone as a
+    /// bitboard (0 off the board), and all the board's squares.
+    pub(crate) bit: [u8; CELLS],
+    pub(crate) sqbb: [u128; CELLS],
+    pub(crate) board_bb: u128,
+    /// `leapbb[(c * types + t) * BITS + bit]`: the squares type t of colour c leaps to from
+    /// that square, [those it may move to, those it may capture on].
+    pub(crate) leapbb: Vec<[u128; 2]>,
+    /// `raybb[dir * BITS + bit]`: the squares along ride direction `dir` from that square,
+    /// the square itself excluded.
+    pub(crate) raybb: Vec<u128>,
     /// Squares from which the pawn type of colour c might reach the promotion zone with one
     /// of its steps or its double step (its moves there are generated one by one).
     pub(crate) promo_near: [[bool; CELLS]; 2],
+    /// The same squares as bitboards, and those with the double step (`double_from`).
+    pub(crate) promo_near_bb: [u128; 2],
+    pub(crate) double_bb: [u128; 2],
+    /// The pawn type's leaps per colour; `pawn_bulk` says they are all its moves (no rides,
+    /// no hoppers or lame leaps, no immobility test), so pawns are counted all at once.
+    pub(crate) pawn_leaps: [Vec<PawnLeap>; 2],
+    pub(crate) pawn_bulk: bool,
     /// Squares from which the pawn of colour c has its double step.
     pub(crate) double_from: [[bool; CELLS]; 2],
 }
@@ -196,32 +226,61 @@ impl Compiled {
         }
         let pawn = variant.pieces.iter().position(|p| p.pawn);
         let royal = variant.pieces.iter().position(|p| p.royal);
+        let mut bit = [BITS as u8; CELLS];
+        let mut sqbb = [0u128; CELLS];
+        for (i, &sq) in squares.iter().enumerate() {
+            bit[sq as usize] = i as u8;
+            sqbb[sq as usize] = 1 << i;
+        }
+        let board_bb = sqbb.iter().fold(0, |a, b| a | b);
+        let ntypes = variant.pieces.len();
         let mut plans: [Vec<Plan>; 2] = [Vec::new(), Vec::new()];
-        let mut fsteps = Vec::new();
+        let mut rsteps = Vec::new();
+        let mut leapbb = vec![[0u128; 2]; 2 * ntypes * BITS];
+        let mut ray_deltas: Vec<i16> = Vec::new();
+        let mut raybb: Vec<u128> = Vec::new();
         for c in 0..2 {
             for (t, list) in steps[c].iter().enumerate() {
-                let plain = |m: &&MStep| m.hop == Hop::None && m.block == 0;
-                let leap = |m: &&MStep| plain(m) && m.range == 1;
-                let ride = |m: &&MStep| plain(m) && m.range as usize == MAX_DIST - 1;
-                let fstep = |m: &MStep| FStep { delta: m.delta as u8, mode: u8::from(m.can_move) | u8::from(m.can_capture) << 1 };
-                let start = fsteps.len() as u16;
-                fsteps.extend(list.iter().filter(leap).map(fstep));
-                let leaps_end = fsteps.len() as u16;
-                fsteps.extend(list.iter().filter(ride).map(fstep));
-                let end = fsteps.len() as u16;
-                let simple = list.iter().all(|m| leap(&m) || ride(&m));
-                let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
-                plans[c].push(Plan { start, leaps_end, end, simple, may_immobile });
-            }
-        }
-        let mut target = [[[0u8; 256]; 4]; 2];
-        for (c, modes) in target.iter_mut().enumerate() {
-            for (mode, row) in modes.iter_mut().enumerate() {
-                for (cell, v) in row.iter_mut().enumerate() {
-                    let cell = cell as u8;
-                    let enemy = cell != EMPTY && cell != OFF && (cell & 1) as usize != c;
-                    *v = u8::from((cell == EMPTY && mode & 1 != 0) || (enemy && mode & 2 != 0));
+                let plain = |m: &MStep| m.hop == Hop::None && m.block == 0;
+                let leap = |m: &MStep| plain(m) && m.range == 1;
+                let ride = |m: &MStep| plain(m) && m.range as usize == MAX_DIST - 1;
+                let mode = |m: &MStep| u8::from(m.can_move) | u8::from(m.can_capture) << 1;
+                let start = rsteps.len() as u16;
+                for m in list.iter().filter(|m| ride(m)) {
+                    let dir = match ray_deltas.iter().position(|&d| d == m.delta) {
+                        Some(i) => i,
+                        None => {
+                            ray_deltas.push(m.delta);
+                            let base = raybb.len();
+                            raybb.resize(base + BITS, 0);
+                            for (i, &sq) in squares.iter().enumerate() {
+                                let mut p = sq as i16 + m.delta;
+                                while template[p as usize] != OFF {
+                                    raybb[base + i] |= sqbb[p as usize];
+                                    p += m.delta;
+                                }
+                            }
+                            ray_deltas.len() - 1
+                        }
+                    };
+                    rsteps.push(RStep { dir: dir as u16, up: m.delta > 0, mode: mode(m) });
                 }
+                for m in list.iter().filter(|m| leap(m)) {
+                    for (i, &sq) in squares.iter().enumerate() {
+                        let to = sqbb[(sq as i16 + m.delta) as usize];
+                        let e = &mut leapbb[(c * ntypes + t) * BITS + i];
+                        if m.can_move {
+                            e[0] |= to;
+                        }
+                        if m.can_capture {
+                            e[1] |= to;
+                        }
+                    }
+                }
+                let end = rsteps.len() as u16;
+                let simple = list.iter().all(|m| leap(m) || ride(m));
+                let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
+                plans[c].push(Plan { start, end, simple, may_immobile });
             }
         }
         let mut promo_near = [[false; CELLS]; 2];
@@ -255,6 +314,26 @@ impl Compiled {
                 }
             }
         }
+        let bb_of = |marks: &[bool; CELLS]| squares.iter().filter(|&&s| marks[s as usize]).fold(0u128, |a, &s| a | sqbb[s as usize]);
+        let promo_near_bb = [bb_of(&promo_near[0]), bb_of(&promo_near[1])];
+        let double_bb = [bb_of(&double_from[0]), bb_of(&double_from[1])];
+        let mut pawn_leaps: [Vec<PawnLeap>; 2] = [Vec::new(), Vec::new()];
+        let mut pawn_bulk = false;
+        if let Some(pt) = pawn {
+            let plan = plans[0][pt];
+            pawn_bulk = pawn != royal && plan.simple && plan.start == plan.end && !(variant.immobility_illegal && (plan.may_immobile || plans[1][pt].may_immobile));
+            for (c, out) in pawn_leaps.iter_mut().enumerate() {
+                for m in &steps[c][pt] {
+                    let from = squares.iter().filter(|&&s| template[(s as i16 + m.delta) as usize] != OFF).fold(0u128, |a, &s| a | sqbb[s as usize]);
+                    let shift = squares
+                        .iter()
+                        .find(|&&s| template[(s as i16 + m.delta) as usize] != OFF)
+                        .map_or(0, |&s| i16::from(bit[(s as i16 + m.delta) as usize]) - i16::from(bit[s as usize]));
+                    let mode = u8::from(m.can_move) | u8::from(m.can_capture) << 1;
+                    out.push(PawnLeap { shift, from, delta: m.delta, mode });
+                }
+            }
+        }
         Compiled {
             variant,
             stride,
@@ -271,10 +350,18 @@ impl Compiled {
             pawn,
             royal,
             plans,
-            fsteps,
-            target,
+            rsteps,
+            bit,
+            sqbb,
+            board_bb,
+            leapbb,
+            raybb,
             promo_near,
             double_from,
+            promo_near_bb,
+            double_bb,
+            pawn_leaps,
+            pawn_bulk,
         }
     }
 

@@ -89,20 +89,21 @@ pub struct VBoard {
     /// Each side's pieces as a bitboard (`Compiled::bit`), kept beside the mailbox for
     /// perft's leaf count.
     pub(crate) occ: [u128; 2],
-    /// Each side's pieces of the pawn type, as a bitboard.
-    pub(crate) pawns: [u128; 2],
-    /// The squares `analyse` marked, as a bitboard.
-    pub(crate) pinned: u128,
+    /// Each side's pieces per type, as bitboards.
+    pub(crate) tbb: [[u128; 32]; 2],
     pub(crate) castle_rook: [[u8; 2]; 2],
+    /// Per colour and side, the squares that must be empty to castle (between and under
+    /// the king's and the rook's paths, their own squares excepted), set with the right:
+    /// the king and rook stand still while it lasts.
+    pub(crate) castle_path: [[u128; 2]; 2],
     pub(crate) castle_mask: [u8; CELLS],
     history: Vec<Undo>,
-    /// Squares from which a move may uncover an attack on the royal piece (see movegen's
-    /// `analyse`): marked when equal to `stamp`.
-    pub(crate) mark: [u32; CELLS],
-    /// Squares to which a move answers the one check on the royal piece (capturing the
-    /// checker or standing in its way), marked when equal to `stamp`.
-    pub(crate) cmask: [u32; CELLS],
-    pub(crate) stamp: u32,
+    /// What movegen's `analyse` found for the side to move: the squares a move may not
+    /// leave (or, against hoppers, enter) without the make-and-test, and those to which a
+    /// move answers the one check on the royal piece (capturing the checker or standing in
+    /// its way), as bitboards.
+    pub(crate) pinned: u128,
+    pub(crate) cmask: u128,
     /// What `analyse` found: 0 no check, 1 one check that `cmask` describes, 2 a double
     /// check or a check it cannot describe (then moves are made and tested).
     pub(crate) check: u8,
@@ -126,14 +127,13 @@ impl VBoard {
             tcount: [[0; 32]; 2],
             present: [0; 2],
             occ: [0; 2],
-            pawns: [0; 2],
+            tbb: [[0; 32]; 2],
             pinned: 0,
+            cmask: 0,
             castle_rook: [[0; 2]; 2],
+            castle_path: [[0; 2]; 2],
             castle_mask: [0; CELLS],
             history: Vec::new(),
-            mark: [0; CELLS],
-            cmask: [0; CELLS],
-            stamp: 0,
             check: 0,
         }
     }
@@ -153,9 +153,7 @@ impl VBoard {
         let (col, t) = (color(cell), kind(cell));
         self.cells[s as usize] = cell;
         self.occ[col] |= self.c.sqbb[s as usize];
-        if Some(t) == self.c.pawn {
-            self.pawns[col] |= self.c.sqbb[s as usize];
-        }
+        self.tbb[col][t] |= self.c.sqbb[s as usize];
         let n = self.pcount[col];
         self.plist[col][n] = s;
         self.pindex[s as usize] = n as u8;
@@ -173,9 +171,7 @@ impl VBoard {
         let (col, t) = (color(cell), kind(cell));
         self.cells[s as usize] = EMPTY;
         self.occ[col] &= !self.c.sqbb[s as usize];
-        if Some(t) == self.c.pawn {
-            self.pawns[col] &= !self.c.sqbb[s as usize];
-        }
+        self.tbb[col][t] &= !self.c.sqbb[s as usize];
         let i = self.pindex[s as usize] as usize;
         let last = self.pcount[col] - 1;
         let moved = self.plist[col][last];
@@ -200,9 +196,7 @@ impl VBoard {
         let col = color(cell);
         let moved = self.c.sqbb[from as usize] | self.c.sqbb[to as usize];
         self.occ[col] ^= moved;
-        if Some(kind(cell)) == self.c.pawn {
-            self.pawns[col] ^= moved;
-        }
+        self.tbb[col][kind(cell)] ^= moved;
         let i = self.pindex[from as usize];
         self.plist[col][i as usize] = to;
         self.pindex[to as usize] = i;
@@ -331,7 +325,7 @@ impl VBoard {
     pub fn is_ok(&self) -> bool {
         let mut n = [0usize; 2];
         let mut occ = [0u128; 2];
-        let mut pawns = [0u128; 2];
+        let mut tbb = [[0u128; 32]; 2];
         for &s in &self.c.squares {
             let cell = self.cells[s as usize];
             if cell == EMPTY {
@@ -340,13 +334,11 @@ impl VBoard {
             let col = color(cell);
             n[col] += 1;
             occ[col] |= self.c.sqbb[s as usize];
-            if Some(kind(cell)) == self.c.pawn {
-                pawns[col] |= self.c.sqbb[s as usize];
-            }
+            tbb[col][kind(cell)] |= self.c.sqbb[s as usize];
             if self.plist[col][self.pindex[s as usize] as usize] != s {
                 return false;
             }
         }
-        n == self.pcount && occ == self.occ && pawns == self.pawns
+        n == self.pcount && occ == self.occ && tbb == self.tbb
     }
 }

@@ -113,6 +113,12 @@ impl VBoard {
                 let bit = CASTLE_BITS[col][side];
                 b.castling |= bit;
                 b.castle_rook[col][side] = rsq;
+                let kfile = if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file } as usize;
+                let kto = c.square(kfile, rank);
+                let rto = if side == 0 { kto - 1 } else { kto + 1 };
+                let span = |a: u8, b: u8| if a < b { a..=b } else { b..=a };
+                b.castle_path[col][side] =
+                    span(rsq, rto).chain(span(ksq, kto)).filter(|&s| s != ksq && s != rsq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
                 b.castle_mask[ksq as usize] |= bit;
                 b.castle_mask[rsq as usize] |= bit;
             }

@@ -8,8 +8,8 @@
 //! shortcut is what keeps orthodox chess within a small factor of the fast generator.
 
 use super::betza::Hop;
-use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, CELLS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
-use super::tables::{RayKind, BITS};
+use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
+use super::tables::{first_bit, stop_bit, RayKind, BITS};
 use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
@@ -38,6 +38,61 @@ impl Sink for Counter {
 impl VBoard {
     /// Whether square `s` is attacked by a piece of colour `by`.
     pub(crate) fn attacked(&self, s: u8, by: usize) -> bool {
+        self.attacked_occ(s, by, self.occ[0] | self.occ[1])
+    }
+
+    /// `attacked` with the occupied squares given (for the royal piece's moves tested in
+    /// place, which move it in the mailbox only): plain leaps and unlimited rides through
+    /// the bitboards, the other capture steps along the mailbox rays.
+    #[inline]
+    pub(crate) fn attacked_occ(&self, s: u8, by: usize, occ: u128) -> bool {
+        let c = &*self.c;
+        let b = c.bit[s as usize] as usize & (BITS - 1);
+        let present = self.present[by];
+        let base = by * c.ntypes;
+        let mut types = c.leap_types[by] & present;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            if c.leap_att[base + t][b] & self.tbb[by][t] != 0 {
+                return true;
+            }
+        }
+        let groups = self.group_bbs(by);
+        for r in &c.ride_att[by] {
+            let ray = c.raybb[r.dir as usize][b];
+            if ray & groups[r.group as usize & 7] == 0 {
+                continue;
+            }
+            let first = first_bit((ray & occ) | stop_bit(r.up), r.up);
+            let cell = self.cells[c.sq_of_bit[first] as usize];
+            // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
+            if cell < 64 && r.codes & (1 << cell) != 0 {
+                return true;
+            }
+        }
+        !c.rays[by].is_empty() && self.attacked_rays(s, by)
+    }
+
+    /// The squares of colour c's pieces of each ride group (`Compiled::ride_groups`; the
+    /// first eight, more than any variant here has: the others are all squares).
+    #[inline(always)]
+    fn group_bbs(&self, by: usize) -> [u128; 8] {
+        let mut out = [!0u128; 8];
+        for (g, &types) in self.c.ride_groups[by].iter().take(8).enumerate() {
+            let mut bb = 0;
+            let mut ts = types & self.present[by];
+            while ts != 0 {
+                bb |= self.tbb[by][ts.trailing_zeros() as usize];
+                ts &= ts - 1;
+            }
+            out[g] = bb;
+        }
+        out
+    }
+
+    /// The attack test along the mailbox rays (`Compiled::rays`).
+    fn attacked_rays(&self, s: u8, by: usize) -> bool {
         let cells = &self.cells;
         let present = self.present[by];
         for ray in &self.c.rays[by] {
@@ -249,15 +304,13 @@ impl VBoard {
             if self.castling & bit == 0 {
                 continue;
             }
+            if (self.occ[0] | self.occ[1]) & self.castle_path[us][side] != 0 {
+                continue;
+            }
             let rsq = self.castle_rook[us][side];
             let kfile = if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file } as usize;
             let kto = c.square(kfile, rank);
-            let rto = if side == 0 { kto - 1 } else { kto + 1 };
             let span = |a: u8, b: u8| if a < b { a..=b } else { b..=a };
-            let clear = span(rsq, rto).chain(span(ksq, kto)).all(|s| s == ksq || s == rsq || self.cells[s as usize] == EMPTY);
-            if !clear {
-                continue;
-            }
             let safe = span(ksq, kto).all(|s| s == ksq || !self.attacked(s, 1 - us));
             if safe {
                 out.push(VMove { from: ksq, to: kto, promo: 0, kind: CASTLE, rook: rsq });
@@ -277,89 +330,83 @@ impl VBoard {
     }
 
     /// Check and pin information against the side to move's royal piece, found once per
-    /// node by walking the enemy's attack rays (`Compiled::rays`) outwards from it, so that
-    /// most moves need no make-and-test. Sets `check` (0 none, 1 one check that `cmask`
-    /// describes, 2 a double check or a hopper's check: test by making), marks in `mark`
-    /// the squares a move may not leave (or, against hoppers, enter) untested, and in
-    /// `cmask` the squares that answer a single check.
+    /// node by looking outwards from it along the enemy's attacks, so that most moves need
+    /// no make-and-test. Sets `check` (0 none, 1 one check that `cmask` describes, 2 a
+    /// double check or a hopper's check: test by making), `pinned` (the squares a move may
+    /// not leave, or against hoppers enter, untested) and `cmask` (the squares on which a
+    /// move answers a single check).
     ///
-    /// Riders and limited riders pin: an own piece that is the only one between the royal
-    /// piece and an enemy that would attack along that line from there; their checks are
-    /// answered on the squares between and on the checker's. A lame leaper's leg square is
-    /// marked when an own piece blocks it (moving it uncovers the attack); its check is
-    /// answered on the leg square or the leaper's. Leapers only check. A hopper's attacks a
-    /// move can create as well as uncover, so every square on a hopper's line through the
-    /// royal piece is marked, and its check is left to the make-and-test.
+    /// Leapers only check (answered by capturing them). Riders and limited riders pin: an
+    /// own piece that is the only one between the royal piece and an enemy that would
+    /// attack along that line from there; their checks are answered on the squares between
+    /// and on the checker's. A lame leaper's leg square is pinned when an own piece blocks
+    /// it (moving it uncovers the attack); its check is answered on the leg square or the
+    /// leaper's. A hopper's attacks a move can create as well as uncover, so every square
+    /// on a hopper's line through the royal piece is marked, and its check is left to the
+    /// make-and-test. Plain leaps and unlimited rides go through the bitboards; the rest
+    /// along the mailbox rays (`Compiled::rays`).
     pub(crate) fn analyse(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark = [0; CELLS];
-            self.cmask = [0; CELLS];
-            self.stamp = 1;
-        }
         let us = self.side;
         let them = 1 - us;
         let k = self.royal_sq[us];
         self.pinned = 0;
+        self.cmask = 0;
+        self.check = 0;
         if k == 0 {
-            self.check = 0;
             return;
         }
         let present = self.present[them];
         let c = &*self.c;
         let cells = &self.cells;
-        let mark = &mut self.mark;
-        let cmask = &mut self.cmask;
-        let stamp = self.stamp;
-        let mut check = 0u8;
+        let mut check = 0u32;
         let mut pinned = 0u128;
+        let mut cmask = 0u128;
         // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
         let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
+        let b = c.bit[k as usize] as usize & (BITS - 1);
+        let base = them * c.ntypes;
+        let mut types = c.leap_types[them] & present;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            let att = c.leap_att[base + t][b] & self.tbb[them][t];
+            check += att.count_ones();
+            cmask |= att;
+        }
+        let occ = self.occ[0] | self.occ[1];
+        let groups = self.group_bbs(them);
+        for r in &c.ride_att[them] {
+            let rays = &c.raybb[r.dir as usize];
+            let ray = rays[b];
+            // No rider of this line on it: neither check nor pin.
+            if ray & groups[r.group as usize & 7] == 0 {
+                continue;
+            }
+            let blockers = ray & occ;
+            let first = first_bit(blockers, r.up);
+            let cell = cells[c.sq_of_bit[first] as usize];
+            if is_in(r.codes, cell) {
+                check += 1;
+                cmask |= ray & !rays[first];
+            } else if own(cell) {
+                let second = first_bit((blockers ^ (1 << first)) | stop_bit(r.up), r.up);
+                if is_in(r.codes, cells[c.sq_of_bit[second] as usize]) {
+                    pinned |= 1 << first;
+                }
+            }
+        }
+        let k = k as i16;
         for ray in &c.rays[them] {
             if ray.any & present == 0 {
                 continue;
             }
-            // Mailbox offsets as wrapping bytes: squares are below 256 (see `FStep`).
-            let d = ray.delta as u8;
             match ray.kind {
-                RayKind::Slide if ray.uniform => {
-                    let mut p = k.wrapping_sub(d);
-                    let mut cell = cells[p as usize];
-                    let mut codes = ray.near_codes;
-                    if cell == EMPTY {
-                        if ray.far_codes == 0 {
-                            continue;
-                        }
-                        codes = ray.far_codes;
-                        while cells[p as usize] == EMPTY {
-                            p = p.wrapping_sub(d);
-                        }
-                        cell = cells[p as usize];
-                    }
-                    if is_in(codes, cell) {
-                        check += 1;
-                        let mut q = k;
-                        while q != p {
-                            q = q.wrapping_sub(d);
-                            cmask[q as usize] = stamp;
-                        }
-                    } else if own(cell) && ray.far_codes != 0 {
-                        let mut q = p.wrapping_sub(d);
-                        while cells[q as usize] == EMPTY {
-                            q = q.wrapping_sub(d);
-                        }
-                        if is_in(ray.far_codes, cells[q as usize]) {
-                            mark[p as usize] = stamp;
-                            pinned |= c.sqbb[p as usize];
-                        }
-                    }
-                }
                 RayKind::Slide => {
                     // A limited-range rider: attacks depend on the distance.
-                    let mut p = k.wrapping_sub(d);
+                    let mut p = k - ray.delta;
                     let mut dist = 1;
-                    let mut between: Option<u8> = None;
+                    let mut between: Option<i16> = None;
                     loop {
                         let cell = cells[p as usize];
                         if cell == OFF {
@@ -367,10 +414,9 @@ impl VBoard {
                         }
                         if cell != EMPTY {
                             let hits = color(cell) == them && ray.dist_mask[dist] & (1 << kind(cell)) != 0;
-                            if let Some(b) = between {
+                            if let Some(s) = between {
                                 if hits {
-                                    mark[b as usize] = stamp;
-                                    pinned |= c.sqbb[b as usize];
+                                    pinned |= c.sqbb[s as usize];
                                 }
                                 break;
                             }
@@ -381,8 +427,8 @@ impl VBoard {
                                     check += 1;
                                     let mut q = k;
                                     while q != p {
-                                        q = q.wrapping_sub(d);
-                                        cmask[q as usize] = stamp;
+                                        q -= ray.delta;
+                                        cmask |= c.sqbb[q as usize];
                                     }
                                 }
                                 break;
@@ -392,45 +438,42 @@ impl VBoard {
                             break;
                         }
                         dist += 1;
-                        p = p.wrapping_sub(d);
+                        p -= ray.delta;
                     }
                 }
                 RayKind::Lame(block) => {
-                    let a = k.wrapping_sub(d);
+                    let a = k - ray.delta;
                     let cell = cells[a as usize];
                     if cell != OFF && cell != EMPTY && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
-                        let leg = a.wrapping_add(block as u8);
-                        let lc = cells[leg as usize];
+                        let leg = (a + block) as usize;
+                        let lc = cells[leg];
                         if lc == EMPTY {
                             check += 1;
-                            cmask[a as usize] = stamp;
-                            cmask[leg as usize] = stamp;
+                            cmask |= c.sqbb[a as usize] | c.sqbb[leg];
                         } else if own(lc) {
-                            mark[leg as usize] = stamp;
-                            pinned |= c.sqbb[leg as usize];
+                            pinned |= c.sqbb[leg];
                         }
                     }
                 }
                 RayKind::Cannon | RayKind::Grasshopper => {
-                    let mut p = k.wrapping_sub(d);
+                    let mut p = k - ray.delta;
                     while cells[p as usize] != OFF {
-                        mark[p as usize] = stamp;
                         pinned |= c.sqbb[p as usize];
-                        p = p.wrapping_sub(d);
+                        p -= ray.delta;
                     }
-                    // Its check (as in `attacked`): a screen, then the hopper.
-                    let mut p = k.wrapping_sub(d);
+                    // Its check (as in `attacked_rays`): a screen, then the hopper.
+                    let mut p = k - ray.delta;
                     if ray.kind == RayKind::Cannon {
                         while cells[p as usize] == EMPTY {
-                            p = p.wrapping_sub(d);
+                            p -= ray.delta;
                         }
                     }
                     if cells[p as usize] == OFF || cells[p as usize] == EMPTY {
                         continue;
                     }
-                    p = p.wrapping_sub(d);
+                    p -= ray.delta;
                     while cells[p as usize] == EMPTY {
-                        p = p.wrapping_sub(d);
+                        p -= ray.delta;
                     }
                     let cell = cells[p as usize];
                     if cell != OFF && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
@@ -440,7 +483,8 @@ impl VBoard {
             }
         }
         self.pinned = pinned;
-        self.check = check.min(2);
+        self.cmask = cmask;
+        self.check = check.min(2) as u8;
     }
     /// Whether the game is over by the extinction rule (shatranj's bare king): then there
     /// are no legal moves, as in Fairy-Stockfish.
@@ -482,7 +526,7 @@ impl VBoard {
         let immobility = self.c.variant.immobility_illegal;
         let has_royal = self.royal_sq[us] != 0;
         let check = self.check;
-        let stamp = self.stamp;
+        let (pinned, cmask) = (self.pinned, self.cmask);
         let mut i = 0;
         while i < moves.len() {
             let m = moves[i];
@@ -499,11 +543,12 @@ impl VBoard {
                 let (mover, taken) = (self.cells[from], self.cells[to]);
                 self.cells[from] = EMPTY;
                 self.cells[to] = mover;
-                let bad = self.attacked(m.to, 1 - us);
+                let occ = ((self.occ[0] | self.occ[1]) & !self.c.sqbb[from]) | self.c.sqbb[to];
+                let bad = self.attacked_occ(m.to, 1 - us, occ);
                 self.cells[to] = taken;
                 self.cells[from] = mover;
                 !bad
-            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || self.mark[from] == stamp || (hoppers && self.mark[to] == stamp) {
+            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || pinned & self.c.sqbb[from] != 0 || (hoppers && pinned & self.c.sqbb[to] != 0) {
                 self.make(m);
                 let bad = self.attacked(self.royal_sq[us], 1 - us);
                 self.unmake();
@@ -511,7 +556,7 @@ impl VBoard {
             } else {
                 // A piece that is not pinned cannot expose the royal piece; in check, it
                 // must capture the checker or stand in its way.
-                check == 0 || self.cmask[to] == stamp
+                check == 0 || cmask & self.c.sqbb[to] != 0
             };
             if ok {
                 i += 1;
@@ -530,6 +575,26 @@ impl VBoard {
         self.analyse();
         self.pseudo_moves(self.check != 0, out);
         self.filter_marked(out);
+    }
+
+    /// Where the piece of type `t` (a simple plan, see `Compiled::plans`) of the side to
+    /// move on bit `b` may go: its leaps, then each ride's ray up to and including the
+    /// first piece on it, by what each may do there (`empty` and `enemy` squares).
+    #[inline(always)]
+    fn reach(&self, t: usize, b: usize, occ: u128, empty: u128, enemy: u128) -> u128 {
+        let c = &*self.c;
+        let us = self.side;
+        let plan = c.plans[us][t];
+        let b = b & (BITS - 1);
+        let [mut to_move, mut to_capture] = c.leapbb[us * c.ntypes + t][b];
+        for r in &c.rsteps[plan.start as usize..plan.end as usize] {
+            let rays = &c.raybb[r.dir as usize];
+            let ray = rays[b];
+            let reach = ray & !rays[first_bit((ray & occ) | stop_bit(r.up), r.up)];
+            to_move |= reach & 0u128.wrapping_sub(u128::from(r.mode & 1));
+            to_capture |= reach & 0u128.wrapping_sub(u128::from(r.mode >> 1));
+        }
+        (to_move & empty) | (to_capture & enemy)
     }
 
     /// The number of legal moves (perft's leaves). Out of check, the moves of pieces that
@@ -553,7 +618,6 @@ impl VBoard {
         }
         let c = &*self.c;
         let cells = &self.cells;
-        let stamp = self.stamp;
         // usize::MAX: no such type.
         let pawn = c.pawn.unwrap_or(usize::MAX);
         let royal = c.royal.unwrap_or(usize::MAX);
@@ -562,11 +626,11 @@ impl VBoard {
         let occ = self.occ[0] | self.occ[1];
         let empty = c.board_bb & !occ;
         let enemy = self.occ[1 - us];
-        let leaps = &c.leapbb[us * c.plans[us].len() * BITS..];
+        let leaps = &c.leapbb[us * c.ntypes..];
         let mut n: u64 = 0;
         let mut counter = Counter(0);
         // The pawns neither pinned nor near promotion, all at once: each leap as a shift.
-        let bulk = if c.pawn_bulk { self.pawns[us] & !self.pinned & !c.promo_near_bb[us] } else { 0 };
+        let bulk = if c.pawn_bulk { self.tbb[us][pawn] & !self.pinned & !c.promo_near_bb[us] } else { 0 };
         if bulk != 0 {
             for pl in &c.pawn_leaps[us] {
                 let src = bulk & pl.from;
@@ -597,52 +661,63 @@ impl VBoard {
         // The royal piece's destinations, tested after the loop.
         let mut royal_from = 0u8;
         let mut royal_to = 0u128;
-        for &from in &self.plist[us][..self.pcount[us]] {
-            if bulk & c.sqbb[from as usize] != 0 {
-                continue;
-            }
-            let t = kind(cells[from as usize]);
+        let not_own = c.board_bb & !self.occ[us];
+        // Type by type: the pieces neither pinned nor counted with the pawns above.
+        let mut types = self.present[us];
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
             let plan = c.plans[us][t];
-            let simple_royal = t == royal && plan.simple;
-            if !simple_royal && (t == royal || self.mark[from as usize] == stamp || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0)) {
-                self.piece_moves(from, buf);
-            } else if !plan.simple || (t == pawn && c.promo_near[us][from as usize]) {
-                self.piece_moves(from, &mut counter);
-            } else {
-                // The squares it may move to and capture on, as bitboards: its leaps, then
-                // each ride's ray up to and including the first piece on it.
-                let b = c.bit[from as usize] as usize;
-                let [mut to_move, mut to_capture] = leaps[t * BITS + b];
-                for r in &c.rsteps[plan.start as usize..plan.end as usize] {
-                    let base = r.dir as usize * BITS;
-                    let ray = c.raybb[base + b];
-                    let blockers = ray & occ;
-                    let reach = if blockers == 0 {
-                        ray
-                    } else {
-                        let first = if r.up { blockers.trailing_zeros() } else { 127 - blockers.leading_zeros() };
-                        ray & !c.raybb[base + first as usize]
-                    };
-                    to_move |= reach & 0u128.wrapping_sub(u128::from(r.mode & 1));
-                    to_capture |= reach & 0u128.wrapping_sub(u128::from(r.mode >> 1));
-                }
-                if simple_royal {
-                    royal_from = from;
-                    royal_to = (to_move & empty) | (to_capture & enemy);
-                    continue;
-                }
-                n += u64::from((to_move & empty).count_ones() + (to_capture & enemy).count_ones());
-                if t == pawn && c.double_from[us][from as usize] {
-                    let mid = from.wrapping_add(fwd);
-                    n += u64::from(cells[mid as usize] == EMPTY && cells[mid.wrapping_add(fwd) as usize] == EMPTY);
+            let mut pieces = self.tbb[us][t] & !self.pinned & !bulk;
+            if t == royal && plan.simple {
+                // Tested after the loop (no move list): it has one square.
+                pieces = 0;
+                royal_from = self.royal_sq[us];
+                let b = c.bit[royal_from as usize] as usize;
+                royal_to = self.reach(t, b, occ, empty, enemy);
+            }
+            let careful = t == royal || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0);
+            while pieces != 0 {
+                let b = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let from = c.sq_of_bit[b];
+                if careful {
+                    self.piece_moves(from, buf);
+                } else if !plan.simple || (t == pawn && c.promo_near[us][from as usize]) {
+                    self.piece_moves(from, &mut counter);
+                } else if plan.both {
+                    // The squares it reaches: its leaps, then each ride's ray up to and
+                    // including the first piece on it.
+                    let b = b & (BITS - 1);
+                    let mut to = leaps[t][b][0];
+                    for r in &c.rsteps[plan.start as usize..plan.end as usize] {
+                        let rays = &c.raybb[r.dir as usize];
+                        let ray = rays[b];
+                        to |= ray & !rays[first_bit((ray & occ) | stop_bit(r.up), r.up)];
+                    }
+                    n += u64::from((to & not_own).count_ones());
+                } else {
+                    n += u64::from(self.reach(t, b, occ, empty, enemy).count_ones());
+                    if t == pawn && c.double_from[us][from as usize] {
+                        let mid = from.wrapping_add(fwd);
+                        n += u64::from(cells[mid as usize] == EMPTY && cells[mid.wrapping_add(fwd) as usize] == EMPTY);
+                    }
                 }
             }
         }
+        // Pinned pieces: every move made and tested.
+        let mut pins = self.pinned & self.occ[us];
+        while pins != 0 {
+            let from = c.sq_of_bit[pins.trailing_zeros() as usize];
+            pins &= pins - 1;
+            self.piece_moves(from, buf);
+        }
         // Each royal destination: is it attacked once the royal piece has left `from` (and
         // taken whatever stood there)? Tested in place.
+        let royal_occ = occ & !c.sqbb[royal_from as usize];
         let immobile_royal = immobility && royal != usize::MAX && self.c.plans[us][royal].may_immobile;
         while royal_to != 0 {
-            let to = self.c.squares[royal_to.trailing_zeros() as usize];
+            let to = self.c.sq_of_bit[royal_to.trailing_zeros() as usize];
             royal_to &= royal_to - 1;
             if immobile_royal && self.c.immobile[us][royal][to as usize] {
                 continue;
@@ -650,14 +725,16 @@ impl VBoard {
             let (mover, taken) = (self.cells[royal_from as usize], self.cells[to as usize]);
             self.cells[royal_from as usize] = EMPTY;
             self.cells[to as usize] = mover;
-            n += u64::from(!self.attacked(to, 1 - us));
+            n += u64::from(!self.attacked_occ(to, 1 - us, royal_occ | self.c.sqbb[to as usize]));
             self.cells[to as usize] = taken;
             self.cells[royal_from as usize] = mover;
         }
         if c.variant.castling {
             self.castling_moves(false, buf);
         }
-        self.filter_marked(buf);
+        if !buf.is_empty() {
+            self.filter_marked(buf);
+        }
         n + counter.0 + buf.len() as u64
     }
     pub fn legal_moves(&mut self) -> Vec<VMove> {

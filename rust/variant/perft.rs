@@ -15,6 +15,13 @@ impl Buffers {
         }
         std::mem::take(&mut self.0[ply])
     }
+    /// The scratch list of `ply`, in place (for the leaves, which do not recurse).
+    fn get(&mut self, ply: usize) -> &mut Vec<VMove> {
+        while self.0.len() <= ply {
+            self.0.push(Vec::with_capacity(256));
+        }
+        &mut self.0[ply]
+    }
     fn give(&mut self, ply: usize, v: Vec<VMove>) {
         self.0[ply] = v;
     }
@@ -28,12 +35,10 @@ macro_rules! count_body {
     ($(#[$attr:meta])* fn $name:ident) => {
         $(#[$attr])*
         fn $name(b: &mut VBoard, depth: u32, ply: usize, bufs: &mut Buffers, stop: &AtomicBool) -> Option<u64> {
-            let mut moves = bufs.take(ply);
             if depth <= 1 {
-                let n = b.count_legal(&mut moves);
-                bufs.give(ply, moves);
-                return Some(n);
+                return Some(b.count_legal(bufs.get(ply)));
             }
+            let mut moves = bufs.take(ply);
             b.legal_moves_into(&mut moves);
             if depth >= 3 && stop.load(Ordering::Relaxed) {
                 bufs.give(ply, moves);

@@ -18,8 +18,10 @@ pub(crate) struct MStep {
     pub block: i16,
 }
 
-/// Board squares as bits (`rank * files + file`) in a u128: a 12x10 board has 120.
-pub(crate) const BITS: usize = 120;
+/// Board squares as bits in a u128: square i (rank * files + file, a 12x10 board has 120)
+/// is bit i + 1, so that bits 0 and 127 are free to stop a ray scan (see `RStep`). Tables
+/// indexed by bit have `BITS` entries per row.
+pub(crate) const BITS: usize = 128;
 
 /// One unlimited ride of a piece's counting plan (see `Plan`): which ray table
 /// (`Compiled::raybb`), whether the ray runs towards higher bits (then the first piece on
@@ -32,6 +34,43 @@ pub(crate) struct RStep {
     pub mode: u8,
 }
 
+/// The bit that stops a scan along a ray that found no piece: bit 127 for rays towards
+/// higher bits, bit 0 for the others (no square has either, and the ray tables hold
+/// nothing there, so a ray cut at the stop is the whole ray).
+#[inline]
+pub(crate) fn stop_bit(up: bool) -> u128 {
+    if up {
+        1 << 127
+    } else {
+        1
+    }
+}
+
+/// The first piece on a ray (`blockers` is the ray's occupied squares, plus its stop bit).
+#[inline]
+pub(crate) fn first_bit(blockers: u128, up: bool) -> usize {
+    // Masked to 0..=127 (it is already) so that indexing a `BITS` row needs no test.
+    (if up {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    }) & (BITS - 1)
+}
+
+/// The capture rides of one colour's pieces along one direction, for the attack test:
+/// the ray table of the direction looking back from the attacked square, whether it runs
+/// towards higher bits, and the cell codes (bit per code, see `code`) and types of the
+/// pieces that capture along it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RideAttack {
+    pub dir: u16,
+    pub up: bool,
+    pub codes: u64,
+    pub types: u32,
+    /// Index of `types` in `Compiled::ride_groups`.
+    pub group: u8,
+}
+
 /// How perft's leaf count counts a piece type's moves without generating them: its
 /// leaps as bitboards per square (`Compiled::leapbb`), its unlimited rides
 /// (`rsteps[start..end]`) as rays cut at the first piece. `simple` is false when a step is
@@ -42,6 +81,8 @@ pub(crate) struct Plan {
     pub start: u16,
     pub end: u16,
     pub simple: bool,
+    /// Every step may both move and capture: the destinations are one bitboard.
+    pub both: bool,
     /// Some square is one this type could never move from (`immobile`): with
     /// `immobilityIllegal` its moves need that test.
     pub may_immobile: bool,
@@ -99,7 +140,22 @@ pub struct Compiled {
     pub(crate) file_of: [u8; CELLS],
     pub(crate) rank_of: [u8; CELLS],
     pub(crate) steps: [Vec<Vec<MStep>>; 2],
+    /// Attack rays per attacking colour for the capture steps the bitboards below do not
+    /// cover (limited-range riders, lame leaps, hoppers), walked on the mailbox.
     pub(crate) rays: [Vec<Ray>; 2],
+    /// Plain capture leaps per attacking colour, types and squares: `leap_att[c * types +
+    /// t][bit]` is where type t of colour c leaps from to capture on that square;
+    /// `leap_types[c]` the types that have such leaps.
+    pub(crate) leap_att: Vec<[u128; BITS]>,
+    pub(crate) leap_types: [u32; 2],
+    /// Unlimited capture rides per attacking colour, one per direction, and the distinct
+    /// sets of types among them (the rook's and the bishop's lines in chess): a direction
+    /// on which no piece of its set stands needs no look.
+    pub(crate) ride_att: [Vec<RideAttack>; 2],
+    pub(crate) ride_groups: [Vec<u32>; 2],
+    pub(crate) ntypes: usize,
+    /// The mailbox square of each bit (0, an off-board cell, for bits of no square).
+    pub(crate) sq_of_bit: [u8; BITS],
     /// Rays along which moving a piece can uncover an attack (riders, hoppers, lame legs).
     pub(crate) has_hoppers: [bool; 2],
     /// `immobile[c][t]` bit per square: type t of colour c could never move from there.
@@ -114,12 +170,12 @@ pub struct Compiled {
     pub(crate) bit: [u8; CELLS],
     pub(crate) sqbb: [u128; CELLS],
     pub(crate) board_bb: u128,
-    /// `leapbb[(c * types + t) * BITS + bit]`: the squares type t of colour c leaps to from
+    /// `leapbb[c * types + t][bit]`: the squares type t of colour c leaps to from
     /// that square, [those it may move to, those it may capture on].
-    pub(crate) leapbb: Vec<[u128; 2]>,
-    /// `raybb[dir * BITS + bit]`: the squares along ride direction `dir` from that square,
+    pub(crate) leapbb: Vec<[[u128; 2]; BITS]>,
+    /// `raybb[dir][bit]`: the squares along ride direction `dir` from that square,
     /// the square itself excluded.
-    pub(crate) raybb: Vec<u128>,
+    pub(crate) raybb: Vec<[u128; BITS]>,
     /// Squares from which the pawn type of colour c might reach the promotion zone with one
     /// of its steps or its double step (its moves there are generated one by one).
     pub(crate) promo_near: [[bool; CELLS]; 2],
@@ -167,7 +223,9 @@ impl Compiled {
                     let block = if s.lame { dx / 2 + (dy / 2) * stride } else { 0 };
                     let range = if s.range == 0 || s.range as usize >= MAX_DIST { (MAX_DIST - 1) as u8 } else { s.range };
                     list.push(MStep { delta, range, can_move: s.can_move, can_capture: s.can_capture, hop: s.hop, block });
-                    if s.can_capture {
+                    // Plain leaps and unlimited rides are covered by bitboards (below).
+                    let plain = s.hop == Hop::None && !s.lame && (range == 1 || range as usize == MAX_DIST - 1);
+                    if s.can_capture && !plain {
                         let kind = match (s.hop, s.lame) {
                             (Hop::Cannon, _) => RayKind::Cannon,
                             (Hop::Grasshopper, _) => RayKind::Grasshopper,
@@ -226,19 +284,41 @@ impl Compiled {
         }
         let pawn = variant.pieces.iter().position(|p| p.pawn);
         let royal = variant.pieces.iter().position(|p| p.royal);
-        let mut bit = [BITS as u8; CELLS];
+        let mut bit = [0u8; CELLS];
         let mut sqbb = [0u128; CELLS];
+        let mut sq_of_bit = [0u8; BITS];
         for (i, &sq) in squares.iter().enumerate() {
-            bit[sq as usize] = i as u8;
-            sqbb[sq as usize] = 1 << i;
+            bit[sq as usize] = i as u8 + 1;
+            sqbb[sq as usize] = 1 << (i + 1);
+            sq_of_bit[i + 1] = sq;
         }
         let board_bb = sqbb.iter().fold(0, |a, b| a | b);
         let ntypes = variant.pieces.len();
         let mut plans: [Vec<Plan>; 2] = [Vec::new(), Vec::new()];
         let mut rsteps = Vec::new();
-        let mut leapbb = vec![[0u128; 2]; 2 * ntypes * BITS];
+        let mut leapbb = vec![[[0u128; 2]; BITS]; 2 * ntypes];
         let mut ray_deltas: Vec<i16> = Vec::new();
-        let mut raybb: Vec<u128> = Vec::new();
+        let mut raybb: Vec<[u128; BITS]> = Vec::new();
+        // The ray table of direction `delta`, made on first use.
+        let mut ray_dir = |delta: i16, raybb: &mut Vec<[u128; BITS]>| -> u16 {
+            if let Some(i) = ray_deltas.iter().position(|&d| d == delta) {
+                return i as u16;
+            }
+            ray_deltas.push(delta);
+            let mut row = [0u128; BITS];
+            for &sq in &squares {
+                let mut p = sq as i16 + delta;
+                while template[p as usize] != OFF {
+                    row[bit[sq as usize] as usize] |= sqbb[p as usize];
+                    p += delta;
+                }
+            }
+            raybb.push(row);
+            (ray_deltas.len() - 1) as u16
+        };
+        let mut leap_att = vec![[0u128; BITS]; 2 * ntypes];
+        let mut leap_types = [0u32; 2];
+        let mut ride_att: [Vec<RideAttack>; 2] = [Vec::new(), Vec::new()];
         for c in 0..2 {
             for (t, list) in steps[c].iter().enumerate() {
                 let plain = |m: &MStep| m.hop == Hop::None && m.block == 0;
@@ -247,40 +327,55 @@ impl Compiled {
                 let mode = |m: &MStep| u8::from(m.can_move) | u8::from(m.can_capture) << 1;
                 let start = rsteps.len() as u16;
                 for m in list.iter().filter(|m| ride(m)) {
-                    let dir = match ray_deltas.iter().position(|&d| d == m.delta) {
-                        Some(i) => i,
-                        None => {
-                            ray_deltas.push(m.delta);
-                            let base = raybb.len();
-                            raybb.resize(base + BITS, 0);
-                            for (i, &sq) in squares.iter().enumerate() {
-                                let mut p = sq as i16 + m.delta;
-                                while template[p as usize] != OFF {
-                                    raybb[base + i] |= sqbb[p as usize];
-                                    p += m.delta;
-                                }
+                    let dir = ray_dir(m.delta, &mut raybb);
+                    rsteps.push(RStep { dir, up: m.delta > 0, mode: mode(m) });
+                    if m.can_capture {
+                        // Looking back from the attacked square: the direction -delta.
+                        let back = ray_dir(-m.delta, &mut raybb);
+                        let i = match ride_att[c].iter().position(|r| r.dir == back) {
+                            Some(i) => i,
+                            None => {
+                                ride_att[c].push(RideAttack { dir: back, up: m.delta < 0, codes: 0, types: 0, group: 0 });
+                                ride_att[c].len() - 1
                             }
-                            ray_deltas.len() - 1
-                        }
-                    };
-                    rsteps.push(RStep { dir: dir as u16, up: m.delta > 0, mode: mode(m) });
+                        };
+                        ride_att[c][i].codes |= 1 << code(t, c);
+                        ride_att[c][i].types |= 1 << t;
+                    }
                 }
                 for m in list.iter().filter(|m| leap(m)) {
-                    for (i, &sq) in squares.iter().enumerate() {
-                        let to = sqbb[(sq as i16 + m.delta) as usize];
-                        let e = &mut leapbb[(c * ntypes + t) * BITS + i];
+                    for &sq in &squares {
+                        let to = (sq as i16 + m.delta) as usize;
+                        let e = &mut leapbb[c * ntypes + t][bit[sq as usize] as usize];
                         if m.can_move {
-                            e[0] |= to;
+                            e[0] |= sqbb[to];
                         }
                         if m.can_capture {
-                            e[1] |= to;
+                            e[1] |= sqbb[to];
+                            if template[to] != OFF {
+                                leap_att[c * ntypes + t][bit[to] as usize] |= sqbb[sq as usize];
+                                leap_types[c] |= 1 << t;
+                            }
                         }
                     }
                 }
                 let end = rsteps.len() as u16;
                 let simple = list.iter().all(|m| leap(m) || ride(m));
                 let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
-                plans[c].push(Plan { start, end, simple, may_immobile });
+                let both = list.iter().all(|m| m.can_move && m.can_capture);
+                plans[c].push(Plan { start, end, simple, both, may_immobile });
+            }
+        }
+        let mut ride_groups: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        for (list, groups) in ride_att.iter_mut().zip(ride_groups.iter_mut()) {
+            for r in list.iter_mut() {
+                r.group = match groups.iter().position(|&g| g == r.types) {
+                    Some(i) => i as u8,
+                    None => {
+                        groups.push(r.types);
+                        (groups.len() - 1) as u8
+                    }
+                };
             }
         }
         let mut promo_near = [[false; CELLS]; 2];
@@ -356,6 +451,12 @@ impl Compiled {
             board_bb,
             leapbb,
             raybb,
+            leap_att,
+            leap_types,
+            ride_att,
+            ride_groups,
+            ntypes,
+            sq_of_bit,
             promo_near,
             double_from,
             promo_near_bb,

@@ -58,10 +58,13 @@ impl VBoard {
                 return true;
             }
         }
-        let groups = self.group_bbs(by);
+        let riders = self.riders(s, by);
         for r in &c.ride_att[by] {
+            if riders == 0 {
+                break;
+            }
             let ray = c.raybb[r.dir as usize][b];
-            if ray & groups[r.group as usize & 7] == 0 {
+            if ray & riders == 0 {
                 continue;
             }
             let first = first_bit((ray & occ) | stop_bit(r.up), r.up);
@@ -74,19 +77,18 @@ impl VBoard {
         !c.rays[by].is_empty() && self.attacked_rays(s, by)
     }
 
-    /// The squares of colour c's pieces of each ride group (`Compiled::ride_groups`; the
-    /// first eight, more than any variant here has: the others are all squares).
+    /// The pieces of colour `by` that could capture on square `s` along their rides on an
+    /// empty board (`Compiled::ride_reach`): only the lines through them need a look.
     #[inline(always)]
-    fn group_bbs(&self, by: usize) -> [u128; 8] {
-        let mut out = [!0u128; 8];
-        for (g, &types) in self.c.ride_groups[by].iter().take(8).enumerate() {
-            let mut bb = 0;
-            let mut ts = types & self.present[by];
-            while ts != 0 {
-                bb |= self.tbb[by][ts.trailing_zeros() as usize];
-                ts &= ts - 1;
-            }
-            out[g] = bb;
+    fn riders(&self, s: u8, by: usize) -> u128 {
+        let c = &*self.c;
+        let b = c.bit[s as usize] as usize & (BITS - 1);
+        let mut out = 0;
+        let mut ts = c.ride_types[by] & self.present[by];
+        while ts != 0 {
+            let t = ts.trailing_zeros() as usize;
+            ts &= ts - 1;
+            out |= c.ride_reach[by * c.ntypes + t][b] & self.tbb[by][t];
         }
         out
     }
@@ -321,8 +323,21 @@ impl VBoard {
     /// All pseudo-legal moves (castling included, already legal).
     pub(crate) fn pseudo_moves(&self, in_check: bool, out: &mut Vec<VMove>) {
         let us = self.side;
-        for i in 0..self.pcount[us] {
-            self.piece_moves(self.plist[us][i], out);
+        let c = &*self.c;
+        let occ = self.occ[0] | self.occ[1];
+        let (empty, enemy) = (c.board_bb & !occ, self.occ[1 - us]);
+        for &from in &self.plist[us][..self.pcount[us]] {
+            let t = kind(self.cells[from as usize]);
+            if c.plans[us][t].simple && Some(t) != c.pawn {
+                // Destinations from the bitboards (the pawn's side effects need `piece_moves`).
+                let mut to = self.reach(t, c.bit[from as usize] as usize, occ, empty, enemy);
+                while to != 0 {
+                    out.push(VMove { from, to: c.sq_of_bit[to.trailing_zeros() as usize], promo: 0, kind: NORMAL, rook: 0 });
+                    to &= to - 1;
+                }
+            } else {
+                self.piece_moves(from, out);
+            }
         }
         if self.c.variant.castling {
             self.castling_moves(in_check, out);
@@ -371,16 +386,20 @@ impl VBoard {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
             let att = c.leap_att[base + t][b] & self.tbb[them][t];
-            check += att.count_ones();
+            // One checker, or two (or more: all that matters is more than one).
+            check += u32::from(att != 0) + u32::from(att & att.wrapping_sub(1) != 0);
             cmask |= att;
         }
         let occ = self.occ[0] | self.occ[1];
-        let groups = self.group_bbs(them);
+        let riders = self.riders(k, them);
         for r in &c.ride_att[them] {
+            if riders == 0 {
+                break;
+            }
             let rays = &c.raybb[r.dir as usize];
             let ray = rays[b];
-            // No rider of this line on it: neither check nor pin.
-            if ray & groups[r.group as usize & 7] == 0 {
+            // No rider on this line: neither check nor pin along it.
+            if ray & riders == 0 {
                 continue;
             }
             let blockers = ray & occ;

@@ -67,8 +67,6 @@ pub(crate) struct RideAttack {
     pub up: bool,
     pub codes: u64,
     pub types: u32,
-    /// Index of `types` in `Compiled::ride_groups`.
-    pub group: u8,
 }
 
 /// How perft's leaf count counts a piece type's moves without generating them: its
@@ -148,11 +146,13 @@ pub struct Compiled {
     /// `leap_types[c]` the types that have such leaps.
     pub(crate) leap_att: Vec<[u128; BITS]>,
     pub(crate) leap_types: [u32; 2],
-    /// Unlimited capture rides per attacking colour, one per direction, and the distinct
-    /// sets of types among them (the rook's and the bishop's lines in chess): a direction
-    /// on which no piece of its set stands needs no look.
+    /// Unlimited capture rides per attacking colour, one per direction; `ride_types[c]` the
+    /// types that have them, and `ride_reach[c * types + t][bit]` the squares from which
+    /// type t could capture on that square along its rides on an empty board: when no such
+    /// piece stands on them, the rides need no look.
     pub(crate) ride_att: [Vec<RideAttack>; 2],
-    pub(crate) ride_groups: [Vec<u32>; 2],
+    pub(crate) ride_types: [u32; 2],
+    pub(crate) ride_reach: Vec<[u128; BITS]>,
     pub(crate) ntypes: usize,
     /// The mailbox square of each bit (0, an off-board cell, for bits of no square).
     pub(crate) sq_of_bit: [u8; BITS],
@@ -335,7 +335,7 @@ impl Compiled {
                         let i = match ride_att[c].iter().position(|r| r.dir == back) {
                             Some(i) => i,
                             None => {
-                                ride_att[c].push(RideAttack { dir: back, up: m.delta < 0, codes: 0, types: 0, group: 0 });
+                                ride_att[c].push(RideAttack { dir: back, up: m.delta < 0, codes: 0, types: 0 });
                                 ride_att[c].len() - 1
                             }
                         };
@@ -366,16 +366,16 @@ impl Compiled {
                 plans[c].push(Plan { start, end, simple, both, may_immobile });
             }
         }
-        let mut ride_groups: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        for (list, groups) in ride_att.iter_mut().zip(ride_groups.iter_mut()) {
-            for r in list.iter_mut() {
-                r.group = match groups.iter().position(|&g| g == r.types) {
-                    Some(i) => i as u8,
-                    None => {
-                        groups.push(r.types);
-                        (groups.len() - 1) as u8
+        let mut ride_types = [0u32; 2];
+        let mut ride_reach = vec![[0u128; BITS]; 2 * ntypes];
+        for (c, list) in ride_att.iter().enumerate() {
+            for r in list {
+                ride_types[c] |= r.types;
+                for t in (0..ntypes).filter(|&t| r.types & (1 << t) != 0) {
+                    for (reach, ray) in ride_reach[c * ntypes + t].iter_mut().zip(raybb[r.dir as usize].iter()) {
+                        *reach |= ray;
                     }
-                };
+                }
             }
         }
         let mut promo_near = [[false; CELLS]; 2];
@@ -454,7 +454,8 @@ impl Compiled {
             leap_att,
             leap_types,
             ride_att,
-            ride_groups,
+            ride_types,
+            ride_reach,
             ntypes,
             sq_of_bit,
             promo_near,

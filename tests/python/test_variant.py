@@ -135,6 +135,54 @@ def test_rule_positions_match_fairy_stockfish(variant: str, fen: str) -> None:
         assert_same_divide(board, fsf, 3)
 
 
+# Positions aimed at the check and pin analysis that lets most moves be counted without
+# being made (issue 15's speed work), in the variants where it differs from chess: a royal
+# knight (knightmate) in check from riders and leapers, answered by blocks and captures,
+# with pinned pieces; Grand's promotion zone under check and pin. The chess cases are
+# checked against the fast generator in tests/variant.rs.
+CHECK_AND_PIN_POSITIONS = [
+    ("knightmate", "4k3/8/8/8/8/2b5/8/4K3 w - - 0 1"),
+    ("knightmate", "4k3/8/8/8/4r3/8/4B3/2M1K3 w - - 0 1"),
+    ("knightmate", "4k3/8/8/8/8/3m4/4R3/4K3 b - - 0 1"),
+    ("knightmate", "r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1"),
+    ("capablanca", "4k5/10/10/10/10/10/4a5/2C1K5 w - - 0 1"),
+    ("capablanca", "4k5/10/10/4r5/10/10/4A5/4K5 w - - 0 1"),
+    ("grand", "4k5/10/10/3r6/10/10/10/3P6/10/4K5 w - - 0 1"),
+    ("grand", "4k5/1P8/10/10/10/10/10/10/10/r3K5 w - - 0 1"),
+    ("grand", "r3k5/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1"),
+]
+
+
+@needs_fairy
+@pytest.mark.parametrize("variant, fen", CHECK_AND_PIN_POSITIONS)
+def test_check_and_pin_positions_match_fairy_stockfish(variant: str, fen: str) -> None:
+    board = Board(variant, fen)
+    with Fairy(variant) as fsf:
+        assert_same_divide(board, fsf, 3)
+
+
+# A lame leaper (the horse, nN) and a hopper (the cannon, mRcpR) in the user's crossover
+# variant: a horse whose leg an own piece blocks (that piece is pinned to its line), a
+# horse's check answered by blocking the leg, a cannon's check (a hopper's: answered by
+# moving the screen away as well as by blocking or capturing) and a piece that would
+# become a cannon's screen.
+CROSSOVER_POSITIONS = [
+    "4k4/9/9/9/9/9/3h5/3R5/4K4 w - - 0 1",
+    "4k4/9/9/9/9/9/3h5/6R2/4K4 w - - 0 1",
+    "4k4/9/9/9/4c4/9/4P4/9/4K4 w - - 0 1",
+    "4k4/9/9/9/4c4/9/9/2R6/4K4 w - - 0 1",
+    "4k4/9/9/9/4c4/9/9/9/4K1H2 w - - 0 1",
+]
+
+
+@needs_fairy
+@pytest.mark.parametrize("fen", CROSSOVER_POSITIONS)
+def test_lame_leaper_and_hopper_positions_match_fairy_stockfish(fen: str) -> None:
+    board = Board(CROSSOVER, fen)
+    with Fairy("crossover", variant_path=str(CROSSOVER)) as fsf:
+        assert_same_divide(board, fsf, 3)
+
+
 # -- a user's definition file --------------------------------------------------------------
 
 

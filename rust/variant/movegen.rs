@@ -9,7 +9,7 @@
 
 use super::betza::Hop;
 use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
-use super::tables::{first_bit, stop_bit, RayKind, BITS};
+use super::tables::{first_bit, Bits, RayKind, BITS};
 use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
@@ -46,6 +46,16 @@ impl VBoard {
     /// the bitboards, the other capture steps along the mailbox rays.
     #[inline]
     pub(crate) fn attacked_occ(&self, s: u8, by: usize, occ: u128) -> bool {
+        if self.c.narrow {
+            self.attacked_w::<u64>(s, by, u64::of(occ))
+        } else {
+            self.attacked_w::<u128>(s, by, occ)
+        }
+    }
+
+    /// `attacked_occ` on a bitboard word (see `Bits`).
+    #[inline(always)]
+    fn attacked_w<B: Bits>(&self, s: u8, by: usize, occ: B) -> bool {
         let c = &*self.c;
         let b = c.bit[s as usize] as usize & (BITS - 1);
         let present = self.present[by];
@@ -54,41 +64,41 @@ impl VBoard {
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            if c.leap_att[base + t][b] & self.tbb[by][t] != 0 {
+            if B::of(c.leap_att[base + t][b]) & B::of(self.tbb[by][t]) != B::ZERO {
                 return true;
             }
         }
-        let riders = self.riders(s, by);
-        for r in &c.ride_att[by] {
-            if riders == 0 {
-                break;
-            }
-            let ray = c.raybb[r.dir as usize][b];
-            if ray & riders == 0 {
-                continue;
-            }
-            let first = first_bit((ray & occ) | stop_bit(r.up), r.up);
-            let cell = self.cells[c.sq_of_bit[first] as usize];
-            // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
-            if cell < 64 && r.codes & (1 << cell) != 0 {
-                return true;
+        let riders = self.riders::<B>(b, by);
+        if riders != B::ZERO {
+            for r in &c.ride_att[by] {
+                let ray = B::of(c.raybb[r.dir as usize][b]);
+                if ray & riders == B::ZERO {
+                    continue;
+                }
+                // A rider stands on the ray, so some piece does.
+                let first = first_bit(ray & occ, r.up);
+                let cell = self.cells[c.sq_of_bit[first] as usize];
+                // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
+                if cell < 64 && r.codes & (1 << cell) != 0 {
+                    return true;
+                }
             }
         }
         !c.rays[by].is_empty() && self.attacked_rays(s, by)
     }
 
-    /// The pieces of colour `by` that could capture on square `s` along their rides on an
+    /// The pieces of colour `by` that could capture on bit `b` along their rides on an
     /// empty board (`Compiled::ride_reach`): only the lines through them need a look.
     #[inline(always)]
-    fn riders(&self, s: u8, by: usize) -> u128 {
+    fn riders<B: Bits>(&self, b: usize, by: usize) -> B {
         let c = &*self.c;
-        let b = c.bit[s as usize] as usize & (BITS - 1);
-        let mut out = 0;
+        let b = b & (BITS - 1);
+        let mut out = B::ZERO;
         let mut ts = c.ride_types[by] & self.present[by];
         while ts != 0 {
             let t = ts.trailing_zeros() as usize;
             ts &= ts - 1;
-            out |= c.ride_reach[by * c.ntypes + t][b] & self.tbb[by][t];
+            out |= B::of(c.ride_reach[by * c.ntypes + t][b] & self.tbb[by][t]);
         }
         out
     }
@@ -330,7 +340,7 @@ impl VBoard {
             let t = kind(self.cells[from as usize]);
             if c.plans[us][t].simple && Some(t) != c.pawn {
                 // Destinations from the bitboards (the pawn's side effects need `piece_moves`).
-                let mut to = self.reach(t, c.bit[from as usize] as usize, occ, empty, enemy);
+                let mut to = self.reach::<u128>(t, c.bit[from as usize] as usize, occ, empty, enemy);
                 while to != 0 {
                     out.push(VMove { from, to: c.sq_of_bit[to.trailing_zeros() as usize], promo: 0, kind: NORMAL, rook: 0 });
                     to &= to - 1;
@@ -373,48 +383,9 @@ impl VBoard {
         let present = self.present[them];
         let c = &*self.c;
         let cells = &self.cells;
-        let mut check = 0u32;
-        let mut pinned = 0u128;
-        let mut cmask = 0u128;
-        // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
-        let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
-        let b = c.bit[k as usize] as usize & (BITS - 1);
-        let base = them * c.ntypes;
-        let mut types = c.leap_types[them] & present;
-        while types != 0 {
-            let t = types.trailing_zeros() as usize;
-            types &= types - 1;
-            let att = c.leap_att[base + t][b] & self.tbb[them][t];
-            // One checker, or two (or more: all that matters is more than one).
-            check += u32::from(att != 0) + u32::from(att & att.wrapping_sub(1) != 0);
-            cmask |= att;
-        }
-        let occ = self.occ[0] | self.occ[1];
-        let riders = self.riders(k, them);
-        for r in &c.ride_att[them] {
-            if riders == 0 {
-                break;
-            }
-            let rays = &c.raybb[r.dir as usize];
-            let ray = rays[b];
-            // No rider on this line: neither check nor pin along it.
-            if ray & riders == 0 {
-                continue;
-            }
-            let blockers = ray & occ;
-            let first = first_bit(blockers, r.up);
-            let cell = cells[c.sq_of_bit[first] as usize];
-            if is_in(r.codes, cell) {
-                check += 1;
-                cmask |= ray & !rays[first];
-            } else if own(cell) {
-                let second = first_bit((blockers ^ (1 << first)) | stop_bit(r.up), r.up);
-                if is_in(r.codes, cells[c.sq_of_bit[second] as usize]) {
-                    pinned |= 1 << first;
-                }
-            }
-        }
+        let (mut check, mut pinned, mut cmask) =
+            if c.narrow { self.analyse_bits::<u64>(k, them) } else { self.analyse_bits::<u128>(k, them) };
         let k = k as i16;
         for ray in &c.rays[them] {
             if ray.any & present == 0 {
@@ -505,6 +476,57 @@ impl VBoard {
         self.cmask = cmask;
         self.check = check.min(2) as u8;
     }
+    /// The bitboard half of `analyse` (plain leaps and unlimited rides): (checks, pinned
+    /// squares, squares answering the check) against the royal piece on `k`.
+    #[inline(always)]
+    fn analyse_bits<B: Bits>(&self, k: u8, them: usize) -> (u32, u128, u128) {
+        let us = 1 - them;
+        let c = &*self.c;
+        let cells = &self.cells;
+        let mut check = 0u32;
+        let mut pinned = B::ZERO;
+        let mut cmask = B::ZERO;
+        // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
+        let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
+        let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
+        let b = c.bit[k as usize] as usize & (BITS - 1);
+        let base = them * c.ntypes;
+        let mut types = c.leap_types[them] & self.present[them];
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            let att = B::of(c.leap_att[base + t][b] & self.tbb[them][t]);
+            // One checker, or two (or more: all that matters is more than one).
+            check += u32::from(att != B::ZERO) + u32::from(att.less_lowest() != B::ZERO);
+            cmask |= att;
+        }
+        let riders = self.riders::<B>(b, them);
+        if riders != B::ZERO {
+            let occ = B::of(self.occ[0] | self.occ[1]);
+            for r in &c.ride_att[them] {
+                let rays = &c.raybb[r.dir as usize];
+                let ray = B::of(rays[b]);
+                // No rider on this line: neither check nor pin along it.
+                if ray & riders == B::ZERO {
+                    continue;
+                }
+                let blockers = ray & occ;
+                let first = first_bit(blockers, r.up);
+                let cell = cells[c.sq_of_bit[first] as usize];
+                if is_in(r.codes, cell) {
+                    check += 1;
+                    cmask |= ray & !B::of(rays[first]);
+                } else if own(cell) {
+                    let rest = blockers ^ B::of(1u128 << first);
+                    if rest != B::ZERO && is_in(r.codes, cells[c.sq_of_bit[first_bit(rest, r.up)] as usize]) {
+                        pinned |= B::of(1u128 << first);
+                    }
+                }
+            }
+        }
+        (check, pinned.wide(), cmask.wide())
+    }
+
     /// Whether the game is over by the extinction rule (shatranj's bare king): then there
     /// are no legal moves, as in Fairy-Stockfish.
     pub(crate) fn extinct(&self) -> Option<GameValue> {
@@ -600,18 +622,19 @@ impl VBoard {
     /// move on bit `b` may go: its leaps, then each ride's ray up to and including the
     /// first piece on it, by what each may do there (`empty` and `enemy` squares).
     #[inline(always)]
-    fn reach(&self, t: usize, b: usize, occ: u128, empty: u128, enemy: u128) -> u128 {
+    fn reach<B: Bits>(&self, t: usize, b: usize, occ: B, empty: B, enemy: B) -> B {
         let c = &*self.c;
         let us = self.side;
         let plan = c.plans[us][t];
         let b = b & (BITS - 1);
-        let [mut to_move, mut to_capture] = c.leapbb[us * c.ntypes + t][b];
+        let [to_move, to_capture] = c.leapbb[us * c.ntypes + t][b];
+        let (mut to_move, mut to_capture) = (B::of(to_move), B::of(to_capture));
         for r in &c.rsteps[plan.start as usize..plan.end as usize] {
             let rays = &c.raybb[r.dir as usize];
-            let ray = rays[b];
-            let reach = ray & !rays[first_bit((ray & occ) | stop_bit(r.up), r.up)];
-            to_move |= reach & 0u128.wrapping_sub(u128::from(r.mode & 1));
-            to_capture |= reach & 0u128.wrapping_sub(u128::from(r.mode >> 1));
+            let ray = B::of(rays[b]);
+            let reach = ray & !B::of(rays[first_bit((ray & occ) | B::of(c.stop[r.up as usize]), r.up)]);
+            to_move |= reach & B::mask(r.mode & 1 != 0);
+            to_capture |= reach & B::mask(r.mode & 2 != 0);
         }
         (to_move & empty) | (to_capture & enemy)
     }
@@ -635,6 +658,17 @@ impl VBoard {
             self.filter_marked(buf);
             return buf.len() as u64;
         }
+        if self.c.narrow {
+            self.count_bits::<u64>(buf)
+        } else {
+            self.count_bits::<u128>(buf)
+        }
+    }
+
+    /// `count_legal` out of check, once `analyse` has run, on a bitboard word (`Bits`).
+    #[inline(always)]
+    fn count_bits<B: Bits>(&mut self, buf: &mut Vec<VMove>) -> u64 {
+        let us = self.side;
         let c = &*self.c;
         let cells = &self.cells;
         // usize::MAX: no such type.
@@ -642,31 +676,34 @@ impl VBoard {
         let royal = c.royal.unwrap_or(usize::MAX);
         let immobility = c.variant.immobility_illegal;
         let fwd = self.forward(us) as u8;
-        let occ = self.occ[0] | self.occ[1];
-        let empty = c.board_bb & !occ;
-        let enemy = self.occ[1 - us];
+        let occ = B::of(self.occ[0] | self.occ[1]);
+        let board = B::of(c.board_bb);
+        let empty = board & !occ;
+        let enemy = B::of(self.occ[1 - us]);
+        let not_own = board & !B::of(self.occ[us]);
+        let pinned = B::of(self.pinned);
         let leaps = &c.leapbb[us * c.ntypes..];
         let mut n: u64 = 0;
         let mut counter = Counter(0);
         // The pawns neither pinned nor near promotion, all at once: each leap as a shift.
-        let bulk = if c.pawn_bulk { self.tbb[us][pawn] & !self.pinned & !c.promo_near_bb[us] } else { 0 };
-        if bulk != 0 {
+        let bulk = if c.pawn_bulk { B::of(self.tbb[us][pawn] & !c.promo_near_bb[us]) & !pinned } else { B::ZERO };
+        if bulk != B::ZERO {
             for pl in &c.pawn_leaps[us] {
-                let src = bulk & pl.from;
-                let dst = if pl.shift >= 0 { src << pl.shift } else { src >> -pl.shift };
-                let may = (empty & 0u128.wrapping_sub(u128::from(pl.mode & 1))) | (enemy & 0u128.wrapping_sub(u128::from(pl.mode >> 1)));
-                n += u64::from((dst & may).count_ones());
+                let src = bulk & B::of(pl.from);
+                let dst = if pl.shift >= 0 { src << pl.shift as u32 } else { src >> (-pl.shift) as u32 };
+                let may = (empty & B::mask(pl.mode & 1 != 0)) | (enemy & B::mask(pl.mode & 2 != 0));
+                n += u64::from((dst & may).ones());
                 // En passant (a capture-only step onto the empty en passant square), tested
                 // by making it.
                 if self.ep != 0 && pl.mode == 2 {
                     let from = (self.ep as i16 - pl.delta) as u8;
-                    if bulk & c.sqbb[from as usize] != 0 {
+                    if bulk & B::of(c.sqbb[from as usize]) != B::ZERO {
                         buf.push(VMove { from, to: self.ep, promo: 0, kind: EN_PASSANT, rook: 0 });
                     }
                 }
             }
-            let two = bulk & c.double_bb[us];
-            if two != 0 {
+            let two = bulk & B::of(c.double_bb[us]);
+            if two != B::ZERO {
                 let fwd_bits = c.files as u32;
                 // Over an empty square to an empty square.
                 let arrive = if us == 0 {
@@ -674,31 +711,29 @@ impl VBoard {
                 } else {
                     (((two >> fwd_bits) & empty) >> fwd_bits) & empty
                 };
-                n += u64::from(arrive.count_ones());
+                n += u64::from(arrive.ones());
             }
         }
         // The royal piece's destinations, tested after the loop.
         let mut royal_from = 0u8;
-        let mut royal_to = 0u128;
-        let not_own = c.board_bb & !self.occ[us];
+        let mut royal_to = B::ZERO;
         // Type by type: the pieces neither pinned nor counted with the pawns above.
         let mut types = self.present[us];
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
             let plan = c.plans[us][t];
-            let mut pieces = self.tbb[us][t] & !self.pinned & !bulk;
+            let mut pieces = B::of(self.tbb[us][t]) & !pinned & !bulk;
             if t == royal && plan.simple {
                 // Tested after the loop (no move list): it has one square.
-                pieces = 0;
+                pieces = B::ZERO;
                 royal_from = self.royal_sq[us];
-                let b = c.bit[royal_from as usize] as usize;
-                royal_to = self.reach(t, b, occ, empty, enemy);
+                royal_to = self.reach(t, c.bit[royal_from as usize] as usize, occ, empty, enemy);
             }
             let careful = t == royal || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0);
-            while pieces != 0 {
-                let b = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
+            while pieces != B::ZERO {
+                let b = pieces.lowest() & (BITS - 1);
+                pieces = pieces.less_lowest();
                 let from = c.sq_of_bit[b];
                 if careful {
                     self.piece_moves(from, buf);
@@ -707,16 +742,15 @@ impl VBoard {
                 } else if plan.both {
                     // The squares it reaches: its leaps, then each ride's ray up to and
                     // including the first piece on it.
-                    let b = b & (BITS - 1);
-                    let mut to = leaps[t][b][0];
+                    let mut to = B::of(leaps[t][b][0]);
                     for r in &c.rsteps[plan.start as usize..plan.end as usize] {
                         let rays = &c.raybb[r.dir as usize];
-                        let ray = rays[b];
-                        to |= ray & !rays[first_bit((ray & occ) | stop_bit(r.up), r.up)];
+                        let ray = B::of(rays[b]);
+                        to |= ray & !B::of(rays[first_bit((ray & occ) | B::of(c.stop[r.up as usize]), r.up)]);
                     }
-                    n += u64::from((to & not_own).count_ones());
+                    n += u64::from((to & not_own).ones());
                 } else {
-                    n += u64::from(self.reach(t, b, occ, empty, enemy).count_ones());
+                    n += u64::from(self.reach(t, b, occ, empty, enemy).ones());
                     if t == pawn && c.double_from[us][from as usize] {
                         let mid = from.wrapping_add(fwd);
                         n += u64::from(cells[mid as usize] == EMPTY && cells[mid.wrapping_add(fwd) as usize] == EMPTY);
@@ -733,11 +767,11 @@ impl VBoard {
         }
         // Each royal destination: is it attacked once the royal piece has left `from` (and
         // taken whatever stood there)? Tested in place.
-        let royal_occ = occ & !c.sqbb[royal_from as usize];
-        let immobile_royal = immobility && royal != usize::MAX && self.c.plans[us][royal].may_immobile;
-        while royal_to != 0 {
-            let to = self.c.sq_of_bit[royal_to.trailing_zeros() as usize];
-            royal_to &= royal_to - 1;
+        let royal_occ = (occ & !B::of(c.sqbb[royal_from as usize])).wide();
+        let immobile_royal = immobility && royal != usize::MAX && c.plans[us][royal].may_immobile;
+        while royal_to != B::ZERO {
+            let to = self.c.sq_of_bit[royal_to.lowest() & (BITS - 1)];
+            royal_to = royal_to.less_lowest();
             if immobile_royal && self.c.immobile[us][royal][to as usize] {
                 continue;
             }
@@ -748,7 +782,7 @@ impl VBoard {
             self.cells[to as usize] = taken;
             self.cells[royal_from as usize] = mover;
         }
-        if c.variant.castling {
+        if self.c.variant.castling {
             self.castling_moves(false, buf);
         }
         if !buf.is_empty() {
@@ -756,6 +790,7 @@ impl VBoard {
         }
         n + counter.0 + buf.len() as u64
     }
+
     pub fn legal_moves(&mut self) -> Vec<VMove> {
         let mut v = Vec::with_capacity(128);
         self.legal_moves_into(&mut v);

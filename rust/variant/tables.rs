@@ -19,8 +19,8 @@ pub(crate) struct MStep {
 }
 
 /// Board squares as bits in a u128: square i (rank * files + file, a 12x10 board has 120)
-/// is bit i + 1, so that bits 0 and 127 are free to stop a ray scan (see `RStep`). Tables
-/// indexed by bit have `BITS` entries per row.
+/// is bit i, so a board of 64 squares or fewer fits in the low u64. Tables indexed by bit
+/// have `BITS` entries per row.
 pub(crate) const BITS: usize = 128;
 
 /// One unlimited ride of a piece's counting plan (see `Plan`): which ray table
@@ -34,27 +34,104 @@ pub(crate) struct RStep {
     pub mode: u8,
 }
 
-/// The bit that stops a scan along a ray that found no piece: bit 127 for rays towards
-/// higher bits, bit 0 for the others (no square has either, and the ray tables hold
-/// nothing there, so a ray cut at the stop is the whole ray).
-#[inline]
-pub(crate) fn stop_bit(up: bool) -> u128 {
-    if up {
-        1 << 127
-    } else {
-        1
+/// A bitboard word: u64 for boards of 64 squares or fewer (`Compiled::narrow`), u128
+/// otherwise. Tables and boards hold u128s; `of` reads their low word, so the counting,
+/// attack and pin code is written once and runs on the narrower word where it can.
+pub(crate) trait Bits:
+    Copy
+    + PartialEq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    /// The low bits of a u128 bitboard (all of them for u128).
+    fn of(x: u128) -> Self;
+    fn wide(self) -> u128;
+    /// Index of the lowest and of the highest set bit (the word is not empty).
+    fn lowest(self) -> usize;
+    fn highest(self) -> usize;
+    fn ones(self) -> u32;
+    /// The word without its lowest set bit.
+    fn less_lowest(self) -> Self;
+    /// All ones if `on`, else zero.
+    fn mask(on: bool) -> Self;
+}
+
+impl Bits for u64 {
+    const ZERO: u64 = 0;
+    #[inline(always)]
+    fn of(x: u128) -> u64 {
+        x as u64
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline(always)]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn highest(self) -> usize {
+        63 - self.leading_zeros() as usize
+    }
+    #[inline(always)]
+    fn ones(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn less_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn mask(on: bool) -> u64 {
+        0u64.wrapping_sub(u64::from(on))
     }
 }
 
-/// The first piece on a ray (`blockers` is the ray's occupied squares, plus its stop bit).
-#[inline]
-pub(crate) fn first_bit(blockers: u128, up: bool) -> usize {
-    // Masked to 0..=127 (it is already) so that indexing a `BITS` row needs no test.
-    (if up {
-        blockers.trailing_zeros() as usize
-    } else {
-        127 - blockers.leading_zeros() as usize
-    }) & (BITS - 1)
+impl Bits for u128 {
+    const ZERO: u128 = 0;
+    #[inline(always)]
+    fn of(x: u128) -> u128 {
+        x
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline(always)]
+    fn highest(self) -> usize {
+        127 - self.leading_zeros() as usize
+    }
+    #[inline(always)]
+    fn ones(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn less_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn mask(on: bool) -> u128 {
+        0u128.wrapping_sub(u128::from(on))
+    }
+}
+
+/// The first piece on a ray (`blockers` is the ray's occupied squares, not empty: or'ed
+/// with `Compiled::stop` where the ray may be empty), masked to 0..=127 (it is already)
+/// so that indexing a `BITS` row needs no test.
+#[inline(always)]
+pub(crate) fn first_bit<B: Bits>(blockers: B, up: bool) -> usize {
+    (if up { blockers.lowest() } else { blockers.highest() }) & (BITS - 1)
 }
 
 /// The capture rides of one colour's pieces along one direction, for the attack test:
@@ -156,6 +233,13 @@ pub struct Compiled {
     pub(crate) ntypes: usize,
     /// The mailbox square of each bit (0, an off-board cell, for bits of no square).
     pub(crate) sq_of_bit: [u8; BITS],
+    /// The bits that stop a scan along a ray that found no piece, [down, up]: the lowest
+    /// and highest squares, from which no ray goes further that way (their rows in
+    /// `raybb` are empty), so a ray cut there is the whole ray, whether that square is
+    /// occupied or not. Only for rays' reach: the square itself may hold anything.
+    pub(crate) stop: [u128; 2],
+    /// The board has 64 squares or fewer: the leaf count works on u64s.
+    pub(crate) narrow: bool,
     /// Rays along which moving a piece can uncover an attack (riders, hoppers, lame legs).
     pub(crate) has_hoppers: [bool; 2],
     /// `immobile[c][t]` bit per square: type t of colour c could never move from there.
@@ -288,9 +372,9 @@ impl Compiled {
         let mut sqbb = [0u128; CELLS];
         let mut sq_of_bit = [0u8; BITS];
         for (i, &sq) in squares.iter().enumerate() {
-            bit[sq as usize] = i as u8 + 1;
-            sqbb[sq as usize] = 1 << (i + 1);
-            sq_of_bit[i + 1] = sq;
+            bit[sq as usize] = i as u8;
+            sqbb[sq as usize] = 1 << i;
+            sq_of_bit[i] = sq;
         }
         let board_bb = sqbb.iter().fold(0, |a, b| a | b);
         let ntypes = variant.pieces.len();
@@ -429,6 +513,8 @@ impl Compiled {
                 }
             }
         }
+        let stop = [1, 1 << (squares.len() - 1)];
+        let narrow = squares.len() <= 64;
         Compiled {
             variant,
             stride,
@@ -458,6 +544,8 @@ impl Compiled {
             ride_reach,
             ntypes,
             sq_of_bit,
+            stop,
+            narrow,
             promo_near,
             double_from,
             promo_near_bb,

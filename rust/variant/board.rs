@@ -96,6 +96,9 @@ pub struct VBoard {
     /// the king's and the rook's paths, their own squares excepted), set with the right:
     /// the king and rook stand still while it lasts.
     pub(crate) castle_path: [[u128; 2]; 2],
+    /// Per colour and side, the squares the king passes or lands on (its own excepted),
+    /// which must not be attacked.
+    pub(crate) castle_safe: [[u128; 2]; 2],
     pub(crate) castle_mask: [u8; CELLS],
     history: Vec<Undo>,
     /// What movegen's `analyse` found for the side to move: the squares a move may not
@@ -132,6 +135,7 @@ impl VBoard {
             cmask: 0,
             castle_rook: [[0; 2]; 2],
             castle_path: [[0; 2]; 2],
+            castle_safe: [[0; 2]; 2],
             castle_mask: [0; CELLS],
             history: Vec::new(),
             check: 0,

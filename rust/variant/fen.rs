@@ -119,6 +119,7 @@ impl VBoard {
                 let span = |a: u8, b: u8| if a < b { a..=b } else { b..=a };
                 b.castle_path[col][side] =
                     span(rsq, rto).chain(span(ksq, kto)).filter(|&s| s != ksq && s != rsq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
+                b.castle_safe[col][side] = span(ksq, kto).filter(|&s| s != ksq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
                 b.castle_mask[ksq as usize] |= bit;
                 b.castle_mask[rsq as usize] |= bit;
             }

@@ -766,7 +766,8 @@ impl VBoard {
             self.piece_moves(from, buf);
         }
         // Each royal destination: is it attacked once the royal piece has left `from` (and
-        // taken whatever stood there)? Tested in place.
+        // taken whatever stood there)? Tested in place; the answers are kept for castling.
+        let (mut tested, mut attacked) = (0u128, 0u128);
         let royal_occ = (occ & !B::of(c.sqbb[royal_from as usize])).wide();
         let immobile_royal = immobility && royal != usize::MAX && c.plans[us][royal].may_immobile;
         while royal_to != B::ZERO {
@@ -778,12 +779,36 @@ impl VBoard {
             let (mover, taken) = (self.cells[royal_from as usize], self.cells[to as usize]);
             self.cells[royal_from as usize] = EMPTY;
             self.cells[to as usize] = mover;
-            n += u64::from(!self.attacked_occ(to, 1 - us, royal_occ | self.c.sqbb[to as usize]));
+            let hit = self.attacked_occ(to, 1 - us, royal_occ | self.c.sqbb[to as usize]);
+            n += u64::from(!hit);
+            tested |= self.c.sqbb[to as usize];
+            attacked |= u128::mask(hit) & self.c.sqbb[to as usize];
             self.cells[to as usize] = taken;
             self.cells[royal_from as usize] = mover;
         }
-        if self.c.variant.castling {
-            self.castling_moves(false, buf);
+        if self.c.variant.castling && self.castling & (CASTLE_BITS[us][0] | CASTLE_BITS[us][1]) != 0 {
+            if self.c.rays[1 - us].is_empty() {
+                // Out of check, with only plain leaps and rides against it, a square next
+                // to the royal piece is attacked with it there exactly when it is without
+                // it (a ride through its square would check it): the answers above serve
+                // for the squares the king passes.
+                let occ = self.occ[0] | self.occ[1];
+                for (side, &bit) in CASTLE_BITS[us].iter().enumerate() {
+                    if self.castling & bit == 0 || occ & self.castle_path[us][side] != 0 {
+                        continue;
+                    }
+                    let mut squares = self.castle_safe[us][side];
+                    let mut safe = squares & attacked == 0;
+                    squares &= !tested;
+                    while safe && squares != 0 {
+                        safe = !self.attacked(self.c.sq_of_bit[squares.trailing_zeros() as usize & (BITS - 1)], 1 - us);
+                        squares &= squares - 1;
+                    }
+                    n += u64::from(safe);
+                }
+            } else {
+                self.castling_moves(false, buf);
+            }
         }
         if !buf.is_empty() {
             self.filter_marked(buf);

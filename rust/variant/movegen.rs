@@ -332,25 +332,45 @@ impl VBoard {
 
     /// All pseudo-legal moves (castling included, already legal).
     pub(crate) fn pseudo_moves(&self, in_check: bool, out: &mut Vec<VMove>) {
+        if self.c.narrow {
+            self.pseudo_moves_w::<u64>(out);
+        } else {
+            self.pseudo_moves_w::<u128>(out);
+        }
+        if self.c.variant.castling {
+            self.castling_moves(in_check, out);
+        }
+    }
+
+    /// `pseudo_moves` without castling, on a bitboard word (`Bits`).
+    #[inline(always)]
+    fn pseudo_moves_w<B: Bits>(&self, out: &mut Vec<VMove>) {
         let us = self.side;
         let c = &*self.c;
-        let occ = self.occ[0] | self.occ[1];
-        let (empty, enemy) = (c.board_bb & !occ, self.occ[1 - us]);
+        let occ = B::of(self.occ[0] | self.occ[1]);
+        let (empty, enemy) = (B::of(c.board_bb) & !occ, B::of(self.occ[1 - us]));
+        let pawn = c.pawn.unwrap_or(usize::MAX);
         for &from in &self.plist[us][..self.pcount[us]] {
             let t = kind(self.cells[from as usize]);
-            if c.plans[us][t].simple && Some(t) != c.pawn {
-                // Destinations from the bitboards (the pawn's side effects need `piece_moves`).
-                let mut to = self.reach::<u128>(t, c.bit[from as usize] as usize, occ, empty, enemy);
-                while to != 0 {
-                    out.push(VMove { from, to: c.sq_of_bit[to.trailing_zeros() as usize], promo: 0, kind: NORMAL, rook: 0 });
-                    to &= to - 1;
+            // Destinations from the bitboards, but for the pawn's side effects (promotion,
+            // en passant: `piece_moves`).
+            let is_pawn = t == pawn;
+            if c.plans[us][t].simple && (!is_pawn || (self.ep == 0 && !c.promo_near[us][from as usize])) {
+                let mut to = self.reach::<B>(t, c.bit[from as usize] as usize, occ, empty, enemy);
+                while to != B::ZERO {
+                    out.push(VMove { from, to: c.sq_of_bit[to.lowest() & (BITS - 1)], promo: 0, kind: NORMAL, rook: 0 });
+                    to = to.less_lowest();
+                }
+                if is_pawn && c.double_from[us][from as usize] {
+                    let fwd = self.forward(us);
+                    let mid = from as i16 + fwd;
+                    if self.cells[mid as usize] == EMPTY && self.cells[(mid + fwd) as usize] == EMPTY {
+                        out.push(VMove { from, to: (mid + fwd) as u8, promo: 0, kind: DOUBLE, rook: 0 });
+                    }
                 }
             } else {
                 self.piece_moves(from, out);
             }
-        }
-        if self.c.variant.castling {
-            self.castling_moves(in_check, out);
         }
     }
 

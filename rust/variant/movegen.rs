@@ -1,11 +1,17 @@
 //! Move generation from the piece tables: pseudo-legal moves per piece, castling and en
 //! passant as side effects of the king's and pawn's moves, the attack test, and legality.
 //!
-//! Legality is tested by making the move and asking whether the royal piece is attacked,
-//! except where that cannot change: when the side is not in check, a move of a non-royal
-//! piece from a square that no enemy rider, hopper or lame leg could see the royal piece
-//! through (and, if the enemy has hoppers, to such a square) is legal as generated. That
-//! shortcut is what keeps orthodox chess within a small factor of the fast generator.
+//! Legality comes from a check and pin analysis done once per position (`analyse`): out
+//! of check, a move of a piece that is neither royal nor pinned is legal as generated; in
+//! a single check it is legal when it lands on a square that answers the check; the royal
+//! piece's steps are tested in place for attack. Only en passant, pinned pieces, double
+//! checks and what the analysis cannot describe (hoppers, whose attacks a move can create)
+//! are made and tested. Perft's last ply counts moves without generating them
+//! (`count_legal`): the plain leaps and unlimited rides of each piece type are compiled
+//! into bitboard tables (`Compiled::plans`), so a piece's moves are a few table lookups
+//! and a bit count; everything else (lame leaps, limited riders, hoppers, promotions)
+//! goes through the per-step generator. The bitboard code is written once over a word
+//! type (`Bits`): u64 on boards of 64 squares or fewer, u128 up to 12x10.
 
 use super::betza::Hop;
 use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};

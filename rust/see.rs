@@ -45,9 +45,9 @@ impl Board {
         let ortho = (self.bb(ROOK, by) & occ) | queens;
         let diag = (self.bb(BISHOP, by) & occ) | queens;
         let mut best: Option<(usize, u8)> = None;
-        for dir in 0..8 {
+        for (dir, rays) in RAYS.iter().enumerate() {
             let sliders = if dir < 4 { ortho } else { diag };
-            let ray = RAYS[dir][s];
+            let ray = rays[s];
             if ray & sliders == 0 {
                 continue;
             }

@@ -908,6 +908,7 @@ impl<'a> Search<'a> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 self.moves_played[ply] = Move::NULL;
                 self.board.make_null();
+                self.tt.prefetch(self.board.key());
                 let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.board.unmake_null();
                 if self.stopped {
@@ -986,6 +987,7 @@ impl<'a> Search<'a> {
 
             self.moves_played[ply] = m;
             self.board.make_move(m);
+            self.tt.prefetch(self.board.key());
             let gives_check = self.board.in_check();
             if prune_if_quiet_no_check && !gives_check {
                 self.board.unmake_move();
@@ -1152,6 +1154,7 @@ impl<'a> Search<'a> {
                 }
             }
             self.board.make_move(m);
+            self.tt.prefetch(self.board.key());
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.board.unmake_move();
             if self.stopped {

@@ -159,6 +159,7 @@ pub struct Features {
     pub killers: bool,
     pub counter: bool,
     pub history: bool,
+    pub cont: bool,
 }
 
 impl Default for Features {
@@ -180,6 +181,7 @@ impl Default for Features {
             killers: true,
             counter: true,
             history: true,
+            cont: true,
         }
     }
 }
@@ -207,6 +209,7 @@ impl Features {
                     "killers" => f.killers = false,
                     "counter" => f.counter = false,
                     "history" => f.history = false,
+                    "cont" => f.cont = false,
                     _ => {}
                 }
             }
@@ -290,6 +293,7 @@ impl Engine {
             h.use_killers = features.killers;
             h.use_counter = features.counter;
             h.use_history = features.history;
+            h.use_cont = features.cont;
         };
         prepare(&mut self.heur);
         let helper_nodes = AtomicU64::new(0);
@@ -388,6 +392,8 @@ struct Search<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     moves_played: [Move; MAX_PLY + 2],
+    /// The continuation-history row of the move made at each ply (NO_CONT for a null move).
+    cont_rows: [usize; MAX_PLY + 2],
     /// Move-ordering scores, one row per ply (kept here rather than on each node's stack
     /// frame, where zeroing 1 KB per node cost about 3 % of the search).
     scores: Box<[[i32; 256]; MAX_PLY + 1]>,
@@ -438,6 +444,7 @@ impl<'a> Search<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             moves_played: [Move::NULL; MAX_PLY + 2],
+            cont_rows: [NO_CONT; MAX_PLY + 2],
             scores: Box::new([[0; 256]; MAX_PLY + 1]),
             lmr: lmr_table(),
             f,
@@ -701,6 +708,7 @@ impl<'a> Search<'a> {
             self.pv_len[1] = 1;
             self.moves_played[0] = m;
             self.board.make_move(m);
+            self.cont_rows[0] = cont_row(self.board.piece_at(m.to()), m.to());
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == pv_idx {
@@ -907,6 +915,7 @@ impl<'a> Search<'a> {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 self.moves_played[ply] = Move::NULL;
+                self.cont_rows[ply] = NO_CONT;
                 self.board.make_null();
                 self.tt.prefetch(self.board.key());
                 let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -944,7 +953,12 @@ impl<'a> Search<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let prev = if ply >= 1 { self.moves_played[ply - 1] } else { Move::NULL };
-        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev);
+        // The continuation rows of the moves one and two plies back.
+        let conts = [
+            if ply >= 1 { self.cont_rows[ply - 1] } else { NO_CONT },
+            if ply >= 2 { self.cont_rows[ply - 2] } else { NO_CONT },
+        ];
+        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev, conts);
 
         let us = self.board.side_to_move();
         let orig_alpha = alpha;
@@ -988,6 +1002,7 @@ impl<'a> Search<'a> {
             self.moves_played[ply] = m;
             self.board.make_move(m);
             self.tt.prefetch(self.board.key());
+            self.cont_rows[ply] = cont_row(self.board.piece_at(m.to()), m.to());
             let gives_check = self.board.in_check();
             if prune_if_quiet_no_check && !gives_check {
                 self.board.unmake_move();
@@ -1023,7 +1038,9 @@ impl<'a> Search<'a> {
                         r -= 1;
                     }
                     if quiet && !is_refutation_score(order_score) {
-                        r -= order_score / 8192;
+                        // History (butterfly plus continuation): up to two plies less for
+                        // moves that did well, two more for ones that did badly.
+                        r -= (order_score / 8192).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1058,9 +1075,9 @@ impl<'a> Search<'a> {
                                 self.heur.counter[pc][sq64(prev.to())] = m;
                             }
                             let bonus = (depth * depth).min(400) * 32;
-                            self.heur.update_history(us, m, bonus);
+                            self.heur.update_quiet(us, m, self.board.piece_at(m.from()), conts, bonus);
                             for &q in &quiets_tried[..nquiets] {
-                                self.heur.update_history(us, q, -bonus);
+                                self.heur.update_quiet(us, q, self.board.piece_at(q.from()), conts, -bonus);
                             }
                         }
                         break;

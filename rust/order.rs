@@ -172,7 +172,6 @@ pub fn mvv_lva(board: &Board, m: Move) -> i32 {
 }
 
 /// Scores `moves` for the main search into `scores`.
-#[allow(clippy::too_many_arguments)]
 pub fn score_moves(
     board: &Board,
     moves: &MoveList,
@@ -181,9 +180,7 @@ pub fn score_moves(
     heur: &Heuristics,
     ply: usize,
     prev: Move,
-    conts: [usize; 2],
 ) {
-    let side = board.side_to_move();
     let counter = if prev.is_null() || !heur.use_counter {
         Move::NULL
     } else {
@@ -212,11 +209,29 @@ pub fn score_moves(
             KILLER_2
         } else if m == counter {
             COUNTER
-        } else if heur.use_history {
-            heur.quiet_score(side, m, board.piece_at(m.from()), conts)
         } else {
-            0
+            QUIET_UNSCORED
         };
+    }
+}
+
+/// The score a quiet move has until `score_quiets` gives it its history: below the
+/// killers and the counter move, above the losing captures.
+pub const QUIET_UNSCORED: i32 = 0;
+
+/// Gives the quiet moves of `moves[from..]` still at QUIET_UNSCORED their history scores.
+/// Called when the picking reaches them: most nodes cut off on the table move, a capture
+/// or a killer before, and then the history tables (the continuation ones are megabytes,
+/// read at random) are never read.
+pub fn score_quiets(board: &Board, moves: &MoveList, scores: &mut [i32; 256], from: usize, heur: &Heuristics, conts: [usize; 2]) {
+    if !heur.use_history {
+        return;
+    }
+    let side = board.side_to_move();
+    for (i, &m) in moves.iter().enumerate().skip(from) {
+        if scores[i] == QUIET_UNSCORED {
+            scores[i] = heur.quiet_score(side, m, board.piece_at(m.from()), conts);
+        }
     }
 }
 

@@ -160,6 +160,7 @@ pub struct Features {
     pub counter: bool,
     pub history: bool,
     pub cont: bool,
+    pub singular: bool,
 }
 
 impl Default for Features {
@@ -182,6 +183,7 @@ impl Default for Features {
             counter: true,
             history: true,
             cont: true,
+            singular: true,
         }
     }
 }
@@ -210,6 +212,7 @@ impl Features {
                     "counter" => f.counter = false,
                     "history" => f.history = false,
                     "cont" => f.cont = false,
+                    "se" => f.singular = false,
                     _ => {}
                 }
             }
@@ -394,6 +397,8 @@ struct Search<'a> {
     moves_played: [Move; MAX_PLY + 2],
     /// The continuation-history row of the move made at each ply (NO_CONT for a null move).
     cont_rows: [usize; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (NULL: none).
+    excluded: [Move; MAX_PLY + 2],
     /// Move-ordering scores, one row per ply (kept here rather than on each node's stack
     /// frame, where zeroing 1 KB per node cost about 3 % of the search).
     scores: Box<[[i32; 256]; MAX_PLY + 1]>,
@@ -445,6 +450,7 @@ impl<'a> Search<'a> {
             evals: [0; MAX_PLY + 2],
             moves_played: [Move::NULL; MAX_PLY + 2],
             cont_rows: [NO_CONT; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             scores: Box::new([[0; 256]; MAX_PLY + 1]),
             lmr: lmr_table(),
             f,
@@ -854,11 +860,14 @@ impl<'a> Search<'a> {
         let entry = if self.f.tt { self.tt.probe(key) } else { None };
         let mut tt_move = Move::NULL;
         let mut tt_eval = None;
+        // Inside a singular-extension search this node is searched without that move: the
+        // table's result (which includes it) must not cut it off, nor be overwritten by it.
+        let excluded = self.excluded[ply];
         if let Some(e) = entry {
             tt_move = e.mv;
             tt_eval = Some(e.eval as i32);
             let score = score_from_tt(e.score as i32, ply);
-            if !pv_node && e.depth as i32 >= depth && self.board.halfmove_clock() < 90 {
+            if !pv_node && excluded.is_null() && e.depth as i32 >= depth && self.board.halfmove_clock() < 90 {
                 let b = e.bound();
                 if b == BOUND_EXACT || (b == BOUND_LOWER && score >= beta) || (b == BOUND_UPPER && score <= alpha) {
                     return score;
@@ -891,7 +900,7 @@ impl<'a> Search<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         self.heur.killers[ply + 1] = [Move::NULL; 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility pruning: far enough above beta at low depth, assume the
             // opponent cannot catch up (margin 80 cp per ply, less when improving).
             // Measured together with futility and late move pruning below: with vs without
@@ -947,6 +956,32 @@ impl<'a> Search<'a> {
             depth -= 1;
         }
 
+        // Singular extension (<https://www.chessprogramming.org/Singular_Extensions>): when the
+        // table move's lower bound is deep enough, search the other moves at half depth
+        // against a bound a little below it; if all fail low, the table move is the only
+        // good one here and is searched a ply deeper. If they reach beta instead, several
+        // moves refute the opponent's last one and the node is cut (multi-cut).
+        let mut singular = false;
+        if self.f.singular && depth >= 8 && ply > 0 && excluded.is_null() && !tt_move.is_null() {
+            if let Some(e) = entry {
+                let tt_score = score_from_tt(e.score as i32, ply);
+                if e.bound() & BOUND_LOWER != 0 && e.depth as i32 >= depth - 3 && tt_score.abs() < MATE_BOUND {
+                    let s_beta = tt_score - 2 * depth;
+                    self.excluded[ply] = tt_move;
+                    let v = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+                    self.excluded[ply] = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        singular = true;
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    }
+                }
+            }
+        }
+
         let mut moves = MoveList::new();
         self.board.generate_legal(&mut moves);
         if moves.is_empty() {
@@ -958,7 +993,8 @@ impl<'a> Search<'a> {
             if ply >= 1 { self.cont_rows[ply - 1] } else { NO_CONT },
             if ply >= 2 { self.cont_rows[ply - 2] } else { NO_CONT },
         ];
-        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev, conts);
+        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev);
+        let mut quiets_scored = false;
 
         let us = self.board.side_to_move();
         let orig_alpha = alpha;
@@ -972,7 +1008,16 @@ impl<'a> Search<'a> {
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
         for i in 0..moves.len() {
-            let (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
+            let (mut m, mut order_score) = pick(&mut moves, &mut self.scores[ply], i);
+            if !quiets_scored && order_score == QUIET_UNSCORED {
+                // The picking has reached the quiet moves: order them by history now.
+                score_quiets(&self.board, &moves, &mut self.scores[ply], i, self.heur, conts);
+                quiets_scored = true;
+                (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
+            }
+            if m == excluded {
+                continue;
+            }
             let tactical = is_tactical(&self.board, m);
             let quiet = !tactical;
 
@@ -1012,7 +1057,8 @@ impl<'a> Search<'a> {
             // Measured: with vs without (self-play, 60 games, 2+0.05): +17 -18 =25,
             // -6 +/- 68 Elo -- no difference visible at that speed (mates in the test suite
             // are found either way); kept because it is cheap and helps at longer controls.
-            let ext = if self.f.check_extension && gives_check && (ply as i32) < 2 * self.root_depth { 1 } else { 0 };
+            let extend = (self.f.check_extension && gives_check) || (singular && m == tt_move);
+            let ext = if extend && (ply as i32) < 2 * self.root_depth { 1 } else { 0 };
             let new_depth = depth - 1 + ext;
 
             let score = if searched == 0 {
@@ -1090,6 +1136,10 @@ impl<'a> Search<'a> {
             }
         }
 
+        if !excluded.is_null() {
+            // A singular-extension search: its result is about the other moves only.
+            return if searched == 0 { alpha } else { best };
+        }
         let bound = if best >= beta {
             BOUND_LOWER
         } else if alpha > orig_alpha {

@@ -293,7 +293,7 @@ fn main() {
             out.write_all(NNUE_MAGIC).unwrap_or_else(|e| die(&format!("write: {e}")));
         } else {
             let head = std::fs::read(&args.out).unwrap_or_else(|e| die(&format!("{}: {e}", args.out)));
-            if head.len() < 8 || &head[..8] != NNUE_MAGIC || (head.len() - 8) % 32 != 0 {
+            if head.len() < 8 || &head[..8] != NNUE_MAGIC || !(head.len() - 8).is_multiple_of(32) {
                 die(&format!("{} exists and is not a {} record file", args.out, String::from_utf8_lossy(NNUE_MAGIC)));
             }
         }

@@ -15,6 +15,7 @@
 //! for any weight table. The ordinary evaluation runs with a tracer that does nothing and
 //! compiles to the same code as without one.
 
+use crate::attack::{diag_attacks, ortho_attacks, KNIGHT_ATTACKS, SQ64};
 use crate::board::Board;
 use crate::types::*;
 use crate::weights::{eg_of, mg_of, Field, Score, Weights, FIELD_OFFSET, KING_UNITS_CAP, NUM_WEIGHTS, WEIGHTS};
@@ -117,17 +118,79 @@ fn finish(mg: i32, eg: i32, phase: i32, stm: Color, scale: &EgScale) -> i32 {
     v + TEMPO
 }
 
+/// The a-file as a set (bit i = square i, a1 = 0); shifted left by f it is file f.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The squares attacked by pawns `p` of colour `c`.
 #[inline(always)]
-const fn bit(sq: usize) -> u128 {
-    1u128 << sq
+fn pawn_attacks(p: u64, c: Color) -> u64 {
+    if c == WHITE {
+        ((p & !FILE_A) << 7) | ((p & !FILE_H) << 9)
+    } else {
+        ((p & !FILE_A) >> 9) | ((p & !FILE_H) >> 7)
+    }
 }
+
+/// The files (bit f) holding a member of `b`.
+#[inline(always)]
+fn file_set(mut b: u64) -> u64 {
+    b |= b >> 32;
+    b |= b >> 16;
+    b |= b >> 8;
+    b & 0xff
+}
+
+/// Which square table `square_sets` builds.
+const ZONE: usize = 0;
+const SPAN: usize = 1;
+const FRONT: usize = 2;
+
+/// Is square (of, or) in the `table` set of a colour-`c` piece on (f, r)?
+/// ZONE: the king zone -- the square, its neighbours and the three squares two ranks ahead
+/// (where an attack on the king's shelter lands). SPAN: the squares ahead on the own and
+/// adjacent files (a pawn is passed when no enemy pawn stands there). FRONT: the squares
+/// ahead on the own file.
+const fn member(table: usize, c: usize, f: i32, r: i32, of: i32, or: i32) -> bool {
+    let df = if of > f { of - f } else { f - of };
+    let dr = if or > r { or - r } else { r - or };
+    let ahead = if c == WHITE { or > r } else { or < r };
+    match table {
+        ZONE => df <= 1 && (dr <= 1 || (ahead && dr == 2)),
+        SPAN => df <= 1 && ahead,
+        _ => df == 0 && ahead,
+    }
+}
+
+/// The `table` sets (see `member`) for each colour and square 0..64, built at compile time.
+const fn square_sets(table: usize) -> [[u64; 64]; 2] {
+    let mut t = [[0u64; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 64 {
+            let mut o = 0usize;
+            while o < 64 {
+                if member(table, c, (s % 8) as i32, (s / 8) as i32, (o % 8) as i32, (o / 8) as i32) {
+                    t[c][s] |= 1 << o;
+                }
+                o += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static KING_ZONE: [[u64; 64]; 2] = square_sets(ZONE);
+static PASSED_SPAN: [[u64; 64]; 2] = square_sets(SPAN);
+static FRONT_FILE: [[u64; 64]; 2] = square_sets(FRONT);
 
 /// Per-colour pawn facts: for each file (with a spare file either side, index file+1), the
 /// lowest and highest relative rank of a pawn, and the count.
 struct PawnFiles {
     count: [[i32; 10]; 2],
-    /// Most advanced pawn's relative rank per file (0 = none).
-    front: [[i32; 10]; 2],
     /// Least advanced pawn's relative rank per file (8 = none).
     back: [[i32; 10]; 2],
 }
@@ -145,7 +208,7 @@ fn eval_with<T: Tracer>(board: &Board, tr: &mut T) -> (i32, i32, EgScale) {
     let cells = &board.cells;
     let mut score: Score = 0;
     let mut phase = 0;
-    let mut pf = PawnFiles { count: [[0; 10]; 2], front: [[0; 10]; 2], back: [[8; 10]; 2] };
+    let mut pf = PawnFiles { count: [[0; 10]; 2], back: [[8; 10]; 2] };
     let mut bishops = [0; 2];
     let mut minor_major = [0; 2]; // non-pawn, non-king material count per side (value units)
     let mut pawns = [0; 2];
@@ -167,9 +230,6 @@ fn eval_with<T: Tracer>(board: &Board, tr: &mut T) -> (i32, i32, EgScale) {
                 let f = file_of(sq) + 1;
                 let rr = rel_rank(sq, c);
                 pf.count[c][f] += 1;
-                if rr > pf.front[c][f] {
-                    pf.front[c][f] = rr;
-                }
                 if rr < pf.back[c][f] {
                     pf.back[c][f] = rr;
                 }
@@ -184,171 +244,110 @@ fn eval_with<T: Tracer>(board: &Board, tr: &mut T) -> (i32, i32, EgScale) {
         }
     }
 
-    // King zones: the king's cell and its neighbours, plus the three cells two ranks ahead.
-    let mut zone = [0u128; 2];
-    for c in [WHITE, BLACK] {
-        let k = board.king_square(c);
-        zone[c] |= bit(k);
-        for d in KING_DIRS {
-            let t = (k as isize + d) as usize;
-            if cells[t] != OFFBOARD {
-                zone[c] |= bit(t);
-            }
-        }
-        let fwd = 2 * pawn_push(c);
-        for df in [-1isize, 0, 1] {
-            let t = (k as isize + fwd + df) as usize;
-            if t < 120 && cells[t] != OFFBOARD {
-                zone[c] |= bit(t);
-            }
-        }
-    }
+    let occ = board.occ[WHITE] | board.occ[BLACK];
+    let pawn_bb = [board.bb(PAWN, WHITE), board.bb(PAWN, BLACK)];
+    let pawn_att = [pawn_attacks(pawn_bb[WHITE], WHITE), pawn_attacks(pawn_bb[BLACK], BLACK)];
+    let king64 = [SQ64[board.king_square(WHITE)] as usize, SQ64[board.king_square(BLACK)] as usize];
+    let zone = [KING_ZONE[WHITE][king64[WHITE]], KING_ZONE[BLACK][king64[BLACK]]];
 
     let mut king_units = [0i32; 2]; // attack units against colour c's king
     let mut king_attackers = [0i32; 2];
     for c in [WHITE, BLACK] {
         let sign = if c == WHITE { 1 } else { -1 };
         let them = c ^ 1;
-        let their_pawn = make_piece(PAWN, them);
-        let (pl, pr) = if c == WHITE { (9, 11) } else { (-11, -9) }; // offsets where enemy pawns attack from
+        // Squares a piece of ours counts as mobility: not ours, not attacked by their pawns.
+        let mob_area = !board.occ[c] & !pawn_att[them];
         let mut mob: Score = 0;
         let mut pawn_terms: Score = 0;
-        for &sq in board.pieces(c) {
-            let sq = sq as usize;
-            let k = kind_of(cells[sq]);
-            match k {
-                PAWN => {
-                    let f = file_of(sq) + 1;
-                    let rr = rel_rank(sq, c);
-                    if pf.count[c][f - 1] == 0 && pf.count[c][f + 1] == 0 {
-                        pawn_terms += w.isolated;
-                        tr.add(Field::isolated, 0, sign);
+
+        // Pawn structure: whole sets for isolated, doubled and protected pawns, then pawn by
+        // pawn for the passed ones.
+        let ours = pawn_bb[c];
+        let files = file_set(ours);
+        let isolated_files = files & !((files << 1) | (files >> 1));
+        let n_isolated: i32 = (0..8).filter(|&f| isolated_files >> f & 1 != 0).map(|f| pf.count[c][f + 1]).sum();
+        pawn_terms += w.isolated * n_isolated;
+        tr.add(Field::isolated, 0, sign * n_isolated);
+        // Doubled: counted for each pawn behind another of ours on the file.
+        let n_doubled = pawns[c] - files.count_ones() as i32;
+        pawn_terms += w.doubled * n_doubled;
+        tr.add(Field::doubled, 0, sign * n_doubled);
+        // Protected by a pawn of ours.
+        let n_protected = (ours & pawn_att[c]).count_ones() as i32;
+        pawn_terms += w.protected_pawn * n_protected;
+        tr.add(Field::protected_pawn, 0, sign * n_protected);
+        // Passed: no enemy pawn ahead on this or the adjacent files; only the front pawn of
+        // ours on a file counts.
+        let mut candidates = ours;
+        while candidates != 0 {
+            let s = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if PASSED_SPAN[c][s] & pawn_bb[them] != 0 || FRONT_FILE[c][s] & ours != 0 {
+                continue;
+            }
+            let rr = if c == WHITE { s / 8 } else { 7 - s / 8 };
+            let stop = if c == WHITE { s + 8 } else { s - 8 };
+            if occ >> stop & 1 != 0 {
+                pawn_terms += w.passed_blocked[rr];
+                tr.add(Field::passed_blocked, rr, sign);
+            } else {
+                pawn_terms += w.passed[rr];
+                tr.add(Field::passed, rr, sign);
+            }
+            // Kings near the square in front: ours helps, theirs blocks.
+            let m = (rr as i32 - 1).max(0);
+            let dus = distance64(king64[c], stop) * m;
+            let dthem = distance64(king64[them], stop) * m;
+            pawn_terms += w.passed_king_them * dthem + w.passed_king_us * dus;
+            tr.add(Field::passed_king_them, 0, sign * dthem);
+            tr.add(Field::passed_king_us, 0, sign * dus);
+        }
+
+        // Mobility (attacked squares in the mobility area) and attacks on the king zone.
+        for kind in [KNIGHT, BISHOP, ROOK, QUEEN] {
+            let mut set = board.bb(kind, c);
+            while set != 0 {
+                let s = set.trailing_zeros() as usize;
+                set &= set - 1;
+                let att = match kind {
+                    KNIGHT => KNIGHT_ATTACKS[s],
+                    BISHOP => diag_attacks(s, occ),
+                    ROOK => ortho_attacks(s, occ),
+                    _ => diag_attacks(s, occ) | ortho_attacks(s, occ),
+                };
+                if att & zone[them] != 0 {
+                    king_units[them] += ATTACK_UNITS[kind as usize];
+                    king_attackers[them] += 1;
+                }
+                let n = (att & mob_area).count_ones() as usize;
+                match kind {
+                    KNIGHT => {
+                        mob += w.mobility_knight[n];
+                        tr.add(Field::mobility_knight, n, sign);
                     }
-                    // Doubled: counted for each pawn behind another of ours on the file.
-                    if pf.count[c][f] > 1 && rr < pf.front[c][f] {
-                        pawn_terms += w.doubled;
-                        tr.add(Field::doubled, 0, sign);
+                    BISHOP => {
+                        mob += w.mobility_bishop[n];
+                        tr.add(Field::mobility_bishop, n, sign);
                     }
-                    // Protected by a pawn of ours.
-                    let our_pawn = make_piece(PAWN, c);
-                    let back = -pawn_push(c);
-                    if cells[(sq as isize + back - 1) as usize] == our_pawn
-                        || cells[(sq as isize + back + 1) as usize] == our_pawn
-                    {
-                        pawn_terms += w.protected_pawn;
-                        tr.add(Field::protected_pawn, 0, sign);
-                    }
-                    // Passed: no enemy pawn ahead on this or the adjacent files. Enemy pawns
-                    // are ahead when their relative rank seen from us is greater than ours,
-                    // i.e. their own relative rank (7 - ours) is smaller than 7 - rr.
-                    let mut passed = true;
-                    for ff in f - 1..=f + 1 {
-                        if pf.count[them][ff] > 0 && 7 - pf.back[them][ff] > rr {
-                            passed = false;
+                    ROOK => {
+                        mob += w.mobility_rook[n];
+                        tr.add(Field::mobility_rook, n, sign);
+                        let file = FILE_A << (s % 8);
+                        if ours & file == 0 {
+                            if pawn_bb[them] & file == 0 {
+                                mob += w.rook_open;
+                                tr.add(Field::rook_open, 0, sign);
+                            } else {
+                                mob += w.rook_semi_open;
+                                tr.add(Field::rook_semi_open, 0, sign);
+                            }
                         }
                     }
-                    if passed && pf.front[c][f] == rr {
-                        let stop = (sq as isize + pawn_push(c)) as usize;
-                        if cells[stop] != EMPTY {
-                            pawn_terms += w.passed_blocked[rr as usize];
-                            tr.add(Field::passed_blocked, rr as usize, sign);
-                        } else {
-                            pawn_terms += w.passed[rr as usize];
-                            tr.add(Field::passed, rr as usize, sign);
-                        }
-                        // Kings near the square in front: ours helps, theirs blocks.
-                        let m = (rr - 1).max(0);
-                        let dus = distance(board.king_square(c), stop) * m;
-                        let dthem = distance(board.king_square(them), stop) * m;
-                        pawn_terms += w.passed_king_them * dthem + w.passed_king_us * dus;
-                        tr.add(Field::passed_king_them, 0, sign * dthem);
-                        tr.add(Field::passed_king_us, 0, sign * dus);
+                    _ => {
+                        mob += w.mobility_queen[n];
+                        tr.add(Field::mobility_queen, n, sign);
                     }
                 }
-                KNIGHT => {
-                    let mut n = 0usize;
-                    let mut hits_zone = false;
-                    for d in KNIGHT_JUMPS {
-                        let t = (sq as isize + d) as usize;
-                        let q = cells[t];
-                        if q != OFFBOARD
-                            && !is_color(q, c)
-                            && cells[(t as isize + pl) as usize] != their_pawn
-                            && cells[(t as isize + pr) as usize] != their_pawn
-                        {
-                            n += 1;
-                        }
-                        if q != OFFBOARD && zone[them] & bit(t) != 0 {
-                            hits_zone = true;
-                        }
-                    }
-                    if hits_zone {
-                        king_units[them] += ATTACK_UNITS[KNIGHT as usize];
-                        king_attackers[them] += 1;
-                    }
-                    mob += w.mobility_knight[n];
-                    tr.add(Field::mobility_knight, n, sign);
-                }
-                BISHOP | ROOK | QUEEN => {
-                    let dirs: &[isize] = match k {
-                        BISHOP => &DIAG,
-                        ROOK => &ORTHO,
-                        _ => &KING_DIRS,
-                    };
-                    let mut n = 0usize;
-                    let mut hits_zone = false;
-                    for &d in dirs {
-                        let mut t = (sq as isize + d) as usize;
-                        loop {
-                            let q = cells[t];
-                            if q == OFFBOARD {
-                                break;
-                            }
-                            if zone[them] & bit(t) != 0 {
-                                hits_zone = true;
-                            }
-                            if !is_color(q, c)
-                                && cells[(t as isize + pl) as usize] != their_pawn
-                                && cells[(t as isize + pr) as usize] != their_pawn
-                            {
-                                n += 1;
-                            }
-                            if q != EMPTY {
-                                break;
-                            }
-                            t = (t as isize + d) as usize;
-                        }
-                    }
-                    if hits_zone {
-                        king_units[them] += ATTACK_UNITS[k as usize];
-                        king_attackers[them] += 1;
-                    }
-                    match k {
-                        BISHOP => {
-                            mob += w.mobility_bishop[n];
-                            tr.add(Field::mobility_bishop, n, sign);
-                        }
-                        ROOK => {
-                            mob += w.mobility_rook[n];
-                            tr.add(Field::mobility_rook, n, sign);
-                            let f = file_of(sq) + 1;
-                            if pf.count[c][f] == 0 {
-                                if pf.count[them][f] == 0 {
-                                    mob += w.rook_open;
-                                    tr.add(Field::rook_open, 0, sign);
-                                } else {
-                                    mob += w.rook_semi_open;
-                                    tr.add(Field::rook_semi_open, 0, sign);
-                                }
-                            }
-                        }
-                        _ => {
-                            mob += w.mobility_queen[n];
-                            tr.add(Field::mobility_queen, n, sign);
-                        }
-                    }
-                }
-                _ => {}
             }
         }
         score += sign * (mob + pawn_terms);
@@ -483,11 +482,11 @@ fn rel_sq64(sq: usize, c: Color) -> usize {
     rel_rank(sq, c) as usize * 8 + file_of(sq)
 }
 
-/// King (Chebyshev) distance between two real cells.
+/// King (Chebyshev) distance between two squares 0..64.
 #[inline(always)]
-pub(crate) fn distance(a: usize, b: usize) -> i32 {
-    let df = (file_of(a) as i32 - file_of(b) as i32).abs();
-    let dr = (rank_of(a) as i32 - rank_of(b) as i32).abs();
+fn distance64(a: usize, b: usize) -> i32 {
+    let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+    let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
     df.max(dr)
 }
 

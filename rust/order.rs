@@ -13,6 +13,22 @@ pub const MAX_PLY: usize = 128;
 /// History scores are kept in -HISTORY_MAX..HISTORY_MAX by the "gravity" update below.
 pub const HISTORY_MAX: i32 = 16384;
 
+/// Entries in a continuation-history row: one per (piece code 0..16, destination 0..64).
+const CONT_ROW: usize = 16 * 64;
+/// "No earlier move" (a null move, or before the root) in place of a continuation row.
+pub const NO_CONT: usize = usize::MAX;
+
+/// The continuation-history row of a move that put `piece` on cell `to`.
+#[inline(always)]
+pub fn cont_row(piece: u8, to: Square) -> usize {
+    cont_col(piece, to) * CONT_ROW
+}
+
+#[inline(always)]
+fn cont_col(piece: u8, to: Square) -> usize {
+    (piece as usize & 15) * 64 + sq64(to)
+}
+
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
@@ -35,7 +51,13 @@ pub struct Heuristics {
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Counter moves: the quiet reply that refuted [piece code][to64] last time.
     pub counter: [[Move; 64]; 16],
+    /// Continuation history (<https://www.chessprogramming.org/History_Heuristic>, the
+    /// "counter-move history" of later engines): how well a quiet move, as (piece code,
+    /// destination), did after a given move one or two plies earlier; flat, a row of
+    /// CONT_ROW entries per earlier (piece code, destination), see `cont_row`.
+    pub cont: Vec<i16>,
     /// Switches for ablation matches (search `Features`): an unused heuristic scores 0.
+    pub use_cont: bool,
     pub use_killers: bool,
     pub use_counter: bool,
     pub use_history: bool,
@@ -47,6 +69,8 @@ impl Heuristics {
             history: [[[0; 64]; 64]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; 64]; 16],
+            cont: vec![0; CONT_ROW * CONT_ROW],
+            use_cont: true,
             use_killers: true,
             use_counter: true,
             use_history: true,
@@ -54,7 +78,9 @@ impl Heuristics {
     }
 
     pub fn clear(&mut self) {
+        let (cont, killers, counter, history) = (self.use_cont, self.use_killers, self.use_counter, self.use_history);
         *self = *Heuristics::new();
+        (self.use_cont, self.use_killers, self.use_counter, self.use_history) = (cont, killers, counter, history);
     }
 
     /// Start of a search: killers are position-specific, forget them; halve the history
@@ -81,6 +107,39 @@ impl Heuristics {
         let h = &mut self.history[side][sq64(m.from())][sq64(m.to())];
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *h += b - *h * b.abs() / HISTORY_MAX;
+    }
+
+    /// The quiet-move history score of `m` (moving `piece`): butterfly plus the continuation
+    /// entries under the rows in `conts` (NO_CONT where there is none).
+    #[inline(always)]
+    pub fn quiet_score(&self, side: Color, m: Move, piece: u8, conts: [usize; 2]) -> i32 {
+        let mut h = self.history_of(side, m);
+        if self.use_cont {
+            let col = cont_col(piece, m.to());
+            for row in conts {
+                if row != NO_CONT {
+                    h += self.cont[row + col] as i32;
+                }
+            }
+        }
+        h
+    }
+
+    /// Rewards (bonus > 0) or punishes a quiet move in the butterfly and continuation tables.
+    #[inline(always)]
+    pub fn update_quiet(&mut self, side: Color, m: Move, piece: u8, conts: [usize; 2], bonus: i32) {
+        self.update_history(side, m, bonus);
+        if self.use_cont {
+            let col = cont_col(piece, m.to());
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            for row in conts {
+                if row != NO_CONT {
+                    let h = &mut self.cont[row + col];
+                    let v = *h as i32;
+                    *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -122,7 +181,6 @@ pub fn score_moves(
     ply: usize,
     prev: Move,
 ) {
-    let side = board.side_to_move();
     let counter = if prev.is_null() || !heur.use_counter {
         Move::NULL
     } else {
@@ -151,11 +209,29 @@ pub fn score_moves(
             KILLER_2
         } else if m == counter {
             COUNTER
-        } else if heur.use_history {
-            heur.history_of(side, m)
         } else {
-            0
+            QUIET_UNSCORED
         };
+    }
+}
+
+/// The score a quiet move has until `score_quiets` gives it its history: below the
+/// killers and the counter move, above the losing captures.
+pub const QUIET_UNSCORED: i32 = 0;
+
+/// Gives the quiet moves of `moves[from..]` still at QUIET_UNSCORED their history scores.
+/// Called when the picking reaches them: most nodes cut off on the table move, a capture
+/// or a killer before, and then the history tables (the continuation ones are megabytes,
+/// read at random) are never read.
+pub fn score_quiets(board: &Board, moves: &MoveList, scores: &mut [i32; 256], from: usize, heur: &Heuristics, conts: [usize; 2]) {
+    if !heur.use_history {
+        return;
+    }
+    let side = board.side_to_move();
+    for (i, &m) in moves.iter().enumerate().skip(from) {
+        if scores[i] == QUIET_UNSCORED {
+            scores[i] = heur.quiet_score(side, m, board.piece_at(m.from()), conts);
+        }
     }
 }
 

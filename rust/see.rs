@@ -8,63 +8,68 @@
 //! ignored, as usual. Used to order captures (losing ones after the quiet moves) and to
 //! prune losing captures in the search and in quiescence.
 
+use crate::attack::{bb_of, nearest, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, SQ64};
 use crate::board::Board;
 use crate::eval::SEE_VALUE;
 use crate::types::*;
 
-/// The least valuable piece of colour `by` attacking `sq` on `cells`: (cell, kind).
-#[inline]
-fn least_attacker(cells: &[u8; 120], sq: Square, by: Color) -> Option<(Square, u8)> {
-    let pawn = make_piece(PAWN, by);
-    let (l, r) = if by == WHITE { (sq - 9, sq - 11) } else { (sq + 9, sq + 11) };
-    if cells[l] == pawn {
-        return Some((l, PAWN));
-    }
-    if cells[r] == pawn {
-        return Some((r, PAWN));
-    }
-    let knight = make_piece(KNIGHT, by);
-    for d in KNIGHT_JUMPS {
-        let t = (sq as isize + d) as usize;
-        if cells[t] == knight {
-            return Some((t, KNIGHT));
-        }
-    }
-    // Sliders: the first piece along each ray; keep the cheapest that attacks this way.
-    let mut best: Option<(Square, u8)> = None;
-    let mut king: Option<Square> = None;
-    for (i, &d) in KING_DIRS.iter().enumerate() {
-        let diagonal = i >= 4;
-        let mut t = (sq as isize + d) as usize;
-        let first = cells[t];
-        if first == make_piece(KING, by) {
-            king = Some(t);
-            continue;
-        }
-        while cells[t] == EMPTY {
-            t = (t as isize + d) as usize;
-        }
-        let p = cells[t];
-        if !is_color(p, by) {
-            continue;
-        }
-        let k = kind_of(p);
-        let attacks = k == QUEEN || (diagonal && k == BISHOP) || (!diagonal && k == ROOK);
-        if attacks && best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
-            best = Some((t, k));
-            if k == BISHOP {
-                // Nothing cheaper can come from the remaining rays (pawns and knights are done).
-                return best;
-            }
-        }
-    }
-    if best.is_some() {
-        return best;
-    }
-    king.map(|k| (k, KING))
-}
+/// The 0..64 square offsets of `KNIGHT_JUMPS`, in the same order (ties between two knights
+/// go to the first, so that the exchange is the same whichever way it is computed).
+const KNIGHT_STEPS: [isize; 8] = [17, 15, 10, 6, -6, -10, -15, -17];
 
 impl Board {
+    /// The least valuable piece of colour `by` attacking square `s` (0..64) when only the
+    /// pieces in `occ` are still on the board: (square, kind). Ties go to the first found
+    /// in the mailbox walk's order (for White the pawn on the higher file first, for Black
+    /// the lower; knights in `KNIGHT_JUMPS` order;
+    /// sliders by ray in `KING_DIRS` order); the king comes last.
+    #[inline]
+    fn least_attacker(&self, s: usize, by: Color, occ: u64) -> Option<(usize, u8)> {
+        let pawns = PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by) & occ;
+        if pawns != 0 {
+            // The pawn one file to the right (seen from White) is tried first.
+            let right = if by == WHITE { s.wrapping_sub(7) } else { s + 7 };
+            let sq = if right < 64 && pawns >> right & 1 != 0 { right } else { pawns.trailing_zeros() as usize };
+            return Some((sq, PAWN));
+        }
+        let knights = KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by) & occ;
+        if knights != 0 {
+            for d in KNIGHT_STEPS {
+                let t = s as isize + d;
+                if (0..64).contains(&t) && knights >> t & 1 != 0 {
+                    return Some((t as usize, KNIGHT));
+                }
+            }
+        }
+        let queens = self.bb(QUEEN, by) & occ;
+        let ortho = (self.bb(ROOK, by) & occ) | queens;
+        let diag = (self.bb(BISHOP, by) & occ) | queens;
+        let mut best: Option<(usize, u8)> = None;
+        for (dir, rays) in RAYS.iter().enumerate() {
+            let sliders = if dir < 4 { ortho } else { diag };
+            let ray = rays[s];
+            if ray & sliders == 0 {
+                continue;
+            }
+            let t = nearest(dir, ray & occ);
+            if sliders >> t & 1 == 0 {
+                continue;
+            }
+            let k = if queens >> t & 1 != 0 { QUEEN } else if dir < 4 { ROOK } else { BISHOP };
+            if best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
+                best = Some((t, k));
+                if k == BISHOP {
+                    // Nothing cheaper can come from the remaining rays.
+                    return best;
+                }
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+        let king = KING_ATTACKS[s] & self.bb(KING, by) & occ;
+        (king != 0).then(|| (king.trailing_zeros() as usize, KING))
+    }
     /// `self.see(m) >= threshold`, answered without playing the exchange out when its first
     /// two plies decide it: the exchange can never gain more than the first capture (the
     /// opponent may always decline to recapture), and never less than the first capture
@@ -102,16 +107,16 @@ impl Board {
         }
         let from = m.from();
         let to = m.to();
-        let mut cells = self.cells;
         let us = self.side;
+        let mut occ = self.occ[WHITE] | self.occ[BLACK];
         let mut gain = [0i32; 40];
-        let mut on_square = kind_of(cells[from]); // the piece now standing on `to`
+        let mut on_square = kind_of(self.cells[from]); // the piece now standing on `to`
         gain[0] = if m.is_en_passant() {
             let capsq = (to as isize - pawn_push(us)) as usize;
-            cells[capsq] = EMPTY;
+            occ &= !bb_of(capsq);
             SEE_VALUE[PAWN as usize]
-        } else if cells[to] != EMPTY {
-            SEE_VALUE[kind_of(cells[to]) as usize]
+        } else if self.cells[to] != EMPTY {
+            SEE_VALUE[kind_of(self.cells[to]) as usize]
         } else {
             0
         };
@@ -119,21 +124,20 @@ impl Board {
             gain[0] += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
             on_square = m.promo();
         }
-        cells[from] = EMPTY;
-        cells[to] = make_piece(on_square, us);
+        occ &= !bb_of(from);
+        let to64 = SQ64[to] as usize;
         let mut side = us ^ 1;
         let mut d = 0;
         loop {
             d += 1;
-            let Some((sq, k)) = least_attacker(&cells, to, side) else { break };
+            let Some((sq, k)) = self.least_attacker(to64, side, occ) else { break };
             // Capturing the piece on `to` gains its value, minus what the other side had gained.
             gain[d] = SEE_VALUE[on_square as usize] - gain[d - 1];
             if d + 1 >= gain.len() {
                 d += 1;
                 break;
             }
-            cells[sq] = EMPTY;
-            cells[to] = make_piece(k, side);
+            occ &= !(1u64 << sq);
             on_square = k;
             side ^= 1;
         }
@@ -209,6 +213,131 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    /// The exchange played out on a scratch copy of the 120 mailbox cells, the way this
+    /// module did it before the bitboards: an independent reference for `Board::see`.
+    fn mailbox_see(b: &Board, m: crate::types::Move) -> i32 {
+        use crate::eval::SEE_VALUE;
+        use crate::types::*;
+        /// The least valuable piece of colour `by` attacking `sq` on `cells`: (cell, kind).
+        fn least_attacker(cells: &[u8; 120], sq: Square, by: Color) -> Option<(Square, u8)> {
+            let pawn = make_piece(PAWN, by);
+            let (l, r) = if by == WHITE { (sq - 9, sq - 11) } else { (sq + 9, sq + 11) };
+            if cells[l] == pawn {
+                return Some((l, PAWN));
+            }
+            if cells[r] == pawn {
+                return Some((r, PAWN));
+            }
+            let knight = make_piece(KNIGHT, by);
+            for d in KNIGHT_JUMPS {
+                let t = (sq as isize + d) as usize;
+                if cells[t] == knight {
+                    return Some((t, KNIGHT));
+                }
+            }
+            // Sliders: the first piece along each ray; keep the cheapest that attacks this way.
+            let mut best: Option<(Square, u8)> = None;
+            let mut king: Option<Square> = None;
+            for (i, &d) in KING_DIRS.iter().enumerate() {
+                let diagonal = i >= 4;
+                let mut t = (sq as isize + d) as usize;
+                let first = cells[t];
+                if first == make_piece(KING, by) {
+                    king = Some(t);
+                    continue;
+                }
+                while cells[t] == EMPTY {
+                    t = (t as isize + d) as usize;
+                }
+                let p = cells[t];
+                if !is_color(p, by) {
+                    continue;
+                }
+                let k = kind_of(p);
+                let attacks = k == QUEEN || (diagonal && k == BISHOP) || (!diagonal && k == ROOK);
+                if attacks && best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
+                    best = Some((t, k));
+                    if k == BISHOP {
+                        // Nothing cheaper can come from the remaining rays (pawns and knights are done).
+                        return best;
+                    }
+                }
+            }
+            if best.is_some() {
+                return best;
+            }
+            king.map(|k| (k, KING))
+        }
+        if m.is_castle() {
+            return 0;
+        }
+        let (from, to, us) = (m.from(), m.to(), b.side_to_move());
+        let mut cells = b.cells;
+        let mut gain = [0i32; 40];
+        let mut on_square = kind_of(cells[from]);
+        gain[0] = if m.is_en_passant() {
+            cells[(to as isize - pawn_push(us)) as usize] = EMPTY;
+            SEE_VALUE[PAWN as usize]
+        } else {
+            SEE_VALUE[kind_of(cells[to]) as usize]
+        };
+        if m.is_promotion() {
+            gain[0] += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
+            on_square = m.promo();
+        }
+        cells[from] = EMPTY;
+        cells[to] = make_piece(on_square, us);
+        let (mut side, mut d) = (us ^ 1, 0);
+        loop {
+            d += 1;
+            let Some((sq, k)) = least_attacker(&cells, to, side) else { break };
+            gain[d] = SEE_VALUE[on_square as usize] - gain[d - 1];
+            if d + 1 >= gain.len() {
+                d += 1;
+                break;
+            }
+            cells[sq] = EMPTY;
+            cells[to] = make_piece(k, side);
+            on_square = k;
+            side ^= 1;
+        }
+        while d > 1 {
+            d -= 1;
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        }
+        gain[0]
+    }
+
+    #[test]
+    fn bitboard_exchange_equals_mailbox_exchange() {
+        use crate::types::MoveList;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "2r1r1k1/1b1q1ppp/p2b1n2/1p1pN3/3P1B2/P1NQ2P1/1P3PBP/2RR2K1 b - - 0 1",
+            "4k3/8/4pn2/3p4/8/1B6/Q7/4K3 w - - 0 1",
+            "3r2k1/1q3pp1/2n1r2p/p1pNp3/P1P1P1b1/1QN3P1/5PBP/3RR1K1 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let mut b = Board::from_fen(fen).unwrap();
+            let mut root = MoveList::new();
+            b.generate_legal(&mut root);
+            for &r in root.iter() {
+                b.make_move(r);
+                let mut ml = MoveList::new();
+                b.generate_legal(&mut ml);
+                for &m in ml.iter() {
+                    assert_eq!(b.see(m), mailbox_see(&b, m), "{} {}", b.fen(), b.move_to_uci(m));
+                    checked += 1;
+                }
+                b.unmake_move();
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]

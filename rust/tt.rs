@@ -181,7 +181,23 @@ impl TranspositionTable {
         ((key as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
-    /// Prefetch hint is not used; the mailbox search is slow enough that misses do not dominate.
+    /// Asks the processor to start loading `key`'s bucket into the cache, so that the probe
+    /// a few hundred cycles later does not wait for memory: the search calls it right after
+    /// making a move, before the child's draw and check tests. (Profiled before it: the
+    /// probe's load was 17 % of the bench's time.) A hint only; nothing on other processors.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b: *const Bucket = &self.buckets[self.bucket_index(key)];
+            // SAFETY: a prefetch reads nothing architecturally and cannot fault; SSE (which
+            // has the instruction) is part of the x86_64 baseline.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(b.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = &self.buckets[self.bucket_index(key)];

@@ -96,8 +96,8 @@ fn reference_acc(s: &Spec, board: &Board, perspective: usize) -> Vec<i64> {
             let sq = rank * 8 + file;
             let relative = if perspective == WHITE { sq } else { (7 - rank) * 8 + file };
             let f = if color_of(p) == perspective { 0 } else { 384 } + (kind_of(p) as usize - 1) * 64 + relative;
-            for j in 0..h {
-                acc[j] += s.fw[f * h + j] as i64;
+            for (a, &w) in acc.iter_mut().zip(&s.fw[f * h..f * h + h]) {
+                *a += w as i64;
             }
         }
     }
@@ -290,9 +290,12 @@ fn general_update_equals_refresh() {
 #[test]
 fn evaluate_equals_the_independent_reference() {
     let mut rng = Rng(5);
-    for (seed, hidden, wide) in [(6, 16, false), (7, 256, false), (8, 256, true), (9, 1024, true)] {
+    for (seed, hidden, wide) in [(6, 16, false), (7, 256, false), (8, 256, true), (9, 1024, true), (24, 1024, true)] {
         let spec = random_spec(seed, hidden, wide);
-        let net = net_of(&spec);
+        let mut net = net_of(&spec);
+        // Alternate the kernels: the reference is checked against both paths.
+        let path = if seed % 2 == 0 || !SimdPath::Avx2.is_available() { SimdPath::Scalar } else { SimdPath::Avx2 };
+        assert!(net.set_simd(path));
         let mut checked = 0;
         for (fen, is960) in start_fens() {
             let mut board = Board::from_fen_with(&fen, is960).unwrap();
@@ -558,5 +561,31 @@ fn random_garbage_never_panics() {
         if let Ok(net) = Network::from_bytes(&b) {
             assert_eq!(net.to_bytes(), b);
         }
+    }
+}
+
+#[test]
+fn chess960_castling_where_squares_coincide() {
+    // King already on its destination (g1); rook already on its destination (f1); king and
+    // rook swapping squares (d1/c1); king from b1 past the rook's destination; and Black's
+    // mirror of the first.
+    let net = net_of(&random_spec(25, 32, false));
+    let fens = [
+        "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+        "4k3/8/8/8/8/8/8/4KR2 w F - 0 1",
+        "4k3/8/8/8/8/8/8/2RK4 w C - 0 1",
+        "4k3/8/8/8/8/8/8/RK6 w A - 0 1",
+        "6kr/8/8/8/8/8/8/4K3 b h - 0 1",
+    ];
+    for fen in fens {
+        let board = Board::from_fen_with(fen, true).unwrap();
+        let castles: Vec<Move> = legal_moves(&board).into_iter().filter(|m| m.is_castle()).collect();
+        assert_eq!(castles.len(), 1, "{fen}");
+        let mut after = board.clone();
+        after.make_move(castles[0]);
+        let mut stack = AccumulatorStack::new(&net, &board);
+        stack.push(&net, &board, castles[0]);
+        assert_eq!(stack.current(), &Accumulator::from_board(&net, &after), "{fen} after {:?}", castles[0]);
+        assert_ne!(stack.current(), &Accumulator::from_board(&net, &board), "{fen}: the castling changed nothing");
     }
 }

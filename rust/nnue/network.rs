@@ -137,7 +137,7 @@ fn from_lanes(lanes: &[Lanes]) -> Vec<i16> {
 
 /// Checks the header fields that bound the rest of the file.
 fn check_shape(hidden: u32, scale: u32, qa: u32, qb: u32) -> Result<(), NetError> {
-    if hidden == 0 || hidden as usize % LANES != 0 || hidden as usize > MAX_HIDDEN {
+    if hidden == 0 || !(hidden as usize).is_multiple_of(LANES) || hidden as usize > MAX_HIDDEN {
         return Err(NetError::BadHidden(hidden));
     }
     for (field, value, max) in [("scale", scale, MAX_SCALE), ("qa", qa, MAX_QA), ("qb", qb, MAX_QB)] {

@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench nnue_bench` collects (position, legal move) pairs from seeded random
 //! games, then times, in `KIBITZ_BENCH_RUNS` rounds (default 7) alternating which path goes
-//! first: `AccumulatorStack::push` + `pop` over every pair, `Network::evaluate` of every
+//! first: `AccumulatorStack::push` over the moves of each game in order, then `pop`, `Network::evaluate` of every
 //! position's accumulator, `Accumulator::refresh` (the from-scratch cost the stack avoids),
 //! and the hand-written `kibitz::evaluate` as a yardstick. Prints the median ns per call of
 //! each and the ratios of medians (the machine is shared: only ratios measured side by side
@@ -91,13 +91,19 @@ fn per_call(calls: usize, f: impl FnOnce()) -> f64 {
 /// One round of every measurement on one path: (push+pop, evaluate, refresh) in s per call,
 /// and the sum of the evaluations (checked equal across paths).
 fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64; 3], i64) {
+    // As in a search: the moves of one game pushed in order (each ply derived from the one
+    // before), then all popped; the values are the root's plus the changes, whatever the root.
     let mut stack = AccumulatorStack::new(net, &pairs[0].0);
     let push_pop = per_call(PASSES * pairs.len(), || {
         for _ in 0..PASSES {
-            for (b, m) in pairs {
-                stack.push(net, b, *m);
+            for game in pairs.chunk_by(|a, b| b.0.ply() == a.0.ply() + 1) {
+                for (b, m) in game {
+                    stack.push(net, b, *m);
+                }
                 black_box(stack.current());
-                stack.pop();
+                for _ in game {
+                    stack.pop();
+                }
             }
         }
     });

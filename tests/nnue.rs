@@ -524,6 +524,7 @@ fn every_bad_file_gets_its_error() {
     magic[0] = b'X';
     assert_eq!(Network::from_bytes(&magic).unwrap_err(), NetError::BadMagic);
     assert_eq!(Network::from_bytes(b"PK\x03\x04 a zip file, not a net").unwrap_err(), NetError::BadMagic);
+    assert_eq!(Network::from_bytes(b"PK").unwrap_err(), NetError::BadMagic);
 
     assert_eq!(Network::from_bytes(&with_field(&good, 8, 2)).unwrap_err(), NetError::UnsupportedVersion(2));
     assert!(NetError::UnsupportedVersion(2).to_string().contains("version 2"));

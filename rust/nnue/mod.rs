@@ -49,6 +49,15 @@
 //! out-of-range SCALE / QA / QB, a short file (expected and actual size), trailing bytes and
 //! a checksum mismatch; `Network::to_bytes` writes the same format.
 //!
+//! # Quantisation (what the trainer does)
+//!
+//! From a float network whose output times SCALE is centipawns: feature weights and biases
+//! `round(x * QA)`, output weights `round(v * QB)`, output bias `round(c * QA * QB)`. With
+//! QA = 255 an accumulator holds floats in about [-128.5, 128.5], and no position's sum
+//! may leave that range: clipping the feature weights to [-1.98, 1.98] and the biases to
+//! [-64, 64] is one sufficient choice (at most 32 pieces: 32 * 1.98 + 64 < 128).
+//! Output weights must stay within [-32768, 32767] / QB (±511.9 with QB = 64).
+//!
 //! # Incremental updates
 //!
 //! `AccumulatorStack::push(net, board_before, move)` derives the changed features from the

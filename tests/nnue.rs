@@ -193,8 +193,13 @@ fn random_walk(net: &Network, fens: &[(String, bool)], games: usize, seed: u64, 
                 stack.pop();
                 seen.pops += 1;
             } else if r < 12 && !board.in_check() {
-                stack.push(net, &board, Move::NULL);
-                board.make_null();
+                if r < 10 {
+                    stack.push(net, &board, Move::NULL);
+                    board.make_null();
+                } else {
+                    board.make_null();
+                    stack.push_made(net, &board);
+                }
                 seen.nulls += 1;
             } else {
                 // Prefer the special moves when they are there, so that every game tests them.
@@ -206,8 +211,14 @@ fn random_walk(net: &Network, fens: &[(String, bool)], games: usize, seed: u64, 
                     moves[rng.below(moves.len())]
                 };
                 seen.note(&board, m);
-                stack.push(net, &board, m);
-                board.make_move(m);
+                // Both entry points: from the board before the move and from the board after it.
+                if rng.below(2) == 0 {
+                    stack.push(net, &board, m);
+                    board.make_move(m);
+                } else {
+                    board.make_move(m);
+                    stack.push_made(net, &board);
+                }
             }
             assert_eq!(stack.current(), &Accumulator::from_board(net, &board), "after {:?} in {}", board.move_history().last(), board.fen());
             seen.checked += 1;
@@ -215,15 +226,21 @@ fn random_walk(net: &Network, fens: &[(String, bool)], games: usize, seed: u64, 
     }
 }
 
-/// Every move at depth 1 and 2 of each position, checked at every node.
+/// Every move down to `depth` plies, checked at every node; `push` at odd plies,
+/// `push_made` at even ones.
 fn tree_walk(net: &Network, board: &mut Board, stack: &mut AccumulatorStack, depth: u32, seen: &mut Seen) {
     if depth == 0 {
         return;
     }
     for m in legal_moves(board) {
         seen.note(board, m);
-        stack.push(net, board, m);
-        board.make_move(m);
+        if depth % 2 == 0 {
+            stack.push(net, board, m);
+            board.make_move(m);
+        } else {
+            board.make_move(m);
+            stack.push_made(net, board);
+        }
         assert_eq!(stack.current(), &Accumulator::from_board(net, board), "after {m:?}: {}", board.fen());
         seen.checked += 1;
         tree_walk(net, board, stack, depth - 1, seen);
@@ -587,6 +604,9 @@ fn chess960_castling_where_squares_coincide() {
         let mut stack = AccumulatorStack::new(&net, &board);
         stack.push(&net, &board, castles[0]);
         assert_eq!(stack.current(), &Accumulator::from_board(&net, &after), "{fen} after {:?}", castles[0]);
+        stack.pop();
+        stack.push_made(&net, &after);
+        assert_eq!(stack.current(), &Accumulator::from_board(&net, &after), "{fen}: push_made");
         assert_ne!(stack.current(), &Accumulator::from_board(&net, &board), "{fen}: the castling changed nothing");
     }
 }

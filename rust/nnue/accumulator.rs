@@ -80,8 +80,9 @@ impl Accumulator {
     }
 }
 
-/// Accumulators along the line the search is playing: `push` after each `make_move` (given
-/// the board from before the move), `pop` after each `unmake_move`. Each ply copies its
+/// Accumulators along the line the search is playing: `push_made` right after each
+/// `make_move` / `make_null` (or `push` with the board from before the move), `pop` after
+/// each `unmake_move` / `unmake_null`. Each ply copies its
 /// parent and applies the move's two to four row changes in one pass; entries are kept
 /// allocated, so pushes never allocate once a depth has been reached.
 #[derive(Clone, Debug)]
@@ -132,10 +133,56 @@ impl AccumulatorStack {
     /// Adds the accumulator of the position after `m`. `before` is the board *before* `m`
     /// was made, and `m` must be a legal move of it (or `Move::NULL` for a null move); the
     /// changes are read from it: the moving piece, the captured piece (en passant included),
-    /// the promotion piece, and for castling the king's and the rook's two squares each
-    /// (in Chess960 a square may be both an origin and a destination: the row is then
-    /// added and removed, which cancels exactly).
+    /// the promotion piece, and for castling the king's and the rook's two squares each.
     pub fn push(&mut self, net: &Network, before: &Board, m: Move) {
+        if m.is_null() {
+            self.push_delta(net, &Delta::NONE);
+            return;
+        }
+        let us = before.side_to_move();
+        let piece = before.piece_at(m.from());
+        let delta = if m.is_castle() {
+            Delta::castle(us, m, before.castling_rook(m))
+        } else {
+            let placed = if m.is_promotion() { make_piece(m.promo(), us) } else { piece };
+            let capsq = capture_square(us, m);
+            Delta::plain(m, piece, placed, before.piece_at(capsq), capsq)
+        };
+        self.push_delta(net, &delta);
+    }
+
+    /// Adds the accumulator of `after`, the board just after its last `make_move` or
+    /// `make_null`: the changes are read from the move and the undo record that `make_move`
+    /// left on top of the board's history, so the search can call it right after making the
+    /// move. A board without history (a caller bug) repeats the current accumulator.
+    pub fn push_made(&mut self, net: &Network, after: &Board) {
+        let Some(undo) = after.history.last() else {
+            debug_assert!(false, "push_made on a board without history");
+            self.push_delta(net, &Delta::NONE);
+            return;
+        };
+        let m = undo.mv;
+        if m.is_null() {
+            self.push_delta(net, &Delta::NONE);
+            return;
+        }
+        let us = after.side_to_move() ^ 1;
+        let placed = after.piece_at(m.to());
+        let delta = if m.is_castle() {
+            let kingside = file_of(m.to()) == 6;
+            let rook_from = after.castle_rook[2 * us + if kingside { 0 } else { 1 }] as Square;
+            Delta::castle(us, m, rook_from)
+        } else {
+            let piece = if m.is_promotion() { make_piece(PAWN, us) } else { placed };
+            Delta::plain(m, piece, placed, undo.captured, capture_square(us, m))
+        };
+        self.push_delta(net, &delta);
+    }
+
+    /// Writes the next ply as the current one plus `delta`, in one pass per perspective (in
+    /// Chess960 a castling square may be both an origin and a destination: its row is then
+    /// added and removed, which cancels exactly).
+    fn push_delta(&mut self, net: &Network, delta: &Delta) {
         if self.top + 1 == self.entries.len() {
             self.entries.push(Accumulator::new(net));
         }
@@ -145,38 +192,17 @@ impl AccumulatorStack {
         self.top += 1;
         let n = net.blocks();
         let path = net.simd();
-        if m.is_null() {
-            child.lanes.copy_from_slice(&parent.lanes);
-            return;
-        }
-        let us = before.side_to_move();
-        let from = m.from();
-        let to = m.to();
-        let piece = before.piece_at(from);
         let (src_w, src_b) = parent.lanes.split_at(n);
         let (dst_w, dst_b) = child.lanes.split_at_mut(n);
-        let halves = [(dst_w, src_w, WHITE), (dst_b, src_b, BLACK)];
-        if m.is_castle() {
-            let rook = make_piece(ROOK, us);
-            let rook_from = before.castling_rook(m);
-            let rook_to = if file_of(to) == 6 { to - 1 } else { to + 1 };
-            for (dst, src, p) in halves {
-                let adds = [net.row(feature(p, piece, to)), net.row(feature(p, rook, rook_to))];
-                let subs = [net.row(feature(p, piece, from)), net.row(feature(p, rook, rook_from))];
-                simd::update(path, dst, src, adds, subs);
-            }
-            return;
-        }
-        let placed = if m.is_promotion() { make_piece(m.promo(), us) } else { piece };
-        let capsq = if m.is_en_passant() { (to as isize - pawn_push(us)) as Square } else { to };
-        let captured = before.piece_at(capsq);
-        for (dst, src, p) in halves {
-            let add = net.row(feature(p, placed, to));
-            let sub = net.row(feature(p, piece, from));
-            if captured == EMPTY {
-                simd::update(path, dst, src, [add], [sub]);
-            } else {
-                simd::update(path, dst, src, [add], [sub, net.row(feature(p, captured, capsq))]);
+        for (dst, src, p) in [(dst_w, src_w, WHITE), (dst_b, src_b, BLACK)] {
+            let row = |(piece, sq): (u8, Square)| net.row(feature(p, piece, sq));
+            let [a0, a1] = delta.add;
+            let [s0, s1] = delta.sub;
+            match (delta.adds, delta.subs) {
+                (1, 1) => simd::update(path, dst, src, [row(a0)], [row(s0)]),
+                (1, 2) => simd::update(path, dst, src, [row(a0)], [row(s0), row(s1)]),
+                (2, 2) => simd::update(path, dst, src, [row(a0), row(a1)], [row(s0), row(s1)]),
+                _ => dst.copy_from_slice(src),
             }
         }
     }
@@ -187,5 +213,50 @@ impl AccumulatorStack {
     pub fn pop(&mut self) {
         debug_assert!(self.top > 0, "AccumulatorStack::pop at the root");
         self.top = self.top.saturating_sub(1);
+    }
+}
+
+/// The square of the piece a move captures (the passed pawn's for en passant).
+#[inline(always)]
+fn capture_square(us: Color, m: Move) -> Square {
+    if m.is_en_passant() {
+        (m.to() as isize - pawn_push(us)) as Square
+    } else {
+        m.to()
+    }
+}
+
+/// The pieces a move takes off the board and puts on it, as (piece code, cell) pairs:
+/// 1 added and 1 removed for a quiet move, 1 and 2 for a capture, 2 and 2 for castling,
+/// none for a null move.
+struct Delta {
+    add: [(u8, Square); 2],
+    sub: [(u8, Square); 2],
+    adds: u8,
+    subs: u8,
+}
+
+impl Delta {
+    const NONE: Delta = Delta { add: [(EMPTY, 0); 2], sub: [(EMPTY, 0); 2], adds: 0, subs: 0 };
+
+    /// Castling of `us` with the rook from `rook_from` (the king's move is `m`).
+    #[inline(always)]
+    fn castle(us: Color, m: Move, rook_from: Square) -> Delta {
+        let (king, rook) = (make_piece(KING, us), make_piece(ROOK, us));
+        let to = m.to();
+        let rook_to = if file_of(to) == 6 { to - 1 } else { to + 1 };
+        Delta { add: [(king, to), (rook, rook_to)], sub: [(king, m.from()), (rook, rook_from)], adds: 2, subs: 2 }
+    }
+
+    /// Any other move: `piece` leaves `m.from()`, `placed` (the promotion piece or `piece`)
+    /// arrives on `m.to()`, and `captured` (or EMPTY) leaves `capsq`.
+    #[inline(always)]
+    fn plain(m: Move, piece: u8, placed: u8, captured: u8, capsq: Square) -> Delta {
+        Delta {
+            add: [(placed, m.to()), (EMPTY, 0)],
+            sub: [(piece, m.from()), (captured, capsq)],
+            adds: 1,
+            subs: if captured == EMPTY { 1 } else { 2 },
+        }
     }
 }

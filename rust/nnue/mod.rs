@@ -60,10 +60,11 @@
 //!
 //! # Incremental updates
 //!
-//! `AccumulatorStack::push(net, board_before, move)` derives the changed features from the
-//! move itself (quiet move, capture, en passant, promotion, castling including Chess960,
-//! null move) and writes the child ply as parent + added rows - removed rows in one pass;
-//! `pop` steps back. Nothing is recomputed from scratch except by `refresh`.
+//! `AccumulatorStack::push_made(net, board)` right after `make_move` (or
+//! `push(net, board_before, move)` before it) derives the changed features from the move
+//! itself (quiet move, capture, en passant, promotion, castling including Chess960, null
+//! move) and writes the child ply as parent + added rows - removed rows in one pass; `pop`
+//! steps back. Nothing is recomputed from scratch except by `refresh`.
 //!
 //! # SIMD
 //!

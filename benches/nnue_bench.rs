@@ -99,8 +99,10 @@ fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64;
             for game in pairs.chunk_by(|a, b| b.0.ply() == a.0.ply() + 1) {
                 for (b, m) in game {
                     stack.push(net, b, *m);
+                    // Bring every ply up to date (the stack is lazy): the cost when each
+                    // node is evaluated.
+                    black_box(stack.current(net));
                 }
-                black_box(stack.current());
                 for _ in game {
                     stack.pop();
                 }

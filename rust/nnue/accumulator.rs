@@ -82,12 +82,21 @@ impl Accumulator {
 
 /// Accumulators along the line the search is playing: `push_made` right after each
 /// `make_move` / `make_null` (or `push` with the board from before the move), `pop` after
-/// each `unmake_move` / `unmake_null`. Each ply copies its
-/// parent and applies the move's two to four row changes in one pass; entries are kept
-/// allocated, so pushes never allocate once a depth has been reached.
+/// each `unmake_move` / `unmake_null`, `current` / `evaluate` when the evaluation is needed.
+///
+/// Lazy: a push only records which pieces the move adds and removes (a few bytes); the
+/// first `current` at a ply writes each missing ply as its parent plus the move's two to
+/// four weight rows, in one pass per perspective, from the nearest computed ancestor up.
+/// Plies the search leaves without evaluating (cut-offs, table hits) cost no vector work,
+/// and plies it evaluates cost one copy-and-update each, as an eager stack would. Entries
+/// stay allocated, so pushes never allocate once a depth has been reached.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     entries: Vec<Accumulator>,
+    /// The move into each ply (entry 0's is unused).
+    deltas: Vec<Delta>,
+    /// Whether each ply's accumulator is up to date (the root's always is).
+    computed: Vec<bool>,
     top: usize,
 }
 
@@ -97,9 +106,14 @@ const INITIAL_PLIES: usize = 128;
 impl AccumulatorStack {
     /// A stack whose root is `board` (computed from scratch).
     pub fn new(net: &Network, board: &Board) -> AccumulatorStack {
-        let mut entries = vec![Accumulator::new(net); INITIAL_PLIES];
-        entries[0].refresh(net, board);
-        AccumulatorStack { entries, top: 0 }
+        let mut stack = AccumulatorStack {
+            entries: vec![Accumulator::new(net); INITIAL_PLIES],
+            deltas: vec![Delta::NONE; INITIAL_PLIES],
+            computed: vec![false; INITIAL_PLIES],
+            top: 0,
+        };
+        stack.reset(net, board);
+        stack
     }
 
     /// Drops every ply and recomputes the root from `board` (a new position or a new net).
@@ -111,11 +125,16 @@ impl AccumulatorStack {
             }
         }
         self.entries[0].refresh(net, board);
+        self.computed[0] = true;
     }
 
-    /// The accumulator of the current position.
-    #[inline(always)]
-    pub fn current(&self) -> &Accumulator {
+    /// The accumulator of the current position, brought up to date first if needed.
+    /// `net` must be the network the stack was built (or last reset) with.
+    #[inline]
+    pub fn current(&mut self, net: &Network) -> &Accumulator {
+        if !self.computed[self.top] {
+            self.materialise(net);
+        }
         &self.entries[self.top]
     }
 
@@ -126,8 +145,22 @@ impl AccumulatorStack {
 
     /// The current position's evaluation for `side_to_move` (see `Network::evaluate`).
     #[inline]
-    pub fn evaluate(&self, net: &Network, side_to_move: Color) -> i32 {
-        net.evaluate(self.current(), side_to_move)
+    pub fn evaluate(&mut self, net: &Network, side_to_move: Color) -> i32 {
+        let acc = self.current(net);
+        net.evaluate(acc, side_to_move)
+    }
+
+    /// Computes every ply from the nearest computed ancestor up to the top.
+    fn materialise(&mut self, net: &Network) {
+        let mut first = self.top;
+        while !self.computed[first - 1] {
+            first -= 1;
+        }
+        for ply in first..=self.top {
+            let (done, rest) = self.entries.split_at_mut(ply);
+            apply_delta(net, &done[ply - 1], &mut rest[0], &self.deltas[ply]);
+            self.computed[ply] = true;
+        }
     }
 
     /// Adds the accumulator of the position after `m`. `before` is the board *before* `m`
@@ -179,32 +212,17 @@ impl AccumulatorStack {
         self.push_delta(net, &delta);
     }
 
-    /// Writes the next ply as the current one plus `delta`, in one pass per perspective (in
-    /// Chess960 a castling square may be both an origin and a destination: its row is then
-    /// added and removed, which cancels exactly).
+    /// Records the next ply as the current one plus `delta` (computed when first needed).
+    #[inline]
     fn push_delta(&mut self, net: &Network, delta: &Delta) {
-        if self.top + 1 == self.entries.len() {
-            self.entries.push(Accumulator::new(net));
-        }
-        let (done, rest) = self.entries.split_at_mut(self.top + 1);
-        let parent = &done[self.top];
-        let child = &mut rest[0];
         self.top += 1;
-        let n = net.blocks();
-        let path = net.simd();
-        let (src_w, src_b) = parent.lanes.split_at(n);
-        let (dst_w, dst_b) = child.lanes.split_at_mut(n);
-        for (dst, src, p) in [(dst_w, src_w, WHITE), (dst_b, src_b, BLACK)] {
-            let row = |(piece, sq): (u8, Square)| net.row(feature(p, piece, sq));
-            let [a0, a1] = delta.add;
-            let [s0, s1] = delta.sub;
-            match (delta.adds, delta.subs) {
-                (1, 1) => simd::update(path, dst, src, [row(a0)], [row(s0)]),
-                (1, 2) => simd::update(path, dst, src, [row(a0)], [row(s0), row(s1)]),
-                (2, 2) => simd::update(path, dst, src, [row(a0), row(a1)], [row(s0), row(s1)]),
-                _ => dst.copy_from_slice(src),
-            }
+        if self.top == self.entries.len() {
+            self.entries.push(Accumulator::new(net));
+            self.deltas.push(Delta::NONE);
+            self.computed.push(false);
         }
+        self.deltas[self.top] = *delta;
+        self.computed[self.top] = false;
     }
 
     /// Returns to the previous ply's accumulator (after `unmake_move` / `unmake_null`).
@@ -213,6 +231,28 @@ impl AccumulatorStack {
     pub fn pop(&mut self) {
         debug_assert!(self.top > 0, "AccumulatorStack::pop at the root");
         self.top = self.top.saturating_sub(1);
+    }
+}
+
+/// Writes `child` as `parent` plus `delta`, in one pass per perspective (in Chess960 a
+/// castling square may be both an origin and a destination: its row is then added and
+/// removed, which cancels exactly).
+#[inline]
+fn apply_delta(net: &Network, parent: &Accumulator, child: &mut Accumulator, delta: &Delta) {
+    let n = net.blocks();
+    let path = net.simd();
+    let (src_w, src_b) = parent.lanes.split_at(n);
+    let (dst_w, dst_b) = child.lanes.split_at_mut(n);
+    for (dst, src, p) in [(dst_w, src_w, WHITE), (dst_b, src_b, BLACK)] {
+        let row = |(piece, sq): (u8, Square)| net.row(feature(p, piece, sq));
+        let [a0, a1] = delta.add;
+        let [s0, s1] = delta.sub;
+        match (delta.adds, delta.subs) {
+            (1, 1) => simd::update(path, dst, src, [row(a0)], [row(s0)]),
+            (1, 2) => simd::update(path, dst, src, [row(a0)], [row(s0), row(s1)]),
+            (2, 2) => simd::update(path, dst, src, [row(a0), row(a1)], [row(s0), row(s1)]),
+            _ => dst.copy_from_slice(src),
+        }
     }
 }
 
@@ -229,6 +269,7 @@ fn capture_square(us: Color, m: Move) -> Square {
 /// The pieces a move takes off the board and puts on it, as (piece code, cell) pairs:
 /// 1 added and 1 removed for a quiet move, 1 and 2 for a capture, 2 and 2 for castling,
 /// none for a null move.
+#[derive(Clone, Copy, Debug)]
 struct Delta {
     add: [(u8, Square); 2],
     sub: [(u8, Square); 2],

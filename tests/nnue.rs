@@ -238,7 +238,7 @@ fn tree_walk(net: &Network, board: &mut Board, stack: &mut AccumulatorStack, dep
     }
     for m in legal_moves(board) {
         seen.note(board, m);
-        if depth % 2 == 0 {
+        if depth.is_multiple_of(2) {
             stack.push(net, board, m);
             board.make_move(m);
         } else {

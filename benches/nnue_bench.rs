@@ -3,11 +3,13 @@
 //!
 //! `cargo bench --bench nnue_bench` collects (position, legal move) pairs from seeded random
 //! games, then times, in `KIBITZ_BENCH_RUNS` rounds (default 7) alternating which path goes
-//! first: `AccumulatorStack::push` over the moves of each game in order, then `pop`, `Network::evaluate` of every
-//! position's accumulator, `Accumulator::refresh` (the from-scratch cost the stack avoids),
-//! and the hand-written `kibitz::evaluate` as a yardstick. Prints the median ns per call of
-//! each and the ratios of medians (the machine is shared: only ratios measured side by side
-//! mean anything). Asserts that both paths give the same evaluations.
+//! first: `AccumulatorStack::push` + `current` over the moves of each game in order, then
+//! `pop` (push+pop), the same without `current` (push+pop lazy: a ply never evaluated),
+//! `Network::evaluate` of every position's accumulator, `Accumulator::refresh` (the
+//! from-scratch cost the stack avoids), and the hand-written `kibitz::evaluate` as a
+//! yardstick. Prints the median ns per call of each and the ratios of medians (the machine
+//! is shared: only ratios measured side by side mean anything). Asserts that both paths give
+//! the same evaluations.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark front end: printing is its job
 
@@ -88,9 +90,10 @@ fn per_call(calls: usize, f: impl FnOnce()) -> f64 {
     t.elapsed().as_secs_f64() / calls as f64
 }
 
-/// One round of every measurement on one path: (push+pop, evaluate, refresh) in s per call,
+/// One round of every measurement on one path: (push+current+pop, push+pop without
+/// current, evaluate, refresh) in s per call,
 /// and the sum of the evaluations (checked equal across paths).
-fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64; 3], i64) {
+fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64; 4], i64) {
     // As in a search: the moves of one game pushed in order (each ply derived from the one
     // before), then all popped; the values are the root's plus the changes, whatever the root.
     let mut stack = AccumulatorStack::new(net, &pairs[0].0);
@@ -109,6 +112,21 @@ fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64;
             }
         }
     });
+    // The same without `current`: what a ply the search never evaluates costs (the stack
+    // only records the move's changes).
+    let lazy = per_call(PASSES * pairs.len(), || {
+        for _ in 0..PASSES {
+            for game in pairs.chunk_by(|a, b| b.0.ply() == a.0.ply() + 1) {
+                for (b, m) in game {
+                    stack.push(net, black_box(b), *m);
+                }
+                for _ in game {
+                    stack.pop();
+                }
+            }
+        }
+    });
+    black_box(stack.current(net));
     let mut sum = 0i64;
     let eval = per_call(PASSES * accs.len(), || {
         for _ in 0..PASSES {
@@ -125,7 +143,7 @@ fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64;
             }
         }
     });
-    ([push_pop, eval, refresh], sum)
+    ([push_pop, lazy, eval, refresh], sum)
 }
 
 fn main() {
@@ -142,7 +160,7 @@ fn main() {
     let accs: Vec<Accumulator> = pairs.iter().map(|(b, _)| Accumulator::from_board(&scalar, b)).collect();
     println!("H = {HIDDEN}, {} positions, {PASSES} passes per timing, {runs} alternating rounds; ns per call, medians", pairs.len());
 
-    let mut times: [[Vec<f64>; 3]; 2] = Default::default();
+    let mut times: [[Vec<f64>; 4]; 2] = Default::default();
     let mut handwritten = Vec::new();
     for r in 0..runs {
         let order: &[usize] = if r % 2 == 0 { &[0, 1] } else { &[1, 0] };
@@ -173,7 +191,7 @@ fn main() {
     let ns = |v: &[f64]| median(v) * 1e9;
     let hw = ns(&handwritten);
     println!("{:<16} {:>10} {:>10} {:>14}", "operation", "portable", "avx2", "portable/avx2");
-    for (k, name) in ["push+pop", "evaluate", "refresh"].iter().enumerate() {
+    for (k, name) in ["push+pop", "push+pop lazy", "evaluate", "refresh"].iter().enumerate() {
         let s = ns(&times[0][k]);
         if have_avx2 {
             let a = ns(&times[1][k]);
@@ -184,7 +202,7 @@ fn main() {
     }
     println!("{:<16} {hw:>10.1}   (hand-written kibitz::evaluate, the yardstick)", "hand-written");
     let best = if have_avx2 { 1 } else { 0 };
-    let cost = ns(&times[best][0]) + ns(&times[best][1]);
+    let cost = ns(&times[best][0]) + ns(&times[best][2]);
     println!(
         "push+pop+evaluate on the {} path: {cost:.1} ns = {:.2} x the hand-written evaluation",
         if have_avx2 { "AVX2" } else { "portable" },

@@ -45,7 +45,7 @@ def engine() -> kibitz.Engine:
 @pytest.mark.parametrize("fen,n", MATES)
 def test_mate_distance_and_pv_mates(engine: kibitz.Engine, fen: str, n: int) -> None:
     engine.clear()
-    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 5))  # margin for selective pruning, as in tests/search.rs
+    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 6))  # margin for selective pruning, as in tests/search.rs
     assert r.mate == n, r
     assert r.score_cp is None
     ref = chess.Board(fen)

@@ -1,0 +1,262 @@
+"""Trains kibitz's neural evaluation (NNUE, issue 14) from self-play records and writes the
+quantised net file that rust/nnue/ reads.
+
+    python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 256]
+        [--epochs 12] [--batch 16384] [--lr 0.001] [--lam 0.75] [--holdout 0.05] [--seed 1]
+
+DATA files come from the self-play generator (`cargo run --release --example selfplay --
+--format nnue ...`; its header comment describes the 32-byte record). numpy and scipy
+only (training/requirements.txt): PyTorch's CPU wheels are not on PyPI, and a sparse
+first layer is all this net needs.
+
+The net (the canonical description of the file is rust/nnue/mod.rs's): 768 inputs per
+perspective (own/their pieces x 6 kinds x 64 squares, Black's view mirrored by rank), one
+hidden layer of H neurons per perspective with shared weights, SCReLU (clamp to [0, 1],
+squared), and one output over both halves, the side to move's first. Its output times
+SCALE is centipawns for the side to move.
+
+Loss: mean squared error between sigmoid(eval / 400) and a blend of the game's result
+(weight 1 - lam) and sigmoid(search score / 400) (weight lam), both from the side to move's
+view. Adam. The held-out share is chosen by game number, so that no game lies on both
+sides of the split; the validation loss is printed each epoch.
+
+Quantisation (what the Rust side undoes): feature weights and biases x QA (255) as i16,
+output weights x QB (64) as i16 (clipped in training to +-127/QB so that a product with a
+squared activation stays small), output bias x QA x QB as i32. Seeded: the same data, seed
+and arguments give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+DATA_MAGIC = b"KBZDATA1"
+RECORD = np.dtype(
+    [("occ", "<u8"), ("pieces", "u1", 16), ("stm", "u1"), ("result", "u1"), ("score", "<i2"), ("game", "<u4")]
+)
+assert RECORD.itemsize == 32
+
+NET_MAGIC = b"KBZNNUE\0"
+NET_VERSION = 1
+INPUTS = 768
+SCALE = 400
+QA = 255
+QB = 64
+# Output weights are kept within this bound (in float units) so that the quantised weight is
+# at most 127 in magnitude.
+W2_BOUND = 127 / QB
+# Sigmoid scale: centipawns -> expected score (the usual 400).
+K = 400.0
+
+
+def read_records(paths: list[Path]) -> np.ndarray:
+    """All records of the data files, checked for the header and whole records."""
+    parts = []
+    for p in paths:
+        raw = p.read_bytes()
+        if raw[:8] != DATA_MAGIC:
+            sys.exit(f"{p}: not a {DATA_MAGIC.decode()} file (wrong header)")
+        if (len(raw) - 8) % RECORD.itemsize:
+            sys.exit(f"{p}: {len(raw) - 8} bytes after the header is not a whole number of 32-byte records")
+        parts.append(np.frombuffer(raw, dtype=RECORD, offset=8))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=RECORD)
+
+
+def piece_codes(rec: np.ndarray) -> np.ndarray:
+    """(N, 64) piece codes (0 empty, kind 1..6 White, kind + 8 Black) from the records."""
+    n = len(rec)
+    bits = ((rec["occ"][:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    nib = np.empty((n, 32), dtype=np.uint8)
+    nib[:, 0::2] = rec["pieces"] & 15
+    nib[:, 1::2] = rec["pieces"] >> 4
+    rank = np.cumsum(bits, axis=1) - 1  # index of each occupied square among the occupied
+    codes = np.take_along_axis(nib, np.clip(rank, 0, 31), axis=1)
+    codes[~bits] = 0
+    if (bits.sum(axis=1) > 32).any():
+        sys.exit("a record holds more than 32 pieces")
+    return codes
+
+
+def features(codes: np.ndarray, perspective: np.ndarray) -> sp.csr_matrix:
+    """(N, 768) 0/1 matrix of the active features of each position seen from `perspective`
+    (0 White, 1 Black, per row)."""
+    rows, sqs = np.nonzero(codes)
+    code = codes[rows, sqs].astype(np.int64)
+    colour = code >> 3
+    kind = code & 7
+    persp = perspective[rows].astype(np.int64)
+    sq = np.where(persp == 0, sqs, sqs ^ 56)
+    col = (colour != persp) * 384 + (kind - 1) * 64 + sq
+    data = np.ones(len(rows), dtype=np.float32)
+    return sp.csr_matrix((data, (rows, col)), shape=(len(codes), INPUTS))
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+class Net:
+    """Float weights of the net and its forward/backward passes."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
+        self.w1 = rng.normal(0.0, 0.1, (INPUTS, hidden)).astype(np.float32)
+        self.b1 = np.full(hidden, 0.1, dtype=np.float32)
+        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), 2 * hidden).astype(np.float32)
+        self.b2 = np.zeros(1, dtype=np.float32)
+
+    def params(self) -> list[np.ndarray]:
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def forward(self, xs: sp.csr_matrix, xn: sp.csr_matrix):
+        h = len(self.b1)
+        acc_s = xs @ self.w1 + self.b1
+        acc_n = xn @ self.w1 + self.b1
+        cs, cn = np.clip(acc_s, 0, 1), np.clip(acc_n, 0, 1)
+        a_s, a_n = cs * cs, cn * cn
+        out = a_s @ self.w2[:h] + a_n @ self.w2[h:] + self.b2[0]
+        return out, (acc_s, acc_n, cs, cn, a_s, a_n)
+
+    def eval_cp(self, xs: sp.csr_matrix, xn: sp.csr_matrix) -> np.ndarray:
+        return self.forward(xs, xn)[0] * SCALE
+
+    def loss_and_grads(self, xs, xn, target):
+        h = len(self.b1)
+        out, (acc_s, acc_n, cs, cn, a_s, a_n) = self.forward(xs, xn)
+        pred = sigmoid(out * SCALE / K)
+        diff = pred - target
+        loss = float(np.mean(diff * diff))
+        g_out = (2.0 / len(target)) * diff * pred * (1 - pred) * (SCALE / K)
+        g_w2 = np.concatenate([a_s.T @ g_out, a_n.T @ g_out])
+        g_b2 = np.array([g_out.sum()], dtype=np.float32)
+        inside_s = (acc_s > 0) & (acc_s < 1)
+        inside_n = (acc_n > 0) & (acc_n < 1)
+        d_s = (g_out[:, None] * self.w2[None, :h]) * (2 * cs) * inside_s
+        d_n = (g_out[:, None] * self.w2[None, h:]) * (2 * cn) * inside_n
+        g_w1 = np.asarray(xs.T @ d_s + xn.T @ d_n, dtype=np.float32)
+        g_b1 = (d_s.sum(axis=0) + d_n.sum(axis=0)).astype(np.float32)
+        return loss, [g_w1, g_b1, g_w2.astype(np.float32), g_b2]
+
+
+class Adam:
+    def __init__(self, params: list[np.ndarray], lr: float) -> None:
+        self.lr, self.b1, self.b2, self.eps = lr, 0.9, 0.999, 1e-8
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, params: list[np.ndarray], grads: list[np.ndarray]) -> None:
+        self.t += 1
+        c1 = 1 - self.b1**self.t
+        c2 = 1 - self.b2**self.t
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= self.b1
+            m += (1 - self.b1) * g
+            v *= self.b2
+            v += (1 - self.b2) * g * g
+            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+
+
+def fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def quantised_bytes(net: Net) -> bytes:
+    """The net file (format in rust/nnue/mod.rs)."""
+    hidden = len(net.b1)
+    w1 = np.clip(np.round(net.w1 * QA), -32767, 32767).astype("<i2")
+    b1 = np.clip(np.round(net.b1 * QA), -32767, 32767).astype("<i2")
+    w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
+    b2 = np.int32(np.round(net.b2[0] * QA * QB))
+    body = (
+        NET_MAGIC
+        + struct.pack("<6I", NET_VERSION, INPUTS, hidden, SCALE, QA, QB)
+        + w1.tobytes()
+        + b1.tobytes()
+        + w2.tobytes()
+        + struct.pack("<i", int(b2))
+    )
+    # FNV-1a over ~400 KB in pure Python takes a second or two; fine once per run.
+    return body + struct.pack("<Q", fnv1a64(body))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", nargs="+", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--lr", type=float, default=0.001)
+    ap.add_argument("--lr-drop", type=float, default=0.3, help="learning rate factor for the last third of the epochs")
+    ap.add_argument("--lam", type=float, default=0.75, help="weight of the search score in the target (1 - lam: result)")
+    ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.hidden % 16 or not 16 <= args.hidden <= 1024:
+        ap.error("--hidden must be a multiple of 16 in 16..1024")
+
+    t0 = time.time()
+    rec = read_records(args.data)
+    if len(rec) == 0:
+        sys.exit("no records")
+    codes = piece_codes(rec)
+    stm = rec["stm"].astype(np.int64)
+    xs = features(codes, stm)
+    xn = features(codes, 1 - stm)
+    sign = np.where(stm == 0, 1.0, -1.0)
+    score = rec["score"].astype(np.float64) * sign
+    result = rec["result"].astype(np.float64) / 2.0
+    result = np.where(stm == 0, result, 1.0 - result)
+    target = (args.lam * sigmoid(score / K) + (1 - args.lam) * result).astype(np.float32)
+
+    rng = np.random.default_rng(args.seed)
+    games = np.unique(rec["game"])
+    held = set(rng.choice(games, size=max(1, int(len(games) * args.holdout)), replace=False).tolist())
+    is_val = np.array([g in held for g in rec["game"]])
+    train_idx = np.nonzero(~is_val)[0]
+    val_idx = np.nonzero(is_val)[0]
+    print(
+        f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), "
+        f"read in {time.time() - t0:.1f} s",
+        flush=True,
+    )
+
+    net = Net(args.hidden, rng)
+    opt = Adam(net.params(), args.lr)
+    for epoch in range(args.epochs):
+        if epoch == (2 * args.epochs) // 3:
+            opt.lr *= args.lr_drop
+        order = rng.permutation(train_idx)
+        total, batches = 0.0, 0
+        for start in range(0, len(order), args.batch):
+            idx = np.sort(order[start : start + args.batch])
+            loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx])
+            opt.step(net.params(), grads)
+            np.clip(net.w2, -W2_BOUND, W2_BOUND, out=net.w2)
+            total += loss
+            batches += 1
+        val = float("nan")
+        if len(val_idx):
+            out = net.forward(xs[val_idx], xn[val_idx])[0]
+            val = float(np.mean((sigmoid(out * SCALE / K) - target[val_idx]) ** 2))
+        print(f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)", flush=True)
+
+    data = quantised_bytes(net)
+    args.out.write_bytes(data)
+    print(f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -364,30 +364,29 @@ impl Network {
     /// compared with. It differs from `evaluate` only by the two truncating divisions, so
     /// by less than `1 + SCALE / (QA * QB)` centipawns (while no accumulator leaves i16).
     pub fn evaluate_float(&self, board: &Board) -> f64 {
-        let h = self.hidden;
         let qa = self.qa as f64;
         let qb = self.qb as f64;
-        let weights = from_lanes(&self.feature_weights);
-        let biases = from_lanes(&self.feature_biases);
-        let out_w = from_lanes(&self.output_weights);
+        let values = |lanes: &[Lanes]| lanes.iter().flat_map(|l| l.0).collect::<Vec<i16>>();
+        let out_w = values(&self.output_weights);
         let stm = board.side_to_move();
+        let h = self.hidden;
         let mut out = self.output_bias as f64 / (qa * qb);
         for (half, perspective) in [(0, stm), (1, stm ^ 1)] {
-            let mut acc: Vec<f64> = biases.iter().map(|&b| b as f64 / qa).collect();
+            let mut acc: Vec<f64> = values(&self.feature_biases).iter().map(|&b| b as f64 / qa).collect();
             for piece in (1..=6).chain(9..=14) {
                 let mut bits = board.bb[piece as usize];
                 while bits != 0 {
                     let s = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let f = feature64(perspective, piece, s);
-                    for (a, &w) in acc.iter_mut().zip(&weights[f * h..f * h + h]) {
+                    let row = self.row(feature64(perspective, piece, s)).iter().flat_map(|l| l.0);
+                    for (a, w) in acc.iter_mut().zip(row) {
                         *a += w as f64 / qa;
                     }
                 }
             }
-            for (j, a) in acc.iter().enumerate() {
+            for (a, &w) in acc.iter().zip(&out_w[half * h..half * h + h]) {
                 let c = a.clamp(0.0, 1.0);
-                out += c * c * (out_w[half * h + j] as f64 / qb);
+                out += c * c * (w as f64 / qb);
             }
         }
         out * self.scale as f64

@@ -12,8 +12,9 @@
 //!   each side sees the board from its own side, its own pieces first.
 //! * **Hidden layer**, H neurons per perspective (H a multiple of 16, 16..=1024; the first
 //!   net uses 256). Both perspectives share the weights:
-//!   `acc_P[j] = b[j] + sum over P's active features f of W[f][j]`, in i16 (the trainer keeps
-//!   the weights small enough that no sum leaves the i16 range; the code wraps if one does).
+//!   `acc_P[j] = b[j] + sum over P's active features f of W[f][j]`, in i16 (the trainer must
+//!   keep the weights small enough that no sum leaves the i16 range, see Quantisation below;
+//!   the code wraps if one does).
 //! * **Activation** (SCReLU): `a = clamp(acc, 0, QA)^2`, an i32 below 2^16.
 //! * **Output**: with `stm` the side to move and `nstm` the other,
 //!   `S = sum_j a_stm[j] * w[j] + sum_j a_nstm[j] * w[H + j]` (exact, i64),
@@ -63,8 +64,10 @@
 //! `AccumulatorStack::push_made(net, board)` right after `make_move` (or
 //! `push(net, board_before, move)` before it) derives the changed features from the move
 //! itself (quiet move, capture, en passant, promotion, castling including Chess960, null
-//! move) and writes the child ply as parent + added rows - removed rows in one pass; `pop`
-//! steps back. Nothing is recomputed from scratch except by `refresh`.
+//! move) and records them; the first `current` / `evaluate` at a ply writes it (and any
+//! ply below it not yet written) as parent + added rows - removed rows in one pass per
+//! perspective, so plies the search never evaluates cost no vector work. `pop` steps back.
+//! Nothing is recomputed from scratch except by `refresh` / `reset`.
 //!
 //! # SIMD
 //!

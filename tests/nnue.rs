@@ -622,6 +622,8 @@ fn a_net_written_by_the_trainer_evaluates_as_the_trainer_does() {
     // with the weights read back from the file (dequantised).
     let net = Network::from_bytes(include_bytes!("data/nnue_trainer_h16.nnue")).expect("the trainer's file loads");
     assert_eq!((net.hidden(), net.scale(), net.qa(), net.qb()), (16, 400, 255, 64));
+    let (lo, hi) = net.accumulator_range();
+    assert!(lo >= i16::MIN as i64 && hi <= i16::MAX as i64, "the fixture could wrap: {lo}..{hi}");
     let exact = 1.0 + 400.0 / (255.0 * 64.0);
     let (mut n, mut worst, mut total) = (0, 0.0f64, 0.0f64);
     for line in include_str!("data/nnue_trainer_h16.txt").lines() {
@@ -643,4 +645,41 @@ fn a_net_written_by_the_trainer_evaluates_as_the_trainer_does() {
     // and 1/64 costs this fixture (|evaluations| up to 1383 cp, median 612) 22 cp at most and
     // 6 cp on average (measured when the fixture was made); allowed: 30 and 10.
     assert!(worst <= 30.0 && total / n as f64 <= 10.0, "quantisation error: worst {worst}, mean {}", total / n as f64);
+}
+
+#[test]
+fn accumulator_range_bounds_every_position() {
+    // A hand-made net: neuron 0's weights are 1 for every feature, neuron 1's -2 for the
+    // first 10 features and 3 for the last, the rest 0; biases 5 and -7.
+    let mut spec = random_spec(26, 16, false);
+    spec.fw.iter_mut().for_each(|w| *w = 0);
+    spec.fb.iter_mut().for_each(|b| *b = 0);
+    spec.fb[0] = 5;
+    spec.fb[1] = -7;
+    for f in 0..768 {
+        spec.fw[f * 16] = 1;
+        spec.fw[f * 16 + 1] = if f < 10 { -2 } else if f == 767 { 3 } else { 0 };
+    }
+    assert_eq!(net_of(&spec).accumulator_range(), (-7 - 20, 5 + 32));
+    // A random net: every accumulator of many positions lies within its range, and the
+    // range is not absurdly loose (the random nets' rows are within +-90, 32 of them).
+    let spec = random_spec(27, 64, false);
+    let net = net_of(&spec);
+    let (lo, hi) = net.accumulator_range();
+    assert!(lo >= -150 - 32 * 90 && hi <= 400 + 32 * 90 && lo < -1000 && hi > 1000, "{lo}..{hi}");
+    let mut rng = Rng(28);
+    for (fen, is960) in start_fens() {
+        let mut board = Board::from_fen_with(&fen, is960).unwrap();
+        for _ in 0..30 {
+            let acc = Accumulator::from_board(&net, &board);
+            for p in [WHITE, BLACK] {
+                assert!(acc.values(p).iter().all(|&v| (lo..=hi).contains(&(v as i64))));
+            }
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves[rng.below(moves.len())]);
+        }
+    }
 }

@@ -337,6 +337,31 @@ impl Network {
         &self.feature_biases
     }
 
+    /// Bounds on every accumulator value of any position with at most 32 pieces: for each
+    /// neuron its bias plus its 32 most negative (most positive) feature weights, the lowest
+    /// (highest) over the neurons. A net whose range lies within i16 can never wrap; the
+    /// trainer's output and an embedded net can be checked with it.
+    pub fn accumulator_range(&self) -> (i64, i64) {
+        /// At most 32 pieces stand on a chess board, each one active feature per perspective.
+        const MAX_PIECES: usize = 32;
+        let h = self.hidden;
+        let weights = from_lanes(&self.feature_weights);
+        let biases = from_lanes(&self.feature_biases);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        let mut column = vec![0i64; INPUTS];
+        for (j, &b) in biases.iter().enumerate() {
+            for (f, c) in column.iter_mut().enumerate() {
+                *c = weights[f * h + j] as i64;
+            }
+            column.sort_unstable();
+            let low: i64 = column.iter().take(MAX_PIECES).filter(|&&w| w < 0).sum();
+            let high: i64 = column.iter().rev().take(MAX_PIECES).filter(|&&w| w > 0).sum();
+            lo = lo.min(b as i64 + low);
+            hi = hi.max(b as i64 + high);
+        }
+        (lo, hi)
+    }
+
     /// The evaluation of the position whose accumulators are `acc`, in centipawns from the
     /// point of view of `side_to_move`:
     /// `((S / QA) + b_out) * SCALE / (QA * QB)` where

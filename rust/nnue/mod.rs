@@ -57,6 +57,7 @@
 //! QA = 255 an accumulator holds floats in about [-128.5, 128.5], and no position's sum
 //! may leave that range: clipping the feature weights to [-1.98, 1.98] and the biases to
 //! [-64, 64] is one sufficient choice (at most 32 pieces: 32 * 1.98 + 64 < 128).
+//! `Network::accumulator_range` bounds every accumulator of a given net, to check one.
 //! Output weights must stay within [-32768, 32767] / QB (±511.9 with QB = 64).
 //!
 //! # Incremental updates

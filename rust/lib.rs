@@ -18,6 +18,7 @@ mod error;
 mod fen;
 mod makemove;
 mod movegen;
+mod nnue;
 mod notation;
 mod perft;
 mod query;
@@ -54,3 +55,5 @@ pub use variant::{
     divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled, GameValue,
     VBoard, VMove, Variant, VariantError, VariantSet,
 };
+// NNUE inference (issue 14): not yet used by the search or the evaluation.
+pub use nnue::{Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath, INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN};

@@ -1,0 +1,111 @@
+//! NNUE evaluation (<https://www.chessprogramming.org/NNUE>): inference for kibitz's
+//! perspective network, with incrementally updated accumulators (issue 14).
+//!
+//! # Architecture
+//!
+//! `(768 -> H) x 2 -> 1`, squared clipped ReLU, one output.
+//!
+//! * **Inputs**, 768 per perspective. For perspective `P` (WHITE or BLACK), a piece of colour
+//!   `C` and kind `K` (PAWN = 1 .. KING = 6, `types.rs`) on square `s` (0..64, a1 = 0, h8 = 63,
+//!   the numbering of `attack.rs`) is feature
+//!   `(C == P ? 0 : 1) * 384 + (K - 1) * 64 + (P == WHITE ? s : s ^ 56)`:
+//!   each side sees the board from its own side, its own pieces first.
+//! * **Hidden layer**, H neurons per perspective (H a multiple of 16, 16..=1024; the first
+//!   net uses 256). Both perspectives share the weights:
+//!   `acc_P[j] = b[j] + sum over P's active features f of W[f][j]`, in i16 (the trainer must
+//!   keep the weights small enough that no sum leaves the i16 range, see Quantisation below;
+//!   the code wraps if one does).
+//! * **Activation** (SCReLU): `a = clamp(acc, 0, QA)^2`, an i32 below 2^16.
+//! * **Output**: with `stm` the side to move and `nstm` the other,
+//!   `S = sum_j a_stm[j] * w[j] + sum_j a_nstm[j] * w[H + j]` (exact, i64),
+//!   `out = S / QA + b_out` (i64), `eval = out * SCALE / (QA * QB)` centipawns from the side
+//!   to move's point of view, both divisions truncating towards zero, saturated to i32.
+//!   In float terms: `eval = SCALE * (sum_j clamp(x_stm[j], 0, 1)^2 * v[j] + ... + c)` with
+//!   `x = acc / QA`, `v = w / QB`, `c = b_out / (QA * QB)`; `Network::evaluate_float`
+//!   computes exactly that, and differs from `Network::evaluate` by less than
+//!   `1 + SCALE / (QA * QB)` centipawns.
+//!
+//! # File format (version 1; the canonical description, the trainer writes exactly this)
+//!
+//! All integers little-endian, no padding:
+//!
+//! | offset | type | content |
+//! |---|---|---|
+//! | 0 | 8 bytes | magic `KBZNNUE\0` |
+//! | 8 | u32 | version = 1 |
+//! | 12 | u32 | inputs = 768 |
+//! | 16 | u32 | H (multiple of 16, 16..=1024) |
+//! | 20 | u32 | SCALE (1..=10000; 400) |
+//! | 24 | u32 | QA (1..=255; 255) |
+//! | 28 | u32 | QB (1..=32767; 64) |
+//! | 32 | i16 x 768·H | feature weights, row by row: feature `f`'s row at `f*H .. f*H + H` |
+//! | | i16 x H | feature biases |
+//! | | i16 x 2·H | output weights, side to move's half first |
+//! | | i32 | output bias, in units of 1 / (QA·QB) |
+//! | | u64 | FNV-1a 64 (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) of every byte before it |
+//!
+//! Nothing follows the checksum: the size is exactly `32 + 2*(768*H + 3*H) + 4 + 8` bytes
+//! (394,796 for H = 256). `Network::from_bytes` rejects, with a `NetError` that says what is
+//! wrong, a wrong magic, another version, inputs other than 768, a bad H, a zero or
+//! out-of-range SCALE / QA / QB, a short file (expected and actual size), trailing bytes and
+//! a checksum mismatch; `Network::to_bytes` writes the same format.
+//!
+//! # Quantisation (what the trainer does)
+//!
+//! From a float network whose output times SCALE is centipawns: feature weights and biases
+//! `round(x * QA)`, output weights `round(v * QB)`, output bias `round(c * QA * QB)`. With
+//! QA = 255 an accumulator holds floats in about [-128.5, 128.5], and no position's sum
+//! may leave that range: clipping the feature weights to [-1.98, 1.98] and the biases to
+//! [-64, 64] is one sufficient choice (at most 32 pieces: 32 * 1.98 + 64 < 128).
+//! `Network::accumulator_range` bounds every accumulator of a given net, to check one.
+//! Output weights must stay within [-32768, 32767] / QB (±511.9 with QB = 64).
+//!
+//! # Incremental updates
+//!
+//! `AccumulatorStack::push_made(net, board)` right after `make_move` (or
+//! `push(net, board_before, move)` before it) derives the changed features from the move
+//! itself (quiet move, capture, en passant, promotion, castling including Chess960, null
+//! move) and records them; the first `current` / `evaluate` at a ply writes it (and any
+//! ply below it not yet written) as parent + added rows - removed rows in one pass per
+//! perspective, so plies the search never evaluates cost no vector work. `pop` steps back.
+//! Nothing is recomputed from scratch except by `refresh` / `reset`.
+//!
+//! # SIMD
+//!
+//! The accumulator update and the output dot product (`simd.rs`) come in two versions: AVX2
+//! intrinsics (`#[target_feature(enable = "avx2")]`), and portable code over 16-value blocks
+//! that autovectorises to SSE2, the x86-64 baseline. The path is chosen at run time
+//! (`is_x86_feature_detected!`, once per process), so the one manylinux wheel uses AVX2
+//! where the CPU has it and still runs everywhere; both give identical results (tested).
+
+mod accumulator;
+mod network;
+mod simd;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+pub use network::{NetError, NetParams, Network};
+pub use simd::SimdPath;
+
+use crate::attack::SQ64;
+use crate::types::*;
+
+/// Inputs per perspective: 2 colours x 6 kinds x 64 squares.
+pub const INPUTS: usize = 768;
+/// Largest hidden size accepted: keeps the dot product's i32 lanes (`simd.rs`) far from
+/// overflow and a net file below 2 MB.
+pub const MAX_HIDDEN: usize = 1024;
+
+/// The input feature of `piece` on square `s` (0..64) seen from `perspective`.
+#[inline(always)]
+pub(crate) fn feature64(perspective: Color, piece: u8, s: usize) -> usize {
+    debug_assert!((PAWN..=KING).contains(&kind_of(piece)) && s < 64);
+    let theirs = if color_of(piece) == perspective { 0 } else { 384 };
+    let square = if perspective == WHITE { s } else { s ^ 56 };
+    theirs + (kind_of(piece) as usize - 1) * 64 + square
+}
+
+/// The input feature of `piece` on mailbox cell `sq` seen from `perspective`.
+#[inline(always)]
+pub(crate) fn feature(perspective: Color, piece: u8, sq: Square) -> usize {
+    feature64(perspective, piece, SQ64[sq] as usize)
+}

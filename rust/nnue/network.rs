@@ -1,0 +1,419 @@
+//! The network's weights: loading and writing the net file, the quantised evaluation of an
+//! accumulator and the float reference evaluation. The format is described in `mod.rs`.
+
+use super::accumulator::Accumulator;
+use super::simd::{self, Lanes, SimdPath, LANES, SQUARE_OFFSET};
+use super::{feature64, INPUTS, MAX_HIDDEN};
+use crate::board::Board;
+use crate::types::*;
+
+/// The file's first eight bytes.
+pub(crate) const MAGIC: &[u8; 8] = b"KBZNNUE\0";
+/// The only format version this build reads and writes.
+pub(crate) const VERSION: u32 = 1;
+/// Magic, then six u32 fields (version, inputs, hidden, scale, qa, qb).
+pub(crate) const HEADER_BYTES: usize = 8 + 6 * 4;
+/// FNV-1a 64 parameters (<http://www.isthe.com/chongo/tech/comp/fnv/>).
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+/// Largest accepted output scale: the first net uses 400 (centipawns per unit of the
+/// trainer's sigmoid input); 25 times that is no longer a plausible choice but a corrupt field.
+pub(crate) const MAX_SCALE: u32 = 10_000;
+/// Largest accepted QA: the activation `clamp(acc, 0, QA)^2` must stay below 2^16 for the
+/// dot-product kernels (`simd.rs`); the usual value is 255.
+pub(crate) const MAX_QA: u32 = 255;
+/// Largest accepted QB: a float output weight of 1.0 must still be representable in i16.
+pub(crate) const MAX_QB: u32 = i16::MAX as u32;
+
+/// Why a net file was rejected. Messages say what is wrong; the caller keeps its current net.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The first eight bytes are not `KBZNNUE\0`.
+    BadMagic,
+    /// A version this build cannot read.
+    UnsupportedVersion(u32),
+    /// The input count is not 768.
+    BadInputs(u32),
+    /// The hidden size is 0, not a multiple of 16, or above 1024.
+    BadHidden(u32),
+    /// A quantisation field (`scale`, `qa`, `qb`) is zero or out of its range.
+    BadQuantisation { field: &'static str, value: u32, max: u32 },
+    /// The file ends before the data its header announces.
+    Truncated { expected: usize, got: usize },
+    /// Bytes follow the checksum.
+    TrailingBytes { expected: usize, got: usize },
+    /// The stored checksum differs from the checksum of the content.
+    ChecksumMismatch { stored: u64, computed: u64 },
+    /// `Network::from_params` got a weight vector of the wrong length.
+    BadLength { what: &'static str, expected: usize, got: usize },
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::BadMagic => write!(f, "not a kibitz net file (the first 8 bytes are not KBZNNUE\\0)"),
+            NetError::UnsupportedVersion(v) => {
+                write!(f, "unsupported net format version {v} (this build reads version {VERSION})")
+            }
+            NetError::BadInputs(n) => write!(f, "the net has {n} inputs, expected {INPUTS}"),
+            NetError::BadHidden(h) => {
+                write!(f, "bad hidden layer size {h} (must be a positive multiple of {LANES}, at most {MAX_HIDDEN})")
+            }
+            NetError::BadQuantisation { field, value, max } => {
+                write!(f, "bad quantisation constant {field} = {value} (must be 1..={max})")
+            }
+            NetError::Truncated { expected, got } => {
+                write!(f, "truncated net file: expected {expected} bytes, got {got}")
+            }
+            NetError::TrailingBytes { expected, got } => {
+                write!(f, "net file too long: expected {expected} bytes, got {got} (trailing bytes after the checksum)")
+            }
+            NetError::ChecksumMismatch { stored, computed } => {
+                write!(f, "net file checksum mismatch: stored {stored:#018x}, computed {computed:#018x} (corrupt file)")
+            }
+            NetError::BadLength { what, expected, got } => {
+                write!(f, "{what}: expected {expected} values, got {got}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a, 64-bit, of `bytes` (the net file's checksum).
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ b as u64).wrapping_mul(FNV_PRIME))
+}
+
+/// A network's contents as plain vectors, for writing nets from code (tests, tools) and for
+/// reading them back out. Layouts as in the file: feature weights row by row (feature `f`
+/// at `f * hidden .. (f + 1) * hidden`), output weights side to move's half first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetParams {
+    pub hidden: usize,
+    pub scale: u32,
+    pub qa: u32,
+    pub qb: u32,
+    pub feature_weights: Vec<i16>,
+    pub feature_biases: Vec<i16>,
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// A loaded network: quantised weights in 32-byte aligned blocks, and the kernel path.
+#[derive(Clone, Debug)]
+pub struct Network {
+    hidden: usize,
+    scale: u32,
+    qa: u32,
+    qb: u32,
+    /// `INPUTS` rows of `hidden / 16` blocks.
+    feature_weights: Vec<Lanes>,
+    feature_biases: Vec<Lanes>,
+    /// Side to move's half (`hidden / 16` blocks), then the other side's.
+    output_weights: Vec<Lanes>,
+    output_bias: i32,
+    /// The sum of all output weights: the constant term of the dot product's identity.
+    output_weight_sum: i64,
+    path: SimdPath,
+}
+
+/// Packs i16 values (a multiple of 16 of them) into aligned blocks.
+fn to_lanes(values: &[i16]) -> Vec<Lanes> {
+    values
+        .chunks_exact(LANES)
+        .map(|c| {
+            let mut l = Lanes::default();
+            l.0.copy_from_slice(c);
+            l
+        })
+        .collect()
+}
+
+/// Unpacks aligned blocks into plain values.
+fn from_lanes(lanes: &[Lanes]) -> Vec<i16> {
+    lanes.iter().flat_map(|l| l.0).collect()
+}
+
+/// Checks the header fields that bound the rest of the file.
+fn check_shape(hidden: u32, scale: u32, qa: u32, qb: u32) -> Result<(), NetError> {
+    if hidden == 0 || !(hidden as usize).is_multiple_of(LANES) || hidden as usize > MAX_HIDDEN {
+        return Err(NetError::BadHidden(hidden));
+    }
+    for (field, value, max) in [("scale", scale, MAX_SCALE), ("qa", qa, MAX_QA), ("qb", qb, MAX_QB)] {
+        if value == 0 || value > max {
+            return Err(NetError::BadQuantisation { field, value, max });
+        }
+    }
+    Ok(())
+}
+
+/// The exact file size of a net with `hidden` neurons.
+pub(crate) fn file_size(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+}
+
+/// Reads a little-endian u32 at `at` (the caller has checked the length).
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// Little-endian i16 values of a byte slice of even length.
+fn i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
+}
+
+impl Network {
+    /// Parses and checks a net file (format in the module documentation). Every malformed
+    /// input gives a `NetError`; nothing here can panic.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        // Compare as much of the magic as there is: "PK.." is not a net, "KBZ" a short one.
+        if !MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())]) {
+            return Err(NetError::BadMagic);
+        }
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetError::Truncated { expected: HEADER_BYTES, got: bytes.len() });
+        }
+        let field = |i: usize| u32_at(bytes, MAGIC.len() + 4 * i);
+        let (version, inputs, hidden, scale, qa, qb) = (field(0), field(1), field(2), field(3), field(4), field(5));
+        if version != VERSION {
+            return Err(NetError::UnsupportedVersion(version));
+        }
+        if inputs as usize != INPUTS {
+            return Err(NetError::BadInputs(inputs));
+        }
+        check_shape(hidden, scale, qa, qb)?;
+        let h = hidden as usize;
+        let expected = file_size(h);
+        if bytes.len() < expected {
+            return Err(NetError::Truncated { expected, got: bytes.len() });
+        }
+        if bytes.len() > expected {
+            return Err(NetError::TrailingBytes { expected, got: bytes.len() });
+        }
+        let body = &bytes[..expected - 8];
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(&bytes[expected - 8..]);
+        let stored = u64::from_le_bytes(stored);
+        let computed = fnv1a64(body);
+        if stored != computed {
+            return Err(NetError::ChecksumMismatch { stored, computed });
+        }
+        let mut at = HEADER_BYTES;
+        let mut take = |n: usize| {
+            let s = &body[at..at + n];
+            at += n;
+            s
+        };
+        let feature_weights = i16s(take(2 * INPUTS * h));
+        let feature_biases = i16s(take(2 * h));
+        let output_weights = i16s(take(4 * h));
+        let ob = take(4);
+        let output_bias = i32::from_le_bytes([ob[0], ob[1], ob[2], ob[3]]);
+        Network::from_params(NetParams {
+            hidden: h,
+            scale,
+            qa,
+            qb,
+            feature_weights,
+            feature_biases,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Builds a network from plain vectors, with the same checks as the file loader.
+    pub fn from_params(p: NetParams) -> Result<Network, NetError> {
+        let hidden = u32::try_from(p.hidden).unwrap_or(u32::MAX);
+        check_shape(hidden, p.scale, p.qa, p.qb)?;
+        let h = p.hidden;
+        for (what, expected, got) in [
+            ("feature weights", INPUTS * h, p.feature_weights.len()),
+            ("feature biases", h, p.feature_biases.len()),
+            ("output weights", 2 * h, p.output_weights.len()),
+        ] {
+            if expected != got {
+                return Err(NetError::BadLength { what, expected, got });
+            }
+        }
+        Ok(Network {
+            hidden: h,
+            scale: p.scale,
+            qa: p.qa,
+            qb: p.qb,
+            feature_weights: to_lanes(&p.feature_weights),
+            feature_biases: to_lanes(&p.feature_biases),
+            output_weight_sum: p.output_weights.iter().map(|&w| w as i64).sum(),
+            output_weights: to_lanes(&p.output_weights),
+            output_bias: p.output_bias,
+            path: SimdPath::detect(),
+        })
+    }
+
+    /// The network's contents as plain vectors.
+    pub fn params(&self) -> NetParams {
+        NetParams {
+            hidden: self.hidden,
+            scale: self.scale,
+            qa: self.qa,
+            qb: self.qb,
+            feature_weights: from_lanes(&self.feature_weights),
+            feature_biases: from_lanes(&self.feature_biases),
+            output_weights: from_lanes(&self.output_weights),
+            output_bias: self.output_bias,
+        }
+    }
+
+    /// The net file of this network (`from_bytes(&net.to_bytes())` gives it back).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, INPUTS as u32, self.hidden as u32, self.scale, self.qa, self.qb] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for lanes in [&self.feature_weights, &self.feature_biases, &self.output_weights] {
+            for v in lanes.iter().flat_map(|l| l.0) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = fnv1a64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Neurons per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The output scale (centipawns per unit of the float network's output).
+    pub fn scale(&self) -> u32 {
+        self.scale
+    }
+
+    /// The feature layer's quantisation factor.
+    pub fn qa(&self) -> u32 {
+        self.qa
+    }
+
+    /// The output layer's quantisation factor.
+    pub fn qb(&self) -> u32 {
+        self.qb
+    }
+
+    /// The kernel implementation in use.
+    pub fn simd(&self) -> SimdPath {
+        self.path
+    }
+
+    /// Selects the kernel implementation (tests and benchmarks compare them). Returns false,
+    /// changing nothing, when the CPU cannot run `path`.
+    pub fn set_simd(&mut self, path: SimdPath) -> bool {
+        if path.is_available() {
+            self.path = path;
+        }
+        self.path == path
+    }
+
+    /// Blocks per perspective.
+    #[inline(always)]
+    pub(crate) fn blocks(&self) -> usize {
+        self.hidden / LANES
+    }
+
+    /// The weight row of feature `f`.
+    #[inline(always)]
+    pub(crate) fn row(&self, f: usize) -> &[Lanes] {
+        let n = self.blocks();
+        &self.feature_weights[f * n..f * n + n]
+    }
+
+    /// The feature biases.
+    #[inline(always)]
+    pub(crate) fn biases(&self) -> &[Lanes] {
+        &self.feature_biases
+    }
+
+    /// Bounds on every accumulator value of any position with at most 32 pieces: for each
+    /// neuron its bias plus its 32 most negative (most positive) feature weights, the lowest
+    /// (highest) over the neurons. A net whose range lies within i16 can never wrap; the
+    /// trainer's output and an embedded net can be checked with it.
+    pub fn accumulator_range(&self) -> (i64, i64) {
+        /// At most 32 pieces stand on a chess board, each one active feature per perspective.
+        const MAX_PIECES: usize = 32;
+        let h = self.hidden;
+        let weights = from_lanes(&self.feature_weights);
+        let biases = from_lanes(&self.feature_biases);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        let mut column = vec![0i64; INPUTS];
+        for (j, &b) in biases.iter().enumerate() {
+            for (f, c) in column.iter_mut().enumerate() {
+                *c = weights[f * h + j] as i64;
+            }
+            column.sort_unstable();
+            let low: i64 = column.iter().take(MAX_PIECES).filter(|&&w| w < 0).sum();
+            let high: i64 = column.iter().rev().take(MAX_PIECES).filter(|&&w| w > 0).sum();
+            lo = lo.min(b as i64 + low);
+            hi = hi.max(b as i64 + high);
+        }
+        (lo, hi)
+    }
+
+    /// The evaluation of the position whose accumulators are `acc`, in centipawns from the
+    /// point of view of `side_to_move`:
+    /// `((S / QA) + b_out) * SCALE / (QA * QB)` where
+    /// `S = sum_j clamp(acc_stm[j], 0, QA)^2 * w[j] + sum_j clamp(acc_other[j], 0, QA)^2 * w[H + j]`.
+    /// `S` is exact in i64 (at most 2048 * 255^2 * 2^15 < 2^43 in magnitude); both divisions
+    /// truncate towards zero (Rust's `/` on i64); the result saturates to the i32 range (only
+    /// reachable with absurd weights). Panics if `acc` was built for a different hidden size.
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let n = self.blocks();
+        let qa = self.qa as i64;
+        let us = acc.half(side_to_move);
+        let them = acc.half(side_to_move ^ 1);
+        let (w_us, w_them) = self.output_weights.split_at(n);
+        let s = simd::screlu_dot(self.path, us, w_us, self.qa as i16)
+            + simd::screlu_dot(self.path, them, w_them, self.qa as i16)
+            + SQUARE_OFFSET * self.output_weight_sum;
+        let out = s / qa + self.output_bias as i64;
+        let eval = out * self.scale as i64 / (qa * self.qb as i64);
+        eval.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    }
+
+    /// The same network evaluated in f64 from the dequantised weights (feature weights and
+    /// biases / QA, output weights / QB, output bias / (QA * QB), activation
+    /// `clamp(x, 0, 1)^2`, result times SCALE): the reference the quantised evaluation is
+    /// compared with. It differs from `evaluate` only by the two truncating divisions, so
+    /// by less than `1 + SCALE / (QA * QB)` centipawns (while no accumulator leaves i16).
+    pub fn evaluate_float(&self, board: &Board) -> f64 {
+        let qa = self.qa as f64;
+        let qb = self.qb as f64;
+        let values = |lanes: &[Lanes]| lanes.iter().flat_map(|l| l.0).collect::<Vec<i16>>();
+        let out_w = values(&self.output_weights);
+        let stm = board.side_to_move();
+        let h = self.hidden;
+        let mut out = self.output_bias as f64 / (qa * qb);
+        for (half, perspective) in [(0, stm), (1, stm ^ 1)] {
+            let mut acc: Vec<f64> = values(&self.feature_biases).iter().map(|&b| b as f64 / qa).collect();
+            for piece in (1..=6).chain(9..=14) {
+                let mut bits = board.bb[piece as usize];
+                while bits != 0 {
+                    let s = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let row = self.row(feature64(perspective, piece, s)).iter().flat_map(|l| l.0);
+                    for (a, w) in acc.iter_mut().zip(row) {
+                        *a += w as f64 / qa;
+                    }
+                }
+            }
+            for (a, &w) in acc.iter().zip(&out_w[half * h..half * h + h]) {
+                let c = a.clamp(0.0, 1.0);
+                out += c * c * (w as f64 / qb);
+            }
+        }
+        out * self.scale as f64
+    }
+}

@@ -1,0 +1,685 @@
+//! NNUE inference (rust/nnue/) against references written here, independently of the module:
+//! the net file is written by this file's own encoder (FNV-1a included), the accumulators
+//! and the evaluation are recomputed from those bytes square by square in plain i64
+//! arithmetic, and incremental accumulators are compared with from-scratch ones along random
+//! games and every move of shallow trees (castling both ways, en passant, promotions with
+//! capture, Chess960 castling from tests/data/chess960.perft).
+
+use kibitz::{
+    color_of, kind_of, sq120, Accumulator, AccumulatorStack, Board, Move, MoveList, NetError, Network,
+    SimdPath, BLACK, EMPTY, WHITE,
+};
+
+/// SplitMix64 (<https://prng.di.unimi.it/splitmix64.c>): a small seeded generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// Uniform in lo..=hi.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+/// The contents of a test net, as the file describes them.
+#[derive(Clone)]
+struct Spec {
+    hidden: usize,
+    scale: u32,
+    qa: u32,
+    qb: u32,
+    fw: Vec<i16>,
+    fb: Vec<i16>,
+    ow: Vec<i16>,
+    ob: i32,
+}
+
+/// A random net whose accumulators stay inside i16 (|bias| + 32 pieces * |weight| < 2^15)
+/// and span the clipping range both ways. `wide_output` uses the full i16 output weights.
+fn random_spec(seed: u64, hidden: usize, wide_output: bool) -> Spec {
+    let mut rng = Rng(seed);
+    let w = |rng: &mut Rng, lo, hi| rng.range(lo, hi) as i16;
+    let fw = (0..768 * hidden).map(|_| w(&mut rng, -90, 90)).collect();
+    let fb = (0..hidden).map(|_| w(&mut rng, -150, 400)).collect();
+    let ow = (0..2 * hidden)
+        .map(|i| if wide_output { if i % 97 == 0 { i16::MIN } else { w(&mut rng, -32768, 32767) } } else { w(&mut rng, -127, 127) })
+        .collect();
+    let ob = rng.range(-200_000, 200_000) as i32;
+    Spec { hidden, scale: 400, qa: 255, qb: 64, fw, fb, ow, ob }
+}
+
+/// FNV-1a 64, written here from its definition.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The net file of `s`, byte by byte as the format describes it.
+fn encode(s: &Spec) -> Vec<u8> {
+    let mut out = b"KBZNNUE\0".to_vec();
+    for v in [1u32, 768, s.hidden as u32, s.scale, s.qa, s.qb] {
+        out.extend(v.to_le_bytes());
+    }
+    for v in s.fw.iter().chain(&s.fb).chain(&s.ow) {
+        out.extend(v.to_le_bytes());
+    }
+    out.extend(s.ob.to_le_bytes());
+    let sum = fnv(&out);
+    out.extend(sum.to_le_bytes());
+    out
+}
+
+/// The accumulator of `perspective`, recomputed square by square from the spec (i64, then
+/// checked to fit i16: the random nets are built so that it does).
+fn reference_acc(s: &Spec, board: &Board, perspective: usize) -> Vec<i64> {
+    let h = s.hidden;
+    let mut acc: Vec<i64> = s.fb.iter().map(|&b| b as i64).collect();
+    for rank in 0..8 {
+        for file in 0..8 {
+            let p = board.piece_at(sq120(file, rank));
+            if p == EMPTY {
+                continue;
+            }
+            let sq = rank * 8 + file;
+            let relative = if perspective == WHITE { sq } else { (7 - rank) * 8 + file };
+            let f = if color_of(p) == perspective { 0 } else { 384 } + (kind_of(p) as usize - 1) * 64 + relative;
+            for (a, &w) in acc.iter_mut().zip(&s.fw[f * h..f * h + h]) {
+                *a += w as i64;
+            }
+        }
+    }
+    assert!(acc.iter().all(|&a| (i16::MIN as i64..=i16::MAX as i64).contains(&a)), "test net leaves i16");
+    acc
+}
+
+/// The evaluation by the formula of the format, in i128 from the spec.
+fn reference_eval(s: &Spec, board: &Board) -> i32 {
+    let stm = board.side_to_move();
+    let qa = s.qa as i128;
+    let mut sum: i128 = 0;
+    for (half, perspective) in [(0, stm), (1, 1 - stm)] {
+        for (j, &a) in reference_acc(s, board, perspective).iter().enumerate() {
+            let c = (a as i128).clamp(0, qa);
+            sum += c * c * s.ow[half * s.hidden + j] as i128;
+        }
+    }
+    let out = sum / qa + s.ob as i128; // Rust's `/` truncates towards zero, as the format says
+    (out * s.scale as i128 / (qa * s.qb as i128)) as i32
+}
+
+fn net_of(s: &Spec) -> Network {
+    Network::from_bytes(&encode(s)).expect("the test net loads")
+}
+
+fn legal_moves(board: &Board) -> Vec<Move> {
+    let mut ml = MoveList::new();
+    board.generate_legal(&mut ml);
+    ml.iter().copied().collect()
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Castling both ways for both sides, en passant (d5 x e6), promotions with capture both ways.
+const SPECIAL: &str = "r3k2r/1P4P1/8/3Pp3/8/8/1p4p1/R3K2R w KQkq e6 0 1";
+const SPECIAL_BLACK: &str = "r3k2r/1P4P1/8/8/3pP3/8/1p4p1/R3K2R b KQkq e3 0 1";
+const POS4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+
+/// The first `n` Chess960 positions of tests/data/chess960.perft.
+fn chess960_fens(n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft"))
+        .expect("tests/data/chess960.perft");
+    text.lines().filter_map(|l| l.strip_prefix("epd ")).take(n).map(|s| s.trim().to_string()).collect()
+}
+
+/// What kinds of moves a walk exercised (so that the tests fail if coverage is lost).
+#[derive(Default, Debug)]
+struct Seen {
+    castles: usize,
+    castles_960: usize,
+    en_passant: usize,
+    promo_captures: usize,
+    captures: usize,
+    nulls: usize,
+    pops: usize,
+    checked: usize,
+}
+
+impl Seen {
+    fn note(&mut self, board: &Board, m: Move) {
+        if m.is_castle() {
+            self.castles += 1;
+            if board.is_chess960() {
+                self.castles_960 += 1;
+            }
+        } else if m.is_en_passant() {
+            self.en_passant += 1;
+        } else if board.piece_at(m.to()) != EMPTY {
+            self.captures += 1;
+            if m.is_promotion() {
+                self.promo_captures += 1;
+            }
+        }
+    }
+}
+
+/// Plays random games from `fens`, pushing before each make and popping after random
+/// take-backs, with null moves now and then; checks every accumulator against a refresh.
+fn random_walk(net: &Network, fens: &[(String, bool)], games: usize, seed: u64, seen: &mut Seen) {
+    let mut rng = Rng(seed);
+    for g in 0..games {
+        let (fen, is960) = &fens[g % fens.len()];
+        let mut board = Board::from_fen_with(fen, *is960).unwrap();
+        let mut stack = AccumulatorStack::new(net, &board);
+        for _ in 0..120 {
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            let r = rng.below(100);
+            if r < 8 && stack.depth() > 0 {
+                board.unmake_move();
+                stack.pop();
+                seen.pops += 1;
+            } else if r < 12 && !board.in_check() {
+                if r < 10 {
+                    stack.push(net, &board, Move::NULL);
+                    board.make_null();
+                } else {
+                    board.make_null();
+                    stack.push_made(net, &board);
+                }
+                seen.nulls += 1;
+            } else {
+                // Prefer the special moves when they are there, so that every game tests them.
+                let special: Vec<Move> =
+                    moves.iter().copied().filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion()).collect();
+                let m = if !special.is_empty() && rng.below(2) == 0 {
+                    special[rng.below(special.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                seen.note(&board, m);
+                // Both entry points: from the board before the move and from the board after it.
+                if rng.below(2) == 0 {
+                    stack.push(net, &board, m);
+                    board.make_move(m);
+                } else {
+                    board.make_move(m);
+                    stack.push_made(net, &board);
+                }
+            }
+            // Not at every ply: the stack is lazy, and a check after several unchecked plies
+            // tests the catching up over them.
+            if rng.below(3) != 0 {
+                assert_eq!(stack.current(net), &Accumulator::from_board(net, &board), "after {:?} in {}", board.move_history().last(), board.fen());
+                seen.checked += 1;
+            }
+        }
+    }
+}
+
+/// Every move down to `depth` plies, checked at every node; `push` at odd plies,
+/// `push_made` at even ones.
+fn tree_walk(net: &Network, board: &mut Board, stack: &mut AccumulatorStack, depth: u32, seen: &mut Seen) {
+    if depth == 0 {
+        return;
+    }
+    for m in legal_moves(board) {
+        seen.note(board, m);
+        if depth.is_multiple_of(2) {
+            stack.push(net, board, m);
+            board.make_move(m);
+        } else {
+            board.make_move(m);
+            stack.push_made(net, board);
+        }
+        assert_eq!(stack.current(net), &Accumulator::from_board(net, board), "after {m:?}: {}", board.fen());
+        seen.checked += 1;
+        tree_walk(net, board, stack, depth - 1, seen);
+        board.unmake_move();
+        stack.pop();
+        assert_eq!(stack.current(net), &Accumulator::from_board(net, board), "after popping {m:?}: {}", board.fen());
+    }
+}
+
+fn start_fens() -> Vec<(String, bool)> {
+    let mut fens: Vec<(String, bool)> =
+        [kibitz::STARTPOS, KIWIPETE, SPECIAL, SPECIAL_BLACK, POS4].iter().map(|f| (f.to_string(), false)).collect();
+    fens.extend(chess960_fens(20).into_iter().map(|f| (f, true)));
+    fens
+}
+
+#[test]
+fn incremental_accumulators_equal_refreshed_ones_along_random_games() {
+    for (seed, hidden) in [(1, 32), (2, 256)] {
+        let net = net_of(&random_spec(seed, hidden, false));
+        let mut seen = Seen::default();
+        random_walk(&net, &start_fens(), 150, seed * 7, &mut seen);
+        assert!(
+            seen.castles > 20 && seen.castles_960 > 10 && seen.en_passant > 5 && seen.promo_captures > 5 && seen.nulls > 100 && seen.pops > 100,
+            "random games missed move kinds: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_refreshed_ones_over_every_move_of_shallow_trees() {
+    let net = net_of(&random_spec(3, 64, false));
+    let mut seen = Seen::default();
+    let fens: Vec<(String, bool)> = [KIWIPETE, SPECIAL, SPECIAL_BLACK, POS4]
+        .iter()
+        .map(|f| (f.to_string(), false))
+        .chain(chess960_fens(60).into_iter().map(|f| (f, true)))
+        .collect();
+    for (fen, is960) in &fens {
+        let mut board = Board::from_fen_with(fen, *is960).unwrap();
+        let mut stack = AccumulatorStack::new(&net, &board);
+        tree_walk(&net, &mut board, &mut stack, 2, &mut seen);
+        assert_eq!(stack.depth(), 0);
+    }
+    assert!(seen.castles_960 > 20 && seen.en_passant > 0 && seen.promo_captures > 10, "{seen:?}");
+}
+
+#[test]
+fn general_update_equals_refresh() {
+    let net = net_of(&random_spec(4, 48, false));
+    let before = Board::from_fen(KIWIPETE).unwrap();
+    // e5xf7: knight e5 to f7 capturing the pawn, written as explicit changes.
+    let mut after = before.clone();
+    after.push_uci("e5f7").unwrap();
+    let knight = before.piece_at(kibitz::parse_square("e5").unwrap());
+    let pawn = before.piece_at(kibitz::parse_square("f7").unwrap());
+    let (e5, f7) = (kibitz::parse_square("e5").unwrap(), kibitz::parse_square("f7").unwrap());
+    let mut acc = Accumulator::from_board(&net, &before);
+    acc.update(&net, &[(knight, f7)], &[(knight, e5), (pawn, f7)]);
+    assert_eq!(acc, Accumulator::from_board(&net, &after));
+    assert_ne!(acc, Accumulator::from_board(&net, &before));
+}
+
+#[test]
+fn evaluate_equals_the_independent_reference() {
+    let mut rng = Rng(5);
+    for (seed, hidden, wide) in [(6, 16, false), (7, 256, false), (8, 256, true), (9, 1024, true), (24, 1024, true)] {
+        let spec = random_spec(seed, hidden, wide);
+        let mut net = net_of(&spec);
+        // Alternate the kernels: the reference is checked against both paths.
+        let path = if seed % 2 == 0 || !SimdPath::Avx2.is_available() { SimdPath::Scalar } else { SimdPath::Avx2 };
+        assert!(net.set_simd(path));
+        let mut checked = 0;
+        for (fen, is960) in start_fens() {
+            let mut board = Board::from_fen_with(&fen, is960).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &board);
+            for _ in 0..40 {
+                let stm = board.side_to_move();
+                let want = reference_eval(&spec, &board);
+                assert_eq!(stack.evaluate(&net, stm), want, "H={hidden} {}", board.fen());
+                for (p, v) in [(WHITE, 0), (BLACK, 1)] {
+                    let r: Vec<i16> = reference_acc(&spec, &board, p).iter().map(|&a| a as i16).collect();
+                    assert_eq!(stack.current(&net).values(p), r, "perspective {v}");
+                }
+                checked += 1;
+                let moves = legal_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                stack.push(&net, &board, m);
+                board.make_move(m);
+            }
+        }
+        assert!(checked > 500);
+    }
+}
+
+#[test]
+fn evaluations_vary_and_are_clipped_in_both_directions() {
+    // Guards the other tests against a degenerate net (all neurons clipped at 0 or at QA).
+    let spec = random_spec(10, 256, false);
+    let board = Board::from_fen(KIWIPETE).unwrap();
+    let acc = reference_acc(&spec, &board, WHITE);
+    assert!(acc.iter().filter(|&&a| a < 0).count() > 20 && acc.iter().filter(|&&a| a > 255).count() > 20);
+    assert!(acc.iter().filter(|&&a| (1..255).contains(&a)).count() > 20);
+    let net = net_of(&spec);
+    let evals: std::collections::HashSet<i32> =
+        start_fens().iter().map(|(f, c)| Board::from_fen_with(f, *c).unwrap()).map(|b| net.evaluate(&Accumulator::from_board(&net, &b), b.side_to_move())).collect();
+    assert!(evals.len() > 15, "{evals:?}");
+}
+
+#[test]
+fn avx2_and_scalar_kernels_agree() {
+    let mut scalar = net_of(&random_spec(11, 256, true));
+    assert!(scalar.set_simd(SimdPath::Scalar));
+    assert_eq!(scalar.simd(), SimdPath::Scalar);
+    let mut fast = scalar.clone();
+    if !fast.set_simd(SimdPath::Avx2) {
+        // Nothing to compare on this CPU; the refusal itself is what must hold.
+        assert!(!SimdPath::Avx2.is_available() && fast.simd() == SimdPath::Scalar);
+        return;
+    }
+    assert_eq!(SimdPath::detect(), SimdPath::Avx2);
+    let mut rng = Rng(12);
+    let mut compared = 0;
+    for (fen, is960) in start_fens() {
+        let mut board = Board::from_fen_with(&fen, is960).unwrap();
+        let mut s1 = AccumulatorStack::new(&scalar, &board);
+        let mut s2 = AccumulatorStack::new(&fast, &board);
+        for _ in 0..60 {
+            assert_eq!(s1.current(&scalar), s2.current(&fast));
+            let stm = board.side_to_move();
+            assert_eq!(s1.evaluate(&scalar, stm), s2.evaluate(&fast, stm));
+            assert_eq!(s1.evaluate(&scalar, 1 - stm), s2.evaluate(&fast, 1 - stm));
+            compared += 1;
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            s1.push(&scalar, &board, m);
+            s2.push(&fast, &board, m);
+            board.make_move(m);
+        }
+    }
+    assert!(compared > 500);
+    // Saturated accumulators (every neuron clipped at QA or at 0) on both paths.
+    let mut spec = random_spec(13, 64, true);
+    for (j, b) in spec.fb.iter_mut().enumerate() {
+        *b = if j % 2 == 0 { 30000 } else { -30000 };
+    }
+    spec.fw.iter_mut().for_each(|w| *w /= 40);
+    let (mut a, mut b) = (net_of(&spec), net_of(&spec));
+    assert!(a.set_simd(SimdPath::Scalar) && b.set_simd(SimdPath::Avx2));
+    let board = Board::startpos();
+    let want = reference_eval(&spec, &board);
+    assert_eq!(a.evaluate(&Accumulator::from_board(&a, &board), WHITE), want);
+    assert_eq!(b.evaluate(&Accumulator::from_board(&b, &board), WHITE), want);
+}
+
+#[test]
+fn float_reference_is_within_the_stated_tolerance() {
+    // Both truncating divisions together lose less than 1 + SCALE / (QA * QB) centipawns.
+    let spec = random_spec(14, 256, false);
+    let net = net_of(&spec);
+    let tolerance = 1.0 + spec.scale as f64 / (spec.qa as f64 * spec.qb as f64) + 1e-6;
+    let mut rng = Rng(15);
+    let mut worst: f64 = 0.0;
+    let mut n = 0;
+    for (fen, is960) in start_fens() {
+        let mut board = Board::from_fen_with(&fen, is960).unwrap();
+        for _ in 0..30 {
+            let q = net.evaluate(&Accumulator::from_board(&net, &board), board.side_to_move()) as f64;
+            let f = net.evaluate_float(&board);
+            worst = worst.max((q - f).abs());
+            assert!((q - f).abs() <= tolerance, "quantised {q} float {f} in {}", board.fen());
+            n += 1;
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(n > 300 && worst > 0.0, "{n} positions, worst {worst}");
+}
+
+/// The colour-flipped mirror of a FEN: ranks reversed, colours swapped, side to move
+/// swapped, castling letters swapped, the en-passant rank mirrored.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| -> String {
+        s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
+    };
+    let board = f[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s = swap(f[2]);
+        let (upper, lower): (String, String) = s.chars().partition(|c| c.is_ascii_uppercase());
+        upper + &lower
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+    };
+    format!("{board} {side} {castling} {ep} 0 1")
+}
+
+#[test]
+fn mirrored_positions_evaluate_alike_for_the_side_to_move() {
+    let spec = random_spec(16, 128, true);
+    let net = net_of(&spec);
+    let mut rng = Rng(17);
+    let mut n = 0;
+    for (fen, is960) in start_fens() {
+        let mut board = Board::from_fen_with(&fen, is960).unwrap();
+        for _ in 0..25 {
+            let mirror = Board::from_fen_with(&mirror_fen(&board.fen()), is960).unwrap();
+            let e = net.evaluate(&Accumulator::from_board(&net, &board), board.side_to_move());
+            let m = net.evaluate(&Accumulator::from_board(&net, &mirror), mirror.side_to_move());
+            assert_eq!(e, m, "{} vs {}", board.fen(), mirror.fen());
+            // And the perspectives swap exactly.
+            let (a, b) = (Accumulator::from_board(&net, &board), Accumulator::from_board(&net, &mirror));
+            assert_eq!(a.values(WHITE), b.values(BLACK));
+            n += 1;
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(n > 300);
+    // The side to move matters (otherwise the symmetry above would be vacuous).
+    let b = Board::from_fen(KIWIPETE).unwrap();
+    let acc = Accumulator::from_board(&net, &b);
+    assert_ne!(net.evaluate(&acc, WHITE), net.evaluate(&acc, BLACK));
+}
+
+#[test]
+fn round_trip_through_bytes_and_params() {
+    let spec = random_spec(18, 32, true);
+    let bytes = encode(&spec);
+    assert_eq!(bytes.len(), 32 + 2 * (768 * 32 + 3 * 32) + 4 + 8);
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((net.hidden(), net.scale(), net.qa(), net.qb()), (32, 400, 255, 64));
+    assert_eq!(net.to_bytes(), bytes);
+    let p = net.params();
+    assert_eq!((p.feature_weights, p.feature_biases, p.output_weights, p.output_bias), (spec.fw.clone(), spec.fb.clone(), spec.ow.clone(), spec.ob));
+    let again = Network::from_params(net.params()).unwrap();
+    assert_eq!(again.to_bytes(), bytes);
+    // The size of the first net's file (H = 256), as the format documentation states.
+    assert_eq!(encode(&random_spec(19, 256, false)).len(), 394_796);
+}
+
+/// `bytes` with the u32 header field at `offset` replaced (checksum left stale: the header
+/// checks come first).
+fn with_field(bytes: &[u8], offset: usize, value: u32) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+    b
+}
+
+#[test]
+fn every_bad_file_gets_its_error() {
+    let spec = random_spec(20, 32, false);
+    let good = encode(&spec);
+    let len = good.len();
+    assert!(Network::from_bytes(&good).is_ok());
+
+    for cut in [0, 3, 8, 20, 31] {
+        assert_eq!(Network::from_bytes(&good[..cut]).unwrap_err(), NetError::Truncated { expected: 32, got: cut }, "cut at {cut}");
+    }
+    for cut in [32, 33, 1000, len / 2, len - 9, len - 8, len - 1] {
+        assert_eq!(Network::from_bytes(&good[..cut]).unwrap_err(), NetError::Truncated { expected: len, got: cut }, "cut at {cut}");
+    }
+    let msg = Network::from_bytes(&good[..1000]).unwrap_err().to_string();
+    assert!(msg.contains(&len.to_string()) && msg.contains("1000"), "{msg}");
+
+    let mut longer = good.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetError::TrailingBytes { expected: len, got: len + 1 });
+
+    for at in [40, len / 2, len - 12, len - 9, len - 1] {
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x10;
+        let err = Network::from_bytes(&flipped).unwrap_err();
+        assert!(matches!(err, NetError::ChecksumMismatch { stored, computed } if stored != computed), "flip at {at}: {err}");
+        assert!(err.to_string().contains("checksum"));
+    }
+
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert_eq!(Network::from_bytes(&magic).unwrap_err(), NetError::BadMagic);
+    assert_eq!(Network::from_bytes(b"PK\x03\x04 a zip file, not a net").unwrap_err(), NetError::BadMagic);
+    assert_eq!(Network::from_bytes(b"PK").unwrap_err(), NetError::BadMagic);
+
+    assert_eq!(Network::from_bytes(&with_field(&good, 8, 2)).unwrap_err(), NetError::UnsupportedVersion(2));
+    assert!(NetError::UnsupportedVersion(2).to_string().contains("version 2"));
+    assert_eq!(Network::from_bytes(&with_field(&good, 12, 769)).unwrap_err(), NetError::BadInputs(769));
+    for h in [0, 8, 24, 1040, u32::MAX] {
+        assert_eq!(Network::from_bytes(&with_field(&good, 16, h)).unwrap_err(), NetError::BadHidden(h));
+    }
+    for (offset, field, bad, max) in [(20, "scale", 0, 10_000), (20, "scale", 10_001, 10_000), (24, "qa", 0, 255), (24, "qa", 256, 255), (28, "qb", 0, 32767), (28, "qb", 40_000, 32767)] {
+        assert_eq!(
+            Network::from_bytes(&with_field(&good, offset, bad)).unwrap_err(),
+            NetError::BadQuantisation { field, value: bad, max }
+        );
+    }
+    // A valid header whose hidden size makes the file longer than it is.
+    let h64 = with_field(&good, 16, 64);
+    assert_eq!(Network::from_bytes(&h64).unwrap_err(), NetError::Truncated { expected: 32 + 2 * (768 * 64 + 3 * 64) + 12, got: len });
+
+    let mut params = Network::from_bytes(&good).unwrap().params();
+    params.output_weights.pop();
+    assert_eq!(Network::from_params(params).unwrap_err(), NetError::BadLength { what: "output weights", expected: 64, got: 63 });
+}
+
+#[test]
+fn random_garbage_never_panics() {
+    let good = encode(&random_spec(21, 16, false));
+    let mut rng = Rng(22);
+    for _ in 0..2000 {
+        let mut b = good.clone();
+        for _ in 0..rng.below(4) + 1 {
+            let at = rng.below(b.len());
+            b[at] = rng.next() as u8;
+        }
+        b.truncate(rng.below(b.len() + 1).max(b.len() - rng.below(3)));
+        // Any outcome but a panic is fine; a changed byte must not load unnoticed.
+        if let Ok(net) = Network::from_bytes(&b) {
+            assert_eq!(net.to_bytes(), b);
+        }
+    }
+}
+
+#[test]
+fn chess960_castling_where_squares_coincide() {
+    // King already on its destination (g1); rook already on its destination (f1); king and
+    // rook swapping squares (d1/c1); king from b1 past the rook's destination; and Black's
+    // mirror of the first.
+    let net = net_of(&random_spec(25, 32, false));
+    let fens = [
+        "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+        "4k3/8/8/8/8/8/8/4KR2 w F - 0 1",
+        "4k3/8/8/8/8/8/8/2RK4 w C - 0 1",
+        "4k3/8/8/8/8/8/8/RK6 w A - 0 1",
+        "6kr/8/8/8/8/8/8/4K3 b h - 0 1",
+    ];
+    for fen in fens {
+        let board = Board::from_fen_with(fen, true).unwrap();
+        let castles: Vec<Move> = legal_moves(&board).into_iter().filter(|m| m.is_castle()).collect();
+        assert_eq!(castles.len(), 1, "{fen}");
+        let mut after = board.clone();
+        after.make_move(castles[0]);
+        let mut stack = AccumulatorStack::new(&net, &board);
+        stack.push(&net, &board, castles[0]);
+        assert_eq!(stack.current(&net), &Accumulator::from_board(&net, &after), "{fen} after {:?}", castles[0]);
+        stack.pop();
+        stack.push_made(&net, &after);
+        assert_eq!(stack.current(&net), &Accumulator::from_board(&net, &after), "{fen}: push_made");
+        assert_ne!(stack.current(&net), &Accumulator::from_board(&net, &board), "{fen}: the castling changed nothing");
+    }
+}
+
+#[test]
+fn a_net_written_by_the_trainer_evaluates_as_the_trainer_does() {
+    // tests/data/make_nnue_fixture.py: a small net written by training/train.py's own code,
+    // with the trainer's float evaluations of 60 positions, both with its float weights and
+    // with the weights read back from the file (dequantised).
+    let net = Network::from_bytes(include_bytes!("data/nnue_trainer_h16.nnue")).expect("the trainer's file loads");
+    assert_eq!((net.hidden(), net.scale(), net.qa(), net.qb()), (16, 400, 255, 64));
+    let (lo, hi) = net.accumulator_range();
+    assert!(lo >= i16::MIN as i64 && hi <= i16::MAX as i64, "the fixture could wrap: {lo}..{hi}");
+    let exact = 1.0 + 400.0 / (255.0 * 64.0);
+    let (mut n, mut worst, mut total) = (0, 0.0f64, 0.0f64);
+    for line in include_str!("data/nnue_trainer_h16.txt").lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let board = Board::from_fen(fields[0]).unwrap();
+        let trainer: f64 = fields[1].parse().unwrap();
+        let dequantised: f64 = fields[2].parse().unwrap();
+        let q = net.evaluate(&Accumulator::from_board(&net, &board), board.side_to_move()) as f64;
+        // The same weights, the same formula: only the two truncating divisions differ.
+        assert!((q - dequantised).abs() <= exact, "{}: quantised {q}, trainer on the file's weights {dequantised}", fields[0]);
+        let f = net.evaluate_float(&board);
+        assert!((f - dequantised).abs() <= 1e-6 * dequantised.abs().max(1.0), "{}: {f} vs {dequantised}", fields[0]);
+        worst = worst.max((q - trainer).abs());
+        total += (q - trainer).abs();
+        n += 1;
+    }
+    assert_eq!(n, 60);
+    // Against the trainer's unrounded float weights: rounding the weights to steps of 1/255
+    // and 1/64 costs this fixture (|evaluations| up to 1383 cp, median 612) 22 cp at most and
+    // 6 cp on average (measured when the fixture was made); allowed: 30 and 10.
+    assert!(worst <= 30.0 && total / n as f64 <= 10.0, "quantisation error: worst {worst}, mean {}", total / n as f64);
+}
+
+#[test]
+fn accumulator_range_bounds_every_position() {
+    // A hand-made net: neuron 0's weights are 1 for every feature, neuron 1's -2 for the
+    // first 10 features and 3 for the last, the rest 0; biases 5 and -7.
+    let mut spec = random_spec(26, 16, false);
+    spec.fw.iter_mut().for_each(|w| *w = 0);
+    spec.fb.iter_mut().for_each(|b| *b = 0);
+    spec.fb[0] = 5;
+    spec.fb[1] = -7;
+    for f in 0..768 {
+        spec.fw[f * 16] = 1;
+        spec.fw[f * 16 + 1] = if f < 10 { -2 } else if f == 767 { 3 } else { 0 };
+    }
+    assert_eq!(net_of(&spec).accumulator_range(), (-7 - 20, 5 + 32));
+    // A random net: every accumulator of many positions lies within its range, and the
+    // range is not absurdly loose (the random nets' rows are within +-90, 32 of them).
+    let spec = random_spec(27, 64, false);
+    let net = net_of(&spec);
+    let (lo, hi) = net.accumulator_range();
+    assert!(lo >= -150 - 32 * 90 && hi <= 400 + 32 * 90 && lo < -1000 && hi > 1000, "{lo}..{hi}");
+    let mut rng = Rng(28);
+    for (fen, is960) in start_fens() {
+        let mut board = Board::from_fen_with(&fen, is960).unwrap();
+        for _ in 0..30 {
+            let acc = Accumulator::from_board(&net, &board);
+            for p in [WHITE, BLACK] {
+                assert!(acc.values(p).iter().all(|&v| (lo..=hi).contains(&(v as i64))));
+            }
+            let moves = legal_moves(&board);
+            if moves.is_empty() {
+                break;
+            }
+            board.make_move(moves[rng.below(moves.len())]);
+        }
+    }
+}

@@ -20,7 +20,8 @@ Loss: mean squared error between sigmoid(eval / 400) and a blend of the game's r
 view. Adam. The held-out share is chosen by game number, so that no game lies on both
 sides of the split; the validation loss is printed each epoch.
 
-Quantisation (what the Rust side undoes): feature weights and biases x QA (255) as i16,
+Quantisation (what the Rust side undoes): feature weights and biases x QA (255) as i16
+(clipped in training to +-1.98 and +-64 so that no accumulator can leave i16),
 output weights x QB (64) as i16 (clipped in training to +-127/QB so that a product with a
 squared activation stays small), output bias x QA x QB as i32. Seeded: the same data, seed
 and arguments give the same file.
@@ -52,6 +53,11 @@ QB = 64
 # Output weights are kept within this bound (in float units) so that the quantised weight is
 # at most 127 in magnitude.
 W2_BOUND = 127 / QB
+# Feature weights and biases are kept within these bounds so that no accumulator can leave
+# i16 in the Rust inference: at most 32 pieces, 32 * 1.98 + 64 = 127.4 < 32767 / QA = 128.5
+# (rust/nnue's Network::accumulator_range checks a written net the same way).
+W1_BOUND = 1.98
+B1_BOUND = 64.0
 # Sigmoid scale: centipawns -> expected score (the usual 400).
 K = 400.0
 
@@ -244,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx])
             opt.step(net.params(), grads)
             np.clip(net.w2, -W2_BOUND, W2_BOUND, out=net.w2)
+            np.clip(net.w1, -W1_BOUND, W1_BOUND, out=net.w1)
+            np.clip(net.b1, -B1_BOUND, B1_BOUND, out=net.b1)
             total += loss
             batches += 1
         val = float("nan")

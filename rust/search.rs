@@ -2,7 +2,7 @@
 //! search (<https://www.chessprogramming.org/Principal_Variation_Search>), aspiration
 //! windows, a transposition table, quiescence, and the usual selectivity (null move, late
 //! move reductions, reverse futility, futility and late move pruning, SEE pruning, check
-//! extension). Single-threaded: the machines this runs on share two cores.
+//! extension), and Lazy SMP threads sharing the table.
 //!
 //! Scores are centipawns from the side to move's point of view; `MATE - n` means the side to
 //! move mates in n plies, `-(MATE - n)` that it is mated in n plies; 0 is a draw.

@@ -265,7 +265,8 @@ fn eval_with<T: Tracer>(board: &Board, tr: &mut T) -> (i32, i32, EgScale) {
         let ours = pawn_bb[c];
         let files = file_set(ours);
         let isolated_files = files & !((files << 1) | (files >> 1));
-        let n_isolated: i32 = (0..8).filter(|&f| isolated_files >> f & 1 != 0).map(|f| pf.count[c][f + 1]).sum();
+        // A byte of files times the a-file repeats it on every rank: the squares of those files.
+        let n_isolated = (ours & (isolated_files * FILE_A)).count_ones() as i32;
         pawn_terms += w.isolated * n_isolated;
         tr.add(Field::isolated, 0, sign * n_isolated);
         // Doubled: counted for each pawn behind another of ours on the file.

@@ -175,11 +175,31 @@ mod tests {
         assert_eq!(see("1k6/8/8/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), 0);
     }
 
+    /// Calls `f` with every legal move of each position in `fens` and every legal reply to
+    /// each of them (the positions are chosen full of exchanges).
+    fn for_each_move_and_reply(fens: &[&str], mut f: impl FnMut(&Board, crate::types::Move)) {
+        use crate::types::MoveList;
+        for fen in fens {
+            let mut b = Board::from_fen(fen).unwrap();
+            let mut root = MoveList::new();
+            b.generate_legal(&mut root);
+            for &r in root.iter() {
+                f(&b, r);
+                b.make_move(r);
+                let mut ml = MoveList::new();
+                b.generate_legal(&mut ml);
+                for &m in ml.iter() {
+                    f(&b, m);
+                }
+                b.unmake_move();
+            }
+        }
+    }
+
     /// `see_ge` must agree with the full exchange for every legal move and threshold, on
     /// positions full of exchanges (perft test positions and their children).
     #[test]
     fn see_ge_agrees_with_see() {
-        use crate::types::MoveList;
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
@@ -188,30 +208,13 @@ mod tests {
             "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
         ];
         let mut checked = 0;
-        for fen in fens {
-            let mut b = Board::from_fen(fen).unwrap();
-            let mut root = MoveList::new();
-            b.generate_legal(&mut root);
-            for &r in root.iter() {
-                for board_move in [None, Some(r)] {
-                    if let Some(mv) = board_move {
-                        b.make_move(mv);
-                    }
-                    let mut ml = MoveList::new();
-                    b.generate_legal(&mut ml);
-                    for &m in ml.iter() {
-                        let v = b.see(m);
-                        for t in [-1000, -500, -330, -320, -101, -100, -30, -1, 0, 1, 99, 100, 101, 220, 320, 500, 1000] {
-                            assert_eq!(b.see_ge(m, t), v >= t, "{} {:?} t={t} see={v}", b.fen(), m);
-                            checked += 1;
-                        }
-                    }
-                    if board_move.is_some() {
-                        b.unmake_move();
-                    }
-                }
+        for_each_move_and_reply(&fens, |b, m| {
+            let v = b.see(m);
+            for t in [-1000, -500, -330, -320, -101, -100, -30, -1, 0, 1, 99, 100, 101, 220, 320, 500, 1000] {
+                assert_eq!(b.see_ge(m, t), v >= t, "{} {:?} t={t} see={v}", b.fen(), m);
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 100_000, "{checked}");
     }
 
@@ -312,7 +315,6 @@ mod tests {
 
     #[test]
     fn bitboard_exchange_equals_mailbox_exchange() {
-        use crate::types::MoveList;
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
@@ -322,21 +324,10 @@ mod tests {
             "3r2k1/1q3pp1/2n1r2p/p1pNp3/P1P1P1b1/1QN3P1/5PBP/3RR1K1 w - - 0 1",
         ];
         let mut checked = 0;
-        for fen in fens {
-            let mut b = Board::from_fen(fen).unwrap();
-            let mut root = MoveList::new();
-            b.generate_legal(&mut root);
-            for &r in root.iter() {
-                b.make_move(r);
-                let mut ml = MoveList::new();
-                b.generate_legal(&mut ml);
-                for &m in ml.iter() {
-                    assert_eq!(b.see(m), mailbox_see(&b, m), "{} {}", b.fen(), b.move_to_uci(m));
-                    checked += 1;
-                }
-                b.unmake_move();
-            }
-        }
+        for_each_move_and_reply(&fens, |b, m| {
+            assert_eq!(b.see(m), mailbox_see(b, m), "{} {}", b.fen(), b.move_to_uci(m));
+            checked += 1;
+        });
         assert!(checked > 5_000, "{checked}");
     }
 

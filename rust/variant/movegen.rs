@@ -15,7 +15,7 @@
 
 use super::betza::Hop;
 use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
-use super::tables::{first_bit, Bits, RayKind, BITS};
+use super::tables::{first_bit, Bits, Ray, RayKind, BITS};
 use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
@@ -39,6 +39,28 @@ impl Sink for Counter {
     fn add(&mut self, _m: VMove) {
         self.0 += 1;
     }
+}
+
+/// Does a hopper of colour `by` moving along `ray` attack cell `s`? Walking back from `s`:
+/// a cannon first passes empty cells, a grasshopper does not; then a screen (a piece), then
+/// the nearest piece beyond it must be one of the ray's hoppers.
+#[inline]
+fn hopper_attacks(cells: &[u8], s: i16, ray: &Ray, by: usize) -> bool {
+    let mut p = s - ray.delta;
+    if ray.kind == RayKind::Cannon {
+        while cells[p as usize] == EMPTY {
+            p -= ray.delta;
+        }
+    }
+    if cells[p as usize] == OFF || cells[p as usize] == EMPTY {
+        return false;
+    }
+    p -= ray.delta;
+    while cells[p as usize] == EMPTY {
+        p -= ray.delta;
+    }
+    let cell = cells[p as usize];
+    cell != OFF && color(cell) == by && ray.any & (1 << kind(cell)) != 0
 }
 
 impl VBoard {
@@ -169,22 +191,7 @@ impl VBoard {
                     }
                 }
                 RayKind::Cannon | RayKind::Grasshopper => {
-                    let mut p = s as i16 - ray.delta;
-                    if ray.kind == RayKind::Cannon {
-                        while cells[p as usize] == EMPTY {
-                            p -= ray.delta;
-                        }
-                    }
-                    // p is the screen (must be a piece), then the attacker is the next piece.
-                    if cells[p as usize] == OFF || cells[p as usize] == EMPTY {
-                        continue;
-                    }
-                    p -= ray.delta;
-                    while cells[p as usize] == EMPTY {
-                        p -= ray.delta;
-                    }
-                    let cell = cells[p as usize];
-                    if cell != OFF && color(cell) == by && ray.any & (1 << kind(cell)) != 0 {
+                    if hopper_attacks(cells, s as i16, ray, by) {
                         return true;
                     }
                 }
@@ -477,22 +484,8 @@ impl VBoard {
                         pinned |= c.sqbb[p as usize];
                         p -= ray.delta;
                     }
-                    // Its check (as in `attacked_rays`): a screen, then the hopper.
-                    let mut p = k - ray.delta;
-                    if ray.kind == RayKind::Cannon {
-                        while cells[p as usize] == EMPTY {
-                            p -= ray.delta;
-                        }
-                    }
-                    if cells[p as usize] == OFF || cells[p as usize] == EMPTY {
-                        continue;
-                    }
-                    p -= ray.delta;
-                    while cells[p as usize] == EMPTY {
-                        p -= ray.delta;
-                    }
-                    let cell = cells[p as usize];
-                    if cell != OFF && color(cell) == them && ray.any & (1 << kind(cell)) != 0 {
+                    // Its check: a screen, then the hopper.
+                    if hopper_attacks(cells, k, ray, them) {
                         check = 2;
                     }
                 }

@@ -138,19 +138,29 @@ fn update_scalar<const A: usize, const S: usize>(
     subs: &[&[Lanes]; S],
 ) {
     for (i, (d, s)) in dst.iter_mut().zip(src).enumerate() {
-        let mut v = s.0;
-        for row in adds {
-            for (x, y) in v.iter_mut().zip(&row[i].0) {
-                *x = x.wrapping_add(*y);
-            }
-        }
-        for row in subs {
-            for (x, y) in v.iter_mut().zip(&row[i].0) {
-                *x = x.wrapping_sub(*y);
-            }
-        }
-        d.0 = v;
+        d.0 = add_rows_scalar(s.0, adds, subs, i);
     }
+}
+
+/// Block `i` of the rows `adds` added to `v` and of `subs` subtracted, in registers.
+#[inline(always)]
+fn add_rows_scalar<const A: usize, const S: usize>(
+    mut v: [i16; LANES],
+    adds: &[&[Lanes]; A],
+    subs: &[&[Lanes]; S],
+    i: usize,
+) -> [i16; LANES] {
+    for row in adds {
+        for (x, y) in v.iter_mut().zip(&row[i].0) {
+            *x = x.wrapping_add(*y);
+        }
+    }
+    for row in subs {
+        for (x, y) in v.iter_mut().zip(&row[i].0) {
+            *x = x.wrapping_sub(*y);
+        }
+    }
+    v
 }
 
 /// Portable `apply`. The block goes through a local copy: adding into `d.0` directly was
@@ -159,18 +169,7 @@ fn update_scalar<const A: usize, const S: usize>(
 #[inline(always)]
 fn apply_scalar<const A: usize, const S: usize>(dst: &mut [Lanes], adds: &[&[Lanes]; A], subs: &[&[Lanes]; S]) {
     for (i, d) in dst.iter_mut().enumerate() {
-        let mut v = d.0;
-        for row in adds {
-            for (x, y) in v.iter_mut().zip(&row[i].0) {
-                *x = x.wrapping_add(*y);
-            }
-        }
-        for row in subs {
-            for (x, y) in v.iter_mut().zip(&row[i].0) {
-                *x = x.wrapping_sub(*y);
-            }
-        }
-        d.0 = v;
+        d.0 = add_rows_scalar(d.0, adds, subs, i);
     }
 }
 
@@ -236,17 +235,29 @@ mod avx2 {
     ) {
         for (i, (d, s)) in dst.iter_mut().zip(src).enumerate() {
             // SAFETY: AVX2 is enabled in this function; the references are valid blocks.
-            unsafe {
-                let mut v = load(s);
-                for row in adds {
-                    v = _mm256_add_epi16(v, load(&row[i]));
-                }
-                for row in subs {
-                    v = _mm256_sub_epi16(v, load(&row[i]));
-                }
-                store(d, v);
+            unsafe { store(d, add_rows(load(s), adds, subs, i)) }
+        }
+    }
+
+    /// Block `i` of the rows `adds` added to `v` and of `subs` subtracted. SAFETY: AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn add_rows<const A: usize, const S: usize>(
+        mut v: __m256i,
+        adds: &[&[Lanes]; A],
+        subs: &[&[Lanes]; S],
+        i: usize,
+    ) -> __m256i {
+        // SAFETY: AVX2 is enabled in this function; the references are valid blocks.
+        unsafe {
+            for row in adds {
+                v = _mm256_add_epi16(v, load(&row[i]));
+            }
+            for row in subs {
+                v = _mm256_sub_epi16(v, load(&row[i]));
             }
         }
+        v
     }
 
     /// AVX2 `apply`. SAFETY: the CPU must support AVX2.
@@ -258,16 +269,7 @@ mod avx2 {
     ) {
         for (i, d) in dst.iter_mut().enumerate() {
             // SAFETY: AVX2 is enabled in this function; the references are valid blocks.
-            unsafe {
-                let mut v = load(d);
-                for row in adds {
-                    v = _mm256_add_epi16(v, load(&row[i]));
-                }
-                for row in subs {
-                    v = _mm256_sub_epi16(v, load(&row[i]));
-                }
-                store(d, v);
-            }
+            unsafe { store(d, add_rows(load(d), adds, subs, i)) }
         }
     }
 

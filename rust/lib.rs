@@ -56,4 +56,4 @@ pub use variant::{
     VBoard, VMove, Variant, VariantError, VariantSet,
 };
 // NNUE inference (issue 14): not yet used by the search or the evaluation.
-pub use nnue::{Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath, INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN};
+pub use nnue::{embedded as embedded_net, Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath, INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN};

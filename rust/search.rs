@@ -15,10 +15,12 @@
 //! illegal moves, time forfeits or crashes.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::eval::{evaluate, SEE_VALUE};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::order::*;
 use crate::tt::*;
 use crate::types::*;
@@ -166,6 +168,9 @@ pub struct Features {
     pub history: bool,
     pub cont: bool,
     pub singular: bool,
+    /// New engines evaluate with the embedded net (else the hand-written evaluation);
+    /// `KIBITZ_SEARCH_OFF=nnue` gives the hand-written one, for matches and benches.
+    pub nnue: bool,
 }
 
 impl Default for Features {
@@ -189,6 +194,7 @@ impl Default for Features {
             history: true,
             cont: false,
             singular: false,
+            nnue: true,
         }
     }
 }
@@ -228,6 +234,7 @@ impl Features {
                     "history" => f.history = false,
                     "cont" => f.cont = false,
                     "se" => f.singular = false,
+                    "nnue" => f.nnue = false,
                     _ => {}
                 }
             }
@@ -245,6 +252,9 @@ pub struct Engine {
     threads: usize,
     /// The helper threads' own ordering heuristics, kept across searches like the main one's.
     helper_heur: Vec<Box<Heuristics>>,
+    /// The neural evaluation (issue 14), shared read-only by every search thread; `None`
+    /// means the hand-written `eval::evaluate`. New engines start with the embedded net.
+    net: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -259,7 +269,36 @@ impl Engine {
     }
 
     fn with_table(tt: TranspositionTable) -> Engine {
-        Engine { tt, heur: Heuristics::new(), features: Features::from_env(), threads: 1, helper_heur: Vec::new() }
+        let features = Features::from_env();
+        Engine {
+            tt,
+            heur: Heuristics::new(),
+            features,
+            threads: 1,
+            helper_heur: Vec::new(),
+            net: if features.nnue { crate::nnue::embedded() } else { None },
+        }
+    }
+
+    /// The evaluation the search uses from now on: a net, or `None` for the hand-written
+    /// one. The table is cleared, since its stored evaluations came from the other one.
+    pub fn set_net(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.tt.clear();
+    }
+
+    /// The net the search evaluates with (`None`: the hand-written evaluation).
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
+    /// The static evaluation the search would use for `board`, in centipawns from the side
+    /// to move's point of view (the net's when one is set).
+    pub fn static_eval(&self, board: &Board) -> i32 {
+        match &self.net {
+            Some(net) => clamp_eval(AccumulatorStack::new(net, board).evaluate(net, board.side_to_move())),
+            None => evaluate(board),
+        }
     }
 
     /// Forget the table and the histories (a new game).
@@ -315,8 +354,9 @@ impl Engine {
         };
         prepare(&mut self.heur);
         let helper_nodes = AtomicU64::new(0);
+        let net = self.net.as_deref();
         if self.threads == 1 {
-            let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features);
+            let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
             return s.run(limits, report);
         }
 
@@ -347,7 +387,8 @@ impl Engine {
                     .name(format!("kibitz-search-{}", i + 1))
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut s = Search::new(board, tt, h, helper_stop, helper_nodes, start, helper_limits, features);
+                        let mut s =
+                            Search::new(board, tt, h, helper_stop, helper_nodes, start, helper_limits, features, net);
                         s.main = false;
                         s.start_depth = 1 + (i as u32 + 1) % 2;
                         s.run(helper_limits, &mut |_| true);
@@ -356,7 +397,7 @@ impl Engine {
                     break; // fewer helpers than asked: the search is still correct
                 }
             }
-            let mut s = Search::new(board, tt, main_heur, stop, &helper_nodes, start, limits, features);
+            let mut s = Search::new(board, tt, main_heur, stop, &helper_nodes, start, limits, features, net);
             let out = s.run(limits, report);
             helper_stop.store(true, Ordering::SeqCst);
             out
@@ -419,6 +460,16 @@ struct Search<'a> {
     scores: Box<[[i32; 256]; MAX_PLY + 1]>,
     lmr: Box<[[u8; 64]; 64]>,
     f: Features,
+    /// The net and this thread's accumulators along the line being searched (pushed and
+    /// popped with every make and unmake), or `None` for the hand-written evaluation.
+    nnue: Option<(&'a Network, AccumulatorStack)>,
+}
+
+/// A net's output kept inside the range of ordinary scores: never a mate score, whatever the
+/// net says.
+#[inline(always)]
+fn clamp_eval(v: i32) -> i32 {
+    v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
 }
 
 /// Most search threads accepted (the UCI `Threads` maximum).
@@ -443,6 +494,7 @@ impl<'a> Search<'a> {
         start: Instant,
         limits: &Limits,
         f: Features,
+        net: Option<&'a Network>,
     ) -> Search<'a> {
         Search {
             board: board.clone(),
@@ -469,6 +521,40 @@ impl<'a> Search<'a> {
             scores: Box::new([[0; 256]; MAX_PLY + 1]),
             lmr: lmr_table(),
             f,
+            nnue: net.map(|n| (n, AccumulatorStack::new(n, board))),
+        }
+    }
+
+    /// The static evaluation of the current position (side to move's view): the net's
+    /// from the accumulators, or the hand-written one.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.nnue {
+            Some((net, acc)) => {
+                // Every make was pushed and every unmake popped (a missed one would
+                // evaluate another position).
+                debug_assert_eq!(acc.depth(), self.board.ply() - self.root_len);
+                clamp_eval(acc.evaluate(net, self.board.side_to_move()))
+            }
+            None => evaluate(&self.board),
+        }
+    }
+
+    /// Makes `m` on the board and pushes its accumulator (only recorded; computed when the
+    /// position is evaluated).
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        self.board.make_move(m);
+        if let Some((net, acc)) = &mut self.nnue {
+            acc.push_made(net, &self.board);
+        }
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.board.unmake_move();
+        if let Some((_, acc)) = &mut self.nnue {
+            acc.pop();
         }
     }
 
@@ -647,7 +733,7 @@ impl<'a> Search<'a> {
         }
 
         let elapsed = self.start.elapsed();
-        let fallback = if self.board.in_check() { 0 } else { evaluate(&self.board) };
+        let fallback = if self.board.in_check() { 0 } else { self.evaluate() };
         let lines: Vec<Line> = (0..multipv)
             .map(|i| {
                 let r = &root[i];
@@ -723,12 +809,12 @@ impl<'a> Search<'a> {
     ) -> i32 {
         let mut best = -INF;
         let mut best_move = Move::NULL;
-        self.evals[0] = if self.board.in_check() { -INF } else { evaluate(&self.board) };
+        self.evals[0] = if self.board.in_check() { -INF } else { self.evaluate() };
         for i in pv_idx..root.len() {
             let m = root[i].mv;
             self.pv_len[1] = 1;
             self.moves_played[0] = m;
-            self.board.make_move(m);
+            self.make(m);
             self.cont_rows[0] = cont_row(self.board.piece_at(m.to()), m.to());
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -747,7 +833,7 @@ impl<'a> Search<'a> {
                 }
                 sc
             };
-            self.board.unmake_move();
+            self.unmake();
             if self.stopped {
                 break;
             }
@@ -848,7 +934,7 @@ impl<'a> Search<'a> {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(if self.board.in_check() { 0 } else { evaluate(&self.board) });
+            return Some(if self.board.in_check() { 0 } else { self.evaluate() });
         }
         None
     }
@@ -899,7 +985,7 @@ impl<'a> Search<'a> {
         } else {
             static_eval = match tt_eval {
                 Some(v) if v.abs() < MATE_BOUND => v,
-                _ => evaluate(&self.board),
+                _ => self.evaluate(),
             };
             eval = static_eval;
             if let Some(e) = entry {
@@ -1060,12 +1146,12 @@ impl<'a> Search<'a> {
             }
 
             self.moves_played[ply] = m;
-            self.board.make_move(m);
+            self.make(m);
             self.tt.prefetch(self.board.key());
             self.cont_rows[ply] = cont_row(self.board.piece_at(m.to()), m.to());
             let gives_check = self.board.in_check();
             if prune_if_quiet_no_check && !gives_check {
-                self.board.unmake_move();
+                self.unmake();
                 continue;
             }
             // Check extension, bounded so that perpetual-check lines cannot explode.
@@ -1114,7 +1200,7 @@ impl<'a> Search<'a> {
                 }
                 sc
             };
-            self.board.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -1191,7 +1277,7 @@ impl<'a> Search<'a> {
         } else {
             stand_pat = match tt_eval {
                 Some(v) if v.abs() < MATE_BOUND => v,
-                _ => evaluate(&self.board),
+                _ => self.evaluate(),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -1235,10 +1321,10 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            self.board.make_move(m);
+            self.make(m);
             self.tt.prefetch(self.board.key());
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.board.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

@@ -3,6 +3,7 @@ quantised net file that rust/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 256]
         [--epochs 12] [--batch 16384] [--lr 0.001] [--lam 0.75] [--holdout 0.05] [--seed 1]
+        [--heldout-sample FILE] [--heldout-count 1000]
 
 DATA files come from the self-play generator (`cargo run --release --example selfplay --
 --format nnue ...`; its header comment describes the 32-byte record). numpy and scipy
@@ -102,6 +103,28 @@ def features(codes: np.ndarray, perspective: np.ndarray) -> sp.csr_matrix:
     col = (colour != persp) * 384 + (kind - 1) * 64 + sq
     data = np.ones(len(rows), dtype=np.float32)
     return sp.csr_matrix((data, (rows, col)), shape=(len(codes), INPUTS))
+
+
+def fens(codes: np.ndarray, stm: np.ndarray) -> list[str]:
+    """FENs of positions given as piece codes (no castling rights or en passant square:
+    the records do not keep them, and the net does not read them)."""
+    out = []
+    for row, side in zip(codes, stm):
+        ranks = []
+        for r in range(7, -1, -1):
+            text, empty = "", 0
+            for f in range(8):
+                c = int(row[r * 8 + f])
+                if c == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text, empty = text + str(empty), 0
+                letter = " pnbrqk"[c & 7]
+                text += letter if c >> 3 else letter.upper()
+            ranks.append(text + (str(empty) if empty else ""))
+        out.append("/".join(ranks) + (" w" if side == 0 else " b") + " - - 0 1")
+    return out
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -208,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lam", type=float, default=0.75, help="weight of the search score in the target (1 - lam: result)")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
+    ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")
     args = ap.parse_args(argv)
     if args.hidden % 16 or not 16 <= args.hidden <= 1024:
         ap.error("--hidden must be a multiple of 16 in 16..1024")
@@ -263,6 +288,15 @@ def main(argv: list[str] | None = None) -> int:
     data = quantised_bytes(net)
     args.out.write_bytes(data)
     print(f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden})")
+    if args.heldout_sample is not None and len(val_idx):
+        # Positions no training batch saw, with the unquantised net's evaluation (side to
+        # move's view, centipawns): tests/nnue.rs checks the Rust inference of the written
+        # file against them.
+        pick = np.sort(rng.choice(val_idx, size=min(args.heldout_count, len(val_idx)), replace=False))
+        cp = net.eval_cp(xs[pick], xn[pick])
+        lines = [f"{fen}\t{v:.3f}\n" for fen, v in zip(fens(codes[pick], stm[pick]), cp)]
+        args.heldout_sample.write_text("".join(lines))
+        print(f"wrote {args.heldout_sample} ({len(lines)} held-out positions)")
     return 0
 
 

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
+    "NetError",
     "Piece",
     "PseudoLegalMoveGenerator",
     "STARTING_FEN",
@@ -41,6 +42,9 @@ class IllegalMoveError(ValueError):
 
 class AmbiguousMoveError(ValueError):
     """A SAN move that fits more than one legal move."""
+
+class NetError(ValueError):
+    """A file that is not a valid kibitz net (wrong header, truncated, corrupt)."""
 
 _MoveLike = Union["Move", Any, str]
 """A kibitz Move, a python-chess Move (same fields) or UCI text."""
@@ -427,7 +431,22 @@ class SearchResult:
 class Engine:
     """The search: alpha-beta with a hash table; one search at a time."""
 
-    def __new__(cls, hash_mb: int = 16, threads: int = 1) -> Engine: ...
+    def __new__(cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True) -> Engine: ...
+    def load_eval_file(self, path: str) -> None:
+        """Evaluates with the net in this file (NetError / OSError keep the current one)."""
+    def use_embedded_net(self) -> None:
+        """Goes back to the net embedded in kibitz."""
+    @property
+    def eval_file(self) -> str | None:
+        """The loaded net file, or None for the embedded net."""
+    @property
+    def nnue(self) -> bool:
+        """Whether the search evaluates with the net (else the hand-written evaluation)."""
+    @nnue.setter
+    def nnue(self, on: bool) -> None:
+        """True: the net; False: the hand-written evaluation (clears the table)."""
+    def evaluate(self, board: Board) -> int:
+        """Static evaluation in centipawns, side to move's view (no search)."""
     def search(
         self,
         board: Board,

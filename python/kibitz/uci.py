@@ -84,7 +84,7 @@ HELP_LINES = [
     "  ucinewgame, position startpos|fen <FEN> [moves <m1> ...],",
     "  go [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>] [movestogo <n>] [depth <n>]",
     "     [nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...],",
-    "  stop, ponderhit, quit; and for people: d (show the board), help",
+    "  stop, ponderhit, quit; and for people: d (show the board), eval (static evaluation), help",
 ]
 
 
@@ -153,6 +153,8 @@ class UciEngine:
         self.debug = False
         self.board = Board()
         self._engine_factory = engine_factory
+        # A 1 MB engine with the hand-written evaluation, for `eval` (made on first use).
+        self._classical: Any = None
         self._engine: Any = None
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
@@ -214,11 +216,30 @@ class UciEngine:
                 factory = getattr(kibitz, "Engine", None)
             if factory is None:
                 raise RuntimeError("this build of kibitz has no search (kibitz.Engine is missing)")
-            self._engine = factory(self.options.get_int("Hash"))
+            engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
-                self._engine.set_threads(threads)
+                engine.set_threads(threads)
+            self._engine = engine
+            if not self.options.get_bool("UseNNUE"):
+                engine.nnue = False
+            if self.options.get_str("EvalFile"):
+                self._load_net(self.options.get_str("EvalFile"))
         return self._engine
+
+    def _load_net(self, path: str) -> None:
+        """Load a net file into the engine (empty path: the embedded net); a file that
+        cannot be used is reported and the engine keeps its net (and EvalFile its value)."""
+        engine = self.engine()
+        try:
+            if path:
+                engine.load_eval_file(path)
+            else:
+                engine.use_embedded_net()
+        except (OSError, ValueError) as e:  # NetError is a ValueError
+            kept = engine.eval_file or ""
+            self.options.set("EvalFile", kept or None)
+            self.info(f"{e}; keeping the {'net ' + repr(kept) if kept else 'embedded net'}")
 
     def _prepare_engine(self) -> None:
         """Create the engine (allocating its table) now, off the game clock: at isready,
@@ -315,6 +336,26 @@ class UciEngine:
         self.send(f"{prefix}Key: {self.board.polyglot_key():016X}")
         return True
 
+    def cmd_eval(self, args: List[str]) -> bool:
+        """The static evaluation of the current position: the net's (when on) and the
+        hand-written one, in centipawns from White's point of view."""
+        prefix = "" if self.interactive else "info string "
+        if self.searching:
+            self.send(f"{prefix}eval: not while searching")
+            return True
+        engine = self.engine()
+        white = 1 if self.board.turn else -1
+        if self.board.is_check():
+            self.send(f"{prefix}eval: none (the side to move is in check; the search never evaluates such positions)")
+            return True
+        if engine.nnue:
+            source = engine.eval_file or "embedded net"
+            self.send(f"{prefix}NNUE evaluation: {white * engine.evaluate(self.board):+d} cp (White's view; {source})")
+        if self._classical is None:
+            self._classical = type(engine)(1, nnue=False)
+        self.send(f"{prefix}Classical evaluation: {white * self._classical.evaluate(self.board):+d} cp (White's view)")
+        return True
+
     def cmd_quit(self, args: List[str]) -> bool:
         self.shutdown(wait_finite=False)
         return False
@@ -354,6 +395,11 @@ class UciEngine:
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
+        elif name == "EvalFile":
+            self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
+        elif name == "UseNNUE":
+            engine = self.engine()
+            self._apply_to_engine(lambda: setattr(engine, "nnue", bool(value)), "UseNNUE")
         elif name == "UCI_Chess960":
             if bool(value) != self.board.chess960:
                 try:
@@ -834,6 +880,7 @@ UciEngine._COMMANDS = {
     "quit": UciEngine.cmd_quit,
     "help": UciEngine.cmd_help,
     "d": UciEngine.cmd_d,
+    "eval": UciEngine.cmd_eval,
 }
 
 

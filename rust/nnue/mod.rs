@@ -86,8 +86,23 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use network::{NetError, NetParams, Network};
 pub use simd::SimdPath;
 
+use std::sync::{Arc, OnceLock};
+
 use crate::attack::SQ64;
 use crate::types::*;
+
+/// The net that ships inside kibitz (and so inside the wheel): trained by `training/train.py`
+/// from kibitz's own self-play records (the README's "Neural evaluation" section has the
+/// command that reproduces it from the data).
+static EMBEDDED_NET: &[u8] = include_bytes!("default.nnue");
+
+/// The embedded net, read once per process and shared by every engine. `None` only if the
+/// embedded bytes were not a valid net (a packaging bug, tested against): the engines then
+/// fall back to the hand-written evaluation rather than fail.
+pub fn embedded() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(EMBEDDED_NET).ok().map(Arc::new)).clone()
+}
 
 /// Inputs per perspective: 2 colours x 6 kinds x 64 squares.
 pub const INPUTS: usize = 768;

@@ -13,10 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use super::board::PyBoard;
-use super::move_err;
-use crate::{mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, SearchOutcome, MAX_DEPTH, MAX_THREADS};
+use super::{move_err, NetError};
+use crate::{
+    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, Network, SearchOutcome,
+    MAX_DEPTH, MAX_THREADS,
+};
 use super::interrupt::run_interruptible;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
@@ -193,6 +196,36 @@ pub struct PyEngine {
     inner: Mutex<CoreEngine>,
     hash_mb: AtomicUsize,
     threads: AtomicUsize,
+    /// The evaluation choice: whether the net is used, and the net file loaded by
+    /// `eval_file` / `load_eval_file` (`None`: the embedded net).
+    eval: Mutex<EvalChoice>,
+}
+
+/// Which evaluation an engine uses (kept beside the core engine so that turning the net off
+/// and on again restores the file that was loaded).
+struct EvalChoice {
+    nnue: bool,
+    file: Option<(String, Arc<Network>)>,
+}
+
+impl EvalChoice {
+    /// The net the core engine should use (`None`: the hand-written evaluation).
+    fn net(&self) -> Option<Arc<Network>> {
+        if !self.nnue {
+            return None;
+        }
+        match &self.file {
+            Some((_, net)) => Some(Arc::clone(net)),
+            None => embedded_net(),
+        }
+    }
+}
+
+/// Reads a net file: `OSError` when it cannot be read, `kibitz.NetError` (a `ValueError`)
+/// naming the file and what is wrong when it is not a valid net.
+fn read_net(path: &str) -> PyResult<Arc<Network>> {
+    let bytes = std::fs::read(path).map_err(|e| PyOSError::new_err(format!("cannot read net file {path:?}: {e}")))?;
+    Network::from_bytes(&bytes).map(Arc::new).map_err(|e| NetError::new_err(format!("{path:?}: {e}")))
 }
 
 fn check_threads(threads: AnyInt) -> PyResult<usize> {
@@ -283,19 +316,87 @@ impl PyEngine {
 
 #[pymethods]
 impl PyEngine {
+    /// `eval_file`: a net file to evaluate with instead of the embedded one (see
+    /// `load_eval_file`); `nnue=False`: the hand-written evaluation instead of a net.
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1)), text_signature = "(hash_mb=16, threads=1)")]
-    fn new(hash_mb: AnyInt, threads: AnyInt) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true),
+           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True)")]
+    fn new(hash_mb: AnyInt, threads: AnyInt, eval_file: Option<String>, nnue: bool) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
         let n = check_threads(threads)?;
+        let file = match eval_file {
+            Some(path) => {
+                let net = read_net(&path)?;
+                Some((path, net))
+            }
+            None => None,
+        };
+        let choice = EvalChoice { nnue, file };
         let mut engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
         engine.set_threads(n);
+        engine.set_net(choice.net());
         Ok(PyEngine {
             stop: Arc::new(AtomicBool::new(false)),
             inner: Mutex::new(engine),
             hash_mb: AtomicUsize::new(mb),
             threads: AtomicUsize::new(n),
+            eval: Mutex::new(choice),
         })
+    }
+
+    /// Evaluates with the net in the file at `path` from now on (and clears the table).
+    /// A file that cannot be read raises `OSError`, one that is not a valid net (bad
+    /// header, truncated, corrupt) raises `NetError`, a `ValueError`; either way the engine
+    /// keeps the evaluation it had.
+    fn load_eval_file(&self, path: String) -> PyResult<()> {
+        let net = read_net(&path)?;
+        let mut engine = self.idle()?;
+        let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        choice.file = Some((path, net));
+        engine.set_net(choice.net());
+        Ok(())
+    }
+
+    /// Goes back to the embedded net (forgetting a loaded file; clears the table).
+    fn use_embedded_net(&self) -> PyResult<()> {
+        let mut engine = self.idle()?;
+        let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        choice.file = None;
+        engine.set_net(choice.net());
+        Ok(())
+    }
+
+    /// The net file in use, or None for the embedded net.
+    #[getter]
+    fn eval_file(&self) -> Option<String> {
+        self.eval.lock().unwrap_or_else(|p| p.into_inner()).file.as_ref().map(|(p, _)| p.clone())
+    }
+
+    /// Whether the search evaluates with a net (True, the default) or with the
+    /// hand-written evaluation (False). Setting it clears the table.
+    #[getter]
+    fn nnue(&self) -> bool {
+        self.eval.lock().unwrap_or_else(|p| p.into_inner()).nnue
+    }
+
+    #[setter]
+    fn set_nnue(&self, on: bool) -> PyResult<()> {
+        let mut engine = self.idle()?;
+        let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        if choice.nnue != on {
+            choice.nnue = on;
+            engine.set_net(choice.net());
+        }
+        Ok(())
+    }
+
+    /// The static evaluation of `board` in centipawns from the side to move's point of
+    /// view: the net's when `nnue` is on (the default), else the hand-written one; no search.
+    fn evaluate(&self, board: PyRef<'_, PyBoard>) -> PyResult<i32> {
+        let root = board.snapshot()?;
+        drop(board);
+        let engine = self.idle()?;
+        Ok(engine.static_eval(&root))
     }
 
     /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
@@ -465,6 +566,12 @@ impl PyEngine {
     }
 
     fn __repr__(&self) -> String {
-        format!("Engine(hash_mb={}, threads={})", self.hash_mb(), self.threads())
+        let choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        let eval = match (&choice.file, choice.nnue) {
+            (_, false) => ", nnue=False".to_string(),
+            (Some((path, _)), true) => format!(", eval_file={path:?}"),
+            (None, true) => String::new(),
+        };
+        format!("Engine(hash_mb={}, threads={}{eval})", self.hash_mb(), self.threads())
     }
 }

@@ -22,6 +22,7 @@ pyo3::create_exception!(kibitz, FenError, PyValueError, "A FEN string that is ma
 pyo3::create_exception!(kibitz, InvalidMoveError, PyValueError, "Move text that is not a UCI move at all.");
 pyo3::create_exception!(kibitz, IllegalMoveError, PyValueError, "A well-formed move that is not legal in the position.");
 pyo3::create_exception!(kibitz, AmbiguousMoveError, PyValueError, "A SAN move that fits more than one legal move.");
+pyo3::create_exception!(kibitz, NetError, PyValueError, "A file that is not a valid kibitz net (wrong header, truncated, corrupt).");
 
 pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
     FenError::new_err(e.to_string())
@@ -70,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
+    m.add("NetError", m.py().get_type::<NetError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.

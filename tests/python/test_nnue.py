@@ -1,0 +1,193 @@
+"""The neural evaluation from Python and UCI (issue 14): the embedded net's evaluation
+against an independent numpy reading of the committed net file, loading other nets with
+`eval_file` / `EvalFile`, bad files refused with the current net kept, the hand-written
+evaluation on request, and the UCI `eval` command."""
+
+from __future__ import annotations
+
+import io
+import random
+import struct
+from pathlib import Path
+
+import chess
+import pytest
+
+import kibitz
+from kibitz.uci import UciEngine
+
+np = pytest.importorskip("numpy")
+
+ROOT = Path(__file__).resolve().parents[2]
+NET = ROOT / "rust" / "nnue" / "default.nnue"
+
+
+def read_net(path: Path):
+    """The net file read by its documented layout (rust/nnue/mod.rs), dequantised."""
+    raw = path.read_bytes()
+    assert raw[:8] == b"KBZNNUE\0"
+    version, inputs, hidden, scale, qa, qb = struct.unpack_from("<6I", raw, 8)
+    assert (version, inputs) == (1, 768)
+    off = 32
+    w1 = np.frombuffer(raw, "<i2", 768 * hidden, off).reshape(768, hidden).astype(np.int64)
+    off += 2 * 768 * hidden
+    b1 = np.frombuffer(raw, "<i2", hidden, off).astype(np.int64)
+    off += 2 * hidden
+    w2 = np.frombuffer(raw, "<i2", 2 * hidden, off).astype(np.int64)
+    off += 4 * hidden
+    (b2,) = struct.unpack_from("<i", raw, off)
+    return w1, b1, w2, b2, scale, qa, qb
+
+
+def reference_eval(net, board: chess.Board) -> float:
+    """The net's output in centipawns for the side to move, in floats from the file's integers."""
+    w1, b1, w2, b2, scale, qa, qb = net
+    hidden = len(b1)
+    accs = []
+    for persp in (board.turn, not board.turn):
+        acc = b1.copy()
+        for sq, piece in board.piece_map().items():
+            own = piece.color == persp
+            s = sq if persp == chess.WHITE else sq ^ 56
+            acc += w1[(0 if own else 384) + (piece.piece_type - 1) * 64 + s]
+        accs.append(np.clip(acc / qa, 0, 1) ** 2)
+    out = accs[0] @ (w2[:hidden] / qb) + accs[1] @ (w2[hidden:] / qb) + b2 / (qa * qb)
+    return float(out * scale)
+
+
+def random_positions(n: int, seed: int) -> list[chess.Board]:
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < n:
+        b = chess.Board()
+        for _ in range(rng.randrange(0, 80)):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+        if not b.is_game_over():
+            boards.append(b)
+    return boards
+
+
+def test_engine_evaluates_with_the_embedded_net() -> None:
+    net = read_net(NET)
+    engine = kibitz.Engine(1)
+    assert engine.nnue and engine.eval_file is None
+    scale, qa, qb = net[4:]
+    # Only the two truncating divisions differ from the float reading (rust/nnue/mod.rs).
+    tolerance = 1 + scale / (qa * qb)
+    for b in random_positions(150, 7):
+        ours = engine.evaluate(kibitz.Board(b.fen()))
+        ref = reference_eval(net, b)
+        assert abs(ours - ref) <= tolerance, f"{b.fen()}: kibitz {ours}, reference {ref:.2f}"
+
+
+def test_hand_written_evaluation_on_request() -> None:
+    engine = kibitz.Engine(1)
+    hce = kibitz.Engine(1, nnue=False)
+    assert not hce.nnue
+    boards = [kibitz.Board(b.fen()) for b in random_positions(40, 8)]
+    net_scores = [engine.evaluate(b) for b in boards]
+    engine.nnue = False
+    assert [engine.evaluate(b) for b in boards] == [hce.evaluate(b) for b in boards]
+    engine.nnue = True
+    assert [engine.evaluate(b) for b in boards] == net_scores
+    assert net_scores != [hce.evaluate(b) for b in boards]
+    assert "nnue=False" in repr(hce)
+
+
+def scaled_copy(tmp_path: Path, factor: int) -> Path:
+    """The embedded net with its output weights multiplied by `factor`, checksum rewritten."""
+    raw = bytearray(NET.read_bytes()[:-8])
+    hidden = struct.unpack_from("<I", raw, 16)[0]
+    off = 32 + 2 * 768 * hidden + 2 * hidden
+    w2 = np.frombuffer(bytes(raw[off : off + 4 * hidden]), "<i2").astype(np.int64) * factor
+    raw[off : off + 4 * hidden] = np.clip(w2, -32767, 32767).astype("<i2").tobytes()
+    h = 0xCBF29CE484222325
+    for byte in raw:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    path = tmp_path / f"scaled{factor}.nnue"
+    path.write_bytes(bytes(raw) + struct.pack("<Q", h))
+    return path
+
+
+def test_eval_file_loads_another_net_and_bad_files_keep_the_current_one(tmp_path: Path) -> None:
+    other = scaled_copy(tmp_path, -1)  # the same net with the output negated
+    board = kibitz.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    base = kibitz.Engine(1).evaluate(board)
+    engine = kibitz.Engine(1, eval_file=str(other))
+    assert engine.eval_file == str(other)
+    assert abs(engine.evaluate(board) + base) <= 2
+    assert str(other) in repr(engine)
+
+    data = NET.read_bytes()
+    bad = {
+        "truncated": data[: len(data) // 2],
+        "corrupt": data[:1000] + bytes([data[1000] ^ 1]) + data[1001:],
+        "not a net": b"hello world" * 10,
+    }
+    for name, content in bad.items():
+        p = tmp_path / f"{name}.nnue"
+        p.write_bytes(content)
+        with pytest.raises(kibitz.NetError) as err:
+            engine.load_eval_file(str(p))
+        assert isinstance(err.value, ValueError)
+        assert str(p) in str(err.value)
+        assert engine.eval_file == str(other), name
+        assert abs(engine.evaluate(board) + base) <= 2, name
+    with pytest.raises(OSError):
+        engine.load_eval_file(str(tmp_path / "missing.nnue"))
+    with pytest.raises(kibitz.NetError, match="truncated"):
+        kibitz.Engine(1, eval_file=str(tmp_path / "truncated.nnue"))
+    engine.use_embedded_net()
+    assert engine.eval_file is None and engine.evaluate(board) == base
+
+
+def test_search_with_a_loaded_net_plays_legal_moves(tmp_path: Path) -> None:
+    engine = kibitz.Engine(4, eval_file=str(scaled_copy(tmp_path, 2)))
+    for b in random_positions(10, 9):
+        result = engine.search(kibitz.Board(b.fen()), depth=5)
+        assert chess.Move.from_uci(result.best_move) in b.legal_moves
+
+
+def uci(lines: list[str]) -> list[str]:
+    out = io.StringIO()
+    s = UciEngine(out)
+    for line in lines:
+        s.handle(line)
+    if s._job is not None:
+        assert s._job.done.wait(30)
+    return out.getvalue().splitlines()
+
+
+def test_uci_eval_and_eval_options(tmp_path: Path) -> None:
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3"
+    net_cp = -kibitz.Engine(1).evaluate(kibitz.Board(fen))  # White's view, Black to move
+    hce_cp = -kibitz.Engine(1, nnue=False).evaluate(kibitz.Board(fen))
+    bad = tmp_path / "bad.nnue"
+    bad.write_bytes(NET.read_bytes()[:-1])
+    out = uci([
+        "uci",
+        f"position fen {fen}",
+        "eval",
+        f"setoption name EvalFile value {bad}",
+        "eval",
+        "setoption name UseNNUE value false",
+        "eval",
+        "setoption name UseNNUE value true",
+        f"setoption name EvalFile value {scaled_copy(tmp_path, -1)}",
+        "eval",
+        "go depth 3",
+    ])
+    assert "option name UseNNUE type check default true" in out
+    assert "option name EvalFile type string default <empty>" in out
+    evals = [l for l in out if "evaluation:" in l]
+    assert evals[0] == f"info string NNUE evaluation: {net_cp:+d} cp (White's view; embedded net)"
+    assert evals[1] == f"info string Classical evaluation: {hce_cp:+d} cp (White's view)"
+    refused = [l for l in out if "bad.nnue" in l]
+    assert len(refused) == 1 and "truncated" in refused[0] and "keeping the embedded net" in refused[0]
+    assert evals[2:4] == evals[0:2]  # the bad file changed nothing
+    assert evals[4] == evals[1]  # UseNNUE false: the hand-written evaluation alone
+    assert "scaled-1.nnue" in evals[5] and abs(int(evals[5].split()[4]) + net_cp) <= 2
+    assert any(l.startswith("bestmove") for l in out)

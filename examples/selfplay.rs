@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use kibitz::{sq120, Board, Engine, Limits, Move, MoveList, Outcome, EMPTY, MATE_BOUND, WHITE};
-use texel_common::{read_pgn, replay, Rng};
+use texel_common::{load_openings, Rng};
 
 /// Win adjudication: a score of 10 pawns on 6 consecutive plies (both sides' searches agree).
 const ADJ_WIN: i32 = 1000;
@@ -127,37 +127,6 @@ fn num<T: std::str::FromStr>(s: &str) -> T {
 fn die(msg: &str) -> ! {
     eprintln!("selfplay: {msg}");
     std::process::exit(2)
-}
-
-/// Start positions (FENs) from PGN and FEN/EPD files.
-fn load_openings(paths: &[String]) -> Vec<String> {
-    let mut fens = Vec::new();
-    for p in paths {
-        let text = std::fs::read_to_string(p).unwrap_or_else(|e| die(&format!("{p}: {e}")));
-        if p.ends_with(".pgn") {
-            for g in read_pgn(&text) {
-                if let Some((start, moves)) = replay(&g) {
-                    let mut b = start;
-                    for m in moves {
-                        b.make_move(m);
-                    }
-                    fens.push(b.fen());
-                }
-            }
-        } else {
-            for line in text.lines() {
-                // EPD lines carry 4 fields plus operations; FEN lines 6.
-                let f: Vec<&str> = line.split_whitespace().take(6).collect();
-                if f.len() >= 4 {
-                    let fen = if f.len() == 6 && f[4].parse::<u32>().is_ok() { f.join(" ") } else { f[..4].join(" ") };
-                    if Board::from_fen(&fen).is_ok() {
-                        fens.push(fen);
-                    }
-                }
-            }
-        }
-    }
-    fens
 }
 
 /// White's point of view of a side-to-move score.
@@ -275,7 +244,7 @@ fn nnue_record(s: &Seen, result: f64, game: u64) -> [u8; 32] {
 
 fn main() {
     let args = parse_args();
-    let openings = load_openings(&args.openings);
+    let openings = load_openings(&args.openings).unwrap_or_else(|e| die(&e));
     if openings.is_empty() {
         die("no start positions");
     }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::eval::{evaluate, SEE_VALUE};
-use crate::nnue::{AccumulatorStack, Network};
+use crate::nnue::{Accumulator, AccumulatorStack, Network};
 use crate::order::*;
 use crate::tt::*;
 use crate::types::*;
@@ -171,6 +171,9 @@ pub struct Features {
     /// New engines evaluate with the embedded net (else the hand-written evaluation);
     /// `KIBITZ_SEARCH_OFF=nnue` gives the hand-written one, for matches and benches.
     pub nnue: bool,
+    /// For tests (off by default): every evaluation also recomputes the accumulators from
+    /// scratch and panics if the incremental ones differ.
+    pub verify_nnue: bool,
 }
 
 impl Default for Features {
@@ -195,6 +198,7 @@ impl Default for Features {
             cont: false,
             singular: false,
             nnue: true,
+            verify_nnue: false,
         }
     }
 }
@@ -534,6 +538,10 @@ impl<'a> Search<'a> {
                 // Every make was pushed and every unmake popped (a missed one would
                 // evaluate another position).
                 debug_assert_eq!(acc.depth(), self.board.ply() - self.root_len);
+                if self.f.verify_nnue {
+                    let fresh = Accumulator::from_board(net, &self.board);
+                    assert!(acc.current(net) == &fresh, "incremental accumulator differs at {}", self.board.fen());
+                }
                 clamp_eval(acc.evaluate(net, self.board.side_to_move()))
             }
             None => evaluate(&self.board),
@@ -1027,9 +1035,15 @@ impl<'a> Search<'a> {
                 self.moves_played[ply] = Move::NULL;
                 self.cont_rows[ply] = NO_CONT;
                 self.board.make_null();
+                if let Some((net, acc)) = &mut self.nnue {
+                    acc.push_made(net, &self.board); // the same pieces: a copy when evaluated
+                }
                 self.tt.prefetch(self.board.key());
                 let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.board.unmake_null();
+                if let Some((_, acc)) = &mut self.nnue {
+                    acc.pop();
+                }
                 if self.stopped {
                     return 0;
                 }

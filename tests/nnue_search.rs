@@ -62,17 +62,28 @@ const POSITIONS: &[(&str, bool)] = &[
 
 #[test]
 fn the_search_keeps_its_accumulators_in_step_with_the_board() {
+    // With verify_nnue on, every evaluation in the search also rebuilds the accumulators
+    // from the board and panics if the incremental ones differ; the search itself must be
+    // the same (same nodes, move and score) as without the check.
     let stop = AtomicBool::new(false);
     for threads in [1, 2] {
-        let mut engine = Engine::new(8);
-        engine.set_threads(threads);
         for &(fen, is960) in POSITIONS {
             let board = Board::from_fen_with(fen, is960).unwrap();
             let limits = Limits { depth: Some(7), ..Limits::default() };
-            // In the test profile (debug assertions on) every evaluation checks that the
-            // accumulator stack is as deep as the line from the root.
-            let out = engine.search(&board, &limits, &stop, &mut |_| true);
-            assert!(out.best.is_some(), "{fen}: no move");
+            let mut outs = Vec::new();
+            for verify in [false, true] {
+                let mut engine = Engine::new(8);
+                engine.set_threads(threads);
+                engine.features.verify_nnue = verify;
+                let out = engine.search(&board, &limits, &stop, &mut |_| true);
+                assert!(out.best.is_some(), "{fen}: no move");
+                outs.push(out);
+            }
+            if threads == 1 {
+                assert_eq!(outs[0].nodes, outs[1].nodes, "{fen}");
+                assert_eq!(outs[0].best, outs[1].best, "{fen}");
+                assert_eq!(outs[0].lines[0].score, outs[1].lines[0].score, "{fen}");
+            }
         }
     }
 }

@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lam", type=float, default=0.75, help="weight of the search score in the target (1 - lam: result)")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mirror", action="store_true",
+                    help="also train on every training position mirrored left-right (a-file <-> h-file)")
     ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
     ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")
     args = ap.parse_args(argv)
@@ -257,6 +259,17 @@ def main(argv: list[str] | None = None) -> int:
     is_val = np.array([g in held for g in rec["game"]])
     train_idx = np.nonzero(~is_val)[0]
     val_idx = np.nonzero(is_val)[0]
+    n_rec = len(rec)
+    if args.mirror:
+        # Chess is the same game mirrored left-right except for castling, which the net does
+        # not see: each training position mirrored is a second, equally valid sample. The
+        # mirrored rows follow the originals; the validation set stays unmirrored.
+        flip = np.arange(64) ^ 7
+        mirrored = codes[:, flip]
+        xs = sp.vstack([xs, features(mirrored, stm)]).tocsr()
+        xn = sp.vstack([xn, features(mirrored, 1 - stm)]).tocsr()
+        target = np.concatenate([target, target])
+        train_idx = np.concatenate([train_idx, train_idx + n_rec])
     print(
         f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), "
         f"read in {time.time() - t0:.1f} s",

@@ -172,3 +172,35 @@ pub fn result_score(result: &str) -> Option<f64> {
         _ => None,
     }
 }
+
+/// Start positions (FENs) from PGN files (each game's final position) and FEN/EPD files
+/// (one position a line).
+pub fn load_openings(paths: &[String]) -> Result<Vec<String>, String> {
+    let mut fens = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+        if p.ends_with(".pgn") {
+            for g in read_pgn(&text) {
+                if let Some((start, moves)) = replay(&g) {
+                    let mut b = start;
+                    for m in moves {
+                        b.make_move(m);
+                    }
+                    fens.push(b.fen());
+                }
+            }
+        } else {
+            for line in text.lines() {
+                // EPD lines carry 4 fields plus operations; FEN lines 6.
+                let f: Vec<&str> = line.split_whitespace().take(6).collect();
+                if f.len() >= 4 {
+                    let fen = if f.len() == 6 && f[4].parse::<u32>().is_ok() { f.join(" ") } else { f[..4].join(" ") };
+                    if Board::from_fen(&fen).is_ok() {
+                        fens.push(fen);
+                    }
+                }
+            }
+        }
+    }
+    Ok(fens)
+}

@@ -331,8 +331,9 @@ impl PyEngine {
             }
             None => None,
         };
-        let choice = EvalChoice { nnue, file };
         let mut engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
+        // KIBITZ_SEARCH_OFF=nnue (read by the core engine) turns the net off here too.
+        let choice = EvalChoice { nnue: nnue && engine.features.nnue, file };
         engine.set_threads(n);
         engine.set_net(choice.net());
         Ok(PyEngine {

@@ -1,0 +1,201 @@
+//! A match between two evaluations at a fixed node count per move, inside one process: a
+//! quick screen for nets (issue 14) before a timed match with match.py, which the strength
+//! claims still come from (a node-limited match ignores speed).
+//!
+//! `cargo run --release --example nodematch -- --a SPEC --b SPEC [--nodes 5000]
+//!  [--pairs 500] [--threads 2] [--seed 1] [--random-plies 2] [OPENINGS...]`
+//!
+//! SPEC is `hce` (the hand-written evaluation), `embedded` (the net built into kibitz) or
+//! the path of a net file. Each pair of games starts from one random opening (the files as
+//! for `selfplay`, default /work/shared/data/openings/) plus `--random-plies` random moves,
+//! and A plays it once with each colour. Adjudication as in `selfplay`: a win when the
+//! scores of both sides' searches agree on 10 pawns for 6 plies, a draw after 80 plies
+//! within 0.10 pawn for 12 plies or after 400 plies. Prints A's W/D/L and the Elo
+//! difference with a 95% interval from the pair scores (pentanomial: the two games of a
+//! pair share their opening, so they are not independent).
+
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a command-line tool: printing is its job
+
+mod texel_common;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use kibitz::{embedded_net, Board, Engine, Limits, MoveList, Network, Outcome, MATE_BOUND, WHITE};
+use texel_common::{load_openings, Rng};
+
+const ADJ_WIN: i32 = 1000;
+const ADJ_WIN_PLIES: usize = 6;
+const ADJ_DRAW_FROM: usize = 80;
+const ADJ_DRAW_MARGIN: i32 = 10;
+const ADJ_DRAW_PLIES: usize = 12;
+const MAX_PLIES: usize = 400;
+
+fn die(msg: &str) -> ! {
+    eprintln!("nodematch: {msg}");
+    std::process::exit(2)
+}
+
+/// The evaluation a SPEC names (`None`: the hand-written one).
+fn net_of(spec: &str) -> Option<Arc<Network>> {
+    match spec {
+        "hce" => None,
+        "embedded" => Some(embedded_net().unwrap_or_else(|| die("no embedded net"))),
+        path => {
+            let bytes = std::fs::read(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
+            Some(Arc::new(Network::from_bytes(&bytes).unwrap_or_else(|e| die(&format!("{path}: {e}")))))
+        }
+    }
+}
+
+/// Plays one game from `start`; White's score (1, 0.5, 0).
+fn play(white: &mut Engine, black: &mut Engine, start: &Board, nodes: u64) -> f64 {
+    let stop = AtomicBool::new(false);
+    let mut b = start.clone();
+    white.clear();
+    black.clear();
+    let mut history: Vec<i32> = Vec::new();
+    loop {
+        match b.outcome(true) {
+            Outcome::WhiteWins => return 1.0,
+            Outcome::BlackWins => return 0.0,
+            Outcome::Draw => return 0.5,
+            Outcome::Ongoing => {}
+        }
+        if history.len() >= MAX_PLIES {
+            return 0.5;
+        }
+        let engine = if b.side_to_move() == WHITE { &mut *white } else { &mut *black };
+        let limits = Limits { nodes: Some(nodes), multipv: 1, ..Default::default() };
+        let out = engine.search(&b, &limits, &stop, &mut |_| true);
+        let (Some(best), Some(line)) = (out.best, out.lines.first()) else { return 0.5 };
+        let ws = if b.side_to_move() == WHITE { line.score } else { -line.score };
+        history.push(ws);
+        let n = history.len();
+        if n >= ADJ_WIN_PLIES {
+            let tail = &history[n - ADJ_WIN_PLIES..];
+            if tail.iter().all(|&s| s >= ADJ_WIN) {
+                return 1.0;
+            }
+            if tail.iter().all(|&s| s <= -ADJ_WIN) {
+                return 0.0;
+            }
+        }
+        if n >= ADJ_DRAW_FROM && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN) {
+            return 0.5;
+        }
+        if line.score.abs() >= MATE_BOUND && n >= 2 && history[n - 2].abs() >= MATE_BOUND {
+            return if ws > 0 { 1.0 } else { 0.0 };
+        }
+        b.make_move(best);
+    }
+}
+
+/// Elo of a mean score.
+fn elo(p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn main() {
+    let mut a_spec = None;
+    let mut b_spec = None;
+    let (mut nodes, mut pairs, mut threads, mut seed, mut random_plies) = (5000u64, 500u64, 2usize, 1u64, 2usize);
+    let mut files = Vec::new();
+    let mut it = std::env::args().skip(1);
+    let num = |v: Option<String>| -> u64 { v.and_then(|s| s.parse().ok()).unwrap_or_else(|| die("a number expected")) };
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--a" => a_spec = it.next(),
+            "--b" => b_spec = it.next(),
+            "--nodes" => nodes = num(it.next()),
+            "--pairs" => pairs = num(it.next()),
+            "--threads" => threads = num(it.next()) as usize,
+            "--seed" => seed = num(it.next()),
+            "--random-plies" => random_plies = num(it.next()) as usize,
+            _ => files.push(x),
+        }
+    }
+    let (Some(a_spec), Some(b_spec)) = (a_spec, b_spec) else { die("--a SPEC and --b SPEC are required") };
+    if files.is_empty() {
+        for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
+            files.push(format!("/work/shared/data/openings/{f}"));
+        }
+    }
+    let openings = load_openings(&files).unwrap_or_else(|e| die(&e));
+    if openings.is_empty() {
+        die("no start positions");
+    }
+    let (a_net, b_net) = (net_of(&a_spec), net_of(&b_spec));
+    eprintln!("nodematch: A = {a_spec}, B = {b_spec}, {pairs} pairs at {nodes} nodes/move, {threads} threads");
+    // Pair results as A's points over the two games (0, 0.5, ..., 2), counted by value.
+    let penta = Mutex::new([0u64; 5]);
+    let wdl = Mutex::new([0u64; 3]);
+    let next = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (openings, penta, wdl, next, a_net, b_net) = (&openings, &penta, &wdl, &next, &a_net, &b_net);
+            scope.spawn(move || {
+                let mut a = Engine::new(16);
+                a.set_net(a_net.clone());
+                let mut b = Engine::new(16);
+                b.set_net(b_net.clone());
+                loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= pairs {
+                        break;
+                    }
+                    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g);
+                    let start = loop {
+                        let Ok(mut bd) = Board::from_fen(&openings[rng.below(openings.len())]) else { continue };
+                        let mut ml = MoveList::new();
+                        let mut ok = true;
+                        for _ in 0..random_plies {
+                            ml.clear();
+                            bd.generate_legal(&mut ml);
+                            if ml.is_empty() {
+                                ok = false;
+                                break;
+                            }
+                            bd.make_move(ml[rng.below(ml.len())]);
+                        }
+                        if ok && bd.outcome(false) == Outcome::Ongoing {
+                            break Board::from_fen(&bd.fen()).expect("a position's own FEN");
+                        }
+                    };
+                    let first = play(&mut a, &mut b, &start, nodes); // A White
+                    let second = 1.0 - play(&mut b, &mut a, &start, nodes); // A Black
+                    let mut w = wdl.lock().unwrap();
+                    for s in [first, second] {
+                        w[if s == 1.0 { 0 } else if s == 0.5 { 1 } else { 2 }] += 1;
+                    }
+                    drop(w);
+                    let mut p = penta.lock().unwrap();
+                    p[((first + second) * 2.0) as usize] += 1;
+                    let done: u64 = p.iter().sum();
+                    if done % 50 == 0 {
+                        eprintln!("{done} pairs: pentanomial {:?}", *p);
+                    }
+                }
+            });
+        }
+    });
+    let p = *penta.lock().unwrap();
+    let w = *wdl.lock().unwrap();
+    let n: u64 = p.iter().sum();
+    let mean = p.iter().enumerate().map(|(i, &c)| i as f64 / 4.0 * c as f64).sum::<f64>() / n as f64;
+    let var = p.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0 - mean).powi(2) * c as f64).sum::<f64>() / n as f64;
+    let half = 1.96 * (var / n as f64).sqrt();
+    println!(
+        "A {a_spec} vs B {b_spec}, {nodes} nodes/move: +{} ={} -{} in {} games, {:.1} %, Elo {:+.0} [{:+.0}, {:+.0}] (95 %, pentanomial {:?})",
+        w[0],
+        w[1],
+        w[2],
+        2 * n,
+        100.0 * mean,
+        elo(mean),
+        elo(mean - half),
+        elo(mean + half),
+        p
+    );
+}

@@ -1,9 +1,16 @@
 """Trains kibitz's neural evaluation (NNUE, issue 14) from self-play records and writes the
 quantised net file that rust/nnue/ reads.
 
-    python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 256]
-        [--epochs 12] [--batch 16384] [--lr 0.001] [--lam 0.75] [--holdout 0.05] [--seed 1]
-        [--heldout-sample FILE] [--heldout-count 1000]
+    python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
+        [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
+        [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
+
+The defaults are the settings of the committed net, chosen by fixed-node matches against
+the hand-written evaluation (examples/nodematch.rs, 200 games each, same 620k positions;
+benches/results/nnue-training.md): hidden 256 -> 128 (the smaller net overfits less on a
+few million positions, and is faster), batches of 16384 -> 1024 (more steps), score weight
+0.75 -> 1.0 (the game results of a few thousand games are memorised rather than learnt),
+and left-right mirroring on.
 
 DATA files come from the self-play generator (`cargo run --release --example selfplay --
 --format nnue ...`; its header comment describes the 32-byte record). numpy and scipy
@@ -223,15 +230,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--hidden", type=int, default=256)
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=0.001)
     ap.add_argument("--lr-drop", type=float, default=0.3, help="learning rate factor for the last third of the epochs")
-    ap.add_argument("--lam", type=float, default=0.75, help="weight of the search score in the target (1 - lam: result)")
+    ap.add_argument("--lam", type=float, default=1.0, help="weight of the search score in the target (1 - lam: result)")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mirror", action="store_true",
+    ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
                     help="also train on every training position mirrored left-right (a-file <-> h-file)")
     ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
     ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")

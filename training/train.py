@@ -250,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     rec = read_records(args.data)
     if len(rec) == 0:
         sys.exit("no records")
+    # Games reach the file in the order their threads finish them; ordering the records by
+    # game (stably, so each game's positions keep their order) makes the net depend only on
+    # which games the files hold, so a regenerated data set trains the same net.
+    rec = rec[np.argsort(rec["game"], kind="stable")]
     codes = piece_codes(rec)
     stm = rec["stm"].astype(np.int64)
     xs = features(codes, stm)

@@ -98,12 +98,15 @@ def test_hand_written_evaluation_on_request() -> None:
 
 
 def scaled_copy(tmp_path: Path, factor: int) -> Path:
-    """The embedded net with its output weights multiplied by `factor`, checksum rewritten."""
+    """The embedded net with its output layer (weights and bias) multiplied by `factor`,
+    checksum rewritten."""
     raw = bytearray(NET.read_bytes()[:-8])
     hidden = struct.unpack_from("<I", raw, 16)[0]
     off = 32 + 2 * 768 * hidden + 2 * hidden
     w2 = np.frombuffer(bytes(raw[off : off + 4 * hidden]), "<i2").astype(np.int64) * factor
     raw[off : off + 4 * hidden] = np.clip(w2, -32767, 32767).astype("<i2").tobytes()
+    (b2,) = struct.unpack_from("<i", raw, off + 4 * hidden)
+    struct.pack_into("<i", raw, off + 4 * hidden, b2 * factor)
     h = 0xCBF29CE484222325
     for byte in raw:
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
@@ -191,3 +194,30 @@ def test_uci_eval_and_eval_options(tmp_path: Path) -> None:
     assert evals[4] == evals[1]  # UseNNUE false: the hand-written evaluation alone
     assert "scaled-1.nnue" in evals[5] and abs(int(evals[5].split()[4]) + net_cp) <= 2
     assert any(l.startswith("bestmove") for l in out)
+
+
+def test_strength_levels_search_with_the_calibrated_evaluation() -> None:
+    # The UCI_Elo levels were measured with the hand-written evaluation: a limited search
+    # uses it, a full-strength one the net (unless UseNNUE is off).
+    out = io.StringIO()
+    s = UciEngine(out, rng=random.Random(1))
+
+    def go() -> None:
+        s.handle("go depth 2")
+        assert s._job is not None and s._job.done.wait(30)
+
+    s.handle("uci")
+    s.handle("position startpos")
+    go()
+    assert s._engine.nnue
+    s.handle("setoption name UCI_LimitStrength value true")
+    s.handle("setoption name UCI_Elo value 1500")
+    go()
+    assert not s._engine.nnue
+    s.handle("setoption name UCI_LimitStrength value false")
+    go()
+    assert s._engine.nnue
+    s.handle("setoption name UseNNUE value false")
+    go()
+    assert not s._engine.nnue
+    assert len([l for l in out.getvalue().splitlines() if l.startswith("bestmove")]) == 4

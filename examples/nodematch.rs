@@ -173,7 +173,7 @@ fn main() {
                     let mut p = penta.lock().unwrap();
                     p[((first + second) * 2.0) as usize] += 1;
                     let done: u64 = p.iter().sum();
-                    if done % 50 == 0 {
+                    if done.is_multiple_of(50) {
                         eprintln!("{done} pairs: pentanomial {:?}", *p);
                     }
                 }

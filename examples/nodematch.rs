@@ -21,15 +21,9 @@ mod texel_common;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use kibitz::{embedded_net, Board, Engine, Limits, MoveList, Network, Outcome, MATE_BOUND, WHITE};
-use texel_common::{load_openings, Rng};
+use kibitz::{embedded_net, Board, Engine, Limits, MoveList, Network, Outcome, WHITE};
+use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
 
-const ADJ_WIN: i32 = 1000;
-const ADJ_WIN_PLIES: usize = 6;
-const ADJ_DRAW_FROM: usize = 80;
-const ADJ_DRAW_MARGIN: i32 = 10;
-const ADJ_DRAW_PLIES: usize = 12;
-const MAX_PLIES: usize = 400;
 
 fn die(msg: &str) -> ! {
     eprintln!("nodematch: {msg}");
@@ -54,7 +48,7 @@ fn play(white: &mut Engine, black: &mut Engine, start: &Board, nodes: u64) -> f6
     let mut b = start.clone();
     white.clear();
     black.clear();
-    let mut history: Vec<i32> = Vec::new();
+    let mut adj = Adjudicator::new();
     loop {
         match b.outcome(true) {
             Outcome::WhiteWins => return 1.0,
@@ -62,7 +56,7 @@ fn play(white: &mut Engine, black: &mut Engine, start: &Board, nodes: u64) -> f6
             Outcome::Draw => return 0.5,
             Outcome::Ongoing => {}
         }
-        if history.len() >= MAX_PLIES {
+        if adj.plies() >= MAX_PLIES {
             return 0.5;
         }
         let engine = if b.side_to_move() == WHITE { &mut *white } else { &mut *black };
@@ -70,22 +64,8 @@ fn play(white: &mut Engine, black: &mut Engine, start: &Board, nodes: u64) -> f6
         let out = engine.search(&b, &limits, &stop, &mut |_| true);
         let (Some(best), Some(line)) = (out.best, out.lines.first()) else { return 0.5 };
         let ws = if b.side_to_move() == WHITE { line.score } else { -line.score };
-        history.push(ws);
-        let n = history.len();
-        if n >= ADJ_WIN_PLIES {
-            let tail = &history[n - ADJ_WIN_PLIES..];
-            if tail.iter().all(|&s| s >= ADJ_WIN) {
-                return 1.0;
-            }
-            if tail.iter().all(|&s| s <= -ADJ_WIN) {
-                return 0.0;
-            }
-        }
-        if n >= ADJ_DRAW_FROM && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN) {
-            return 0.5;
-        }
-        if line.score.abs() >= MATE_BOUND && n >= 2 && history[n - 2].abs() >= MATE_BOUND {
-            return if ws > 0 { 1.0 } else { 0.0 };
+        if let Some(r) = adj.record(ws) {
+            return r;
         }
         b.make_move(best);
     }

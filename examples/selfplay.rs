@@ -29,9 +29,9 @@
 //! varies by +-25% per move so that repeated openings do not replay the same game.
 //!
 //! Adjudication saves time where the result is no longer in doubt: a win once the search
-//! has reported at least ADJ_WIN centipawns for the same side on ADJ_WIN_PLIES plies in a
-//! row, a draw once the game is ADJ_DRAW_FROM plies long and the score has stayed within
-//! ADJ_DRAW_MARGIN for ADJ_DRAW_PLIES plies. Output lines are `FEN;RESULT;GAME` (see
+//! has reported at least 10 pawns for the same side on 6 plies in a
+//! row, a draw once the game is 80 plies long and the score has stayed within
+//! 0.10 pawn for 12 plies (texel_common::Adjudicator). Output lines are `FEN;RESULT;GAME` (see
 //! texel_common), appended game by game, so a stopped run keeps what it finished.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a command-line tool: printing is its job
 
@@ -42,17 +42,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use kibitz::{sq120, Board, Engine, Limits, Move, MoveList, Outcome, EMPTY, MATE_BOUND, WHITE};
-use texel_common::{load_openings, Rng};
+use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
 
-/// Win adjudication: a score of 10 pawns on 6 consecutive plies (both sides' searches agree).
-const ADJ_WIN: i32 = 1000;
-const ADJ_WIN_PLIES: usize = 6;
-/// Draw adjudication: after 80 plies, within 0.10 pawn for 12 consecutive plies.
-const ADJ_DRAW_FROM: usize = 80;
-const ADJ_DRAW_MARGIN: i32 = 10;
-const ADJ_DRAW_PLIES: usize = 12;
-/// Longer games are called drawn (self-play at these node counts rarely gets near it).
-const MAX_PLIES: usize = 400;
 /// A start position is rejected when a quick search gives either side more than this.
 const START_MARGIN: i32 = 200;
 
@@ -171,7 +162,7 @@ fn play_game(engine: &mut Engine, start: &str, args: &Args, rng: &mut Rng) -> Op
     }
 
     let mut seen = Vec::new();
-    let mut history: Vec<i32> = Vec::new(); // White-POV scores, one per ply
+    let mut adj = Adjudicator::new();
     let result = loop {
         match b.outcome(true) {
             Outcome::WhiteWins => break 1.0,
@@ -179,7 +170,7 @@ fn play_game(engine: &mut Engine, start: &str, args: &Args, rng: &mut Rng) -> Op
             Outcome::Draw => break 0.5,
             Outcome::Ongoing => {}
         }
-        if history.len() >= MAX_PLIES {
+        if adj.plies() >= MAX_PLIES {
             break 0.5;
         }
         // +-25% nodes per move.
@@ -191,25 +182,8 @@ fn play_game(engine: &mut Engine, start: &str, args: &Args, rng: &mut Rng) -> Op
         let in_check = b.in_check();
         let quiet = !in_check && !is_tactical(&b, best) && line.score.abs() < MATE_BOUND;
         seen.push(Seen { board: b.clone(), score_white: ws, in_check, quiet });
-        history.push(ws);
-        let n = history.len();
-        if n >= ADJ_WIN_PLIES {
-            let tail = &history[n - ADJ_WIN_PLIES..];
-            if tail.iter().all(|&s| s >= ADJ_WIN) {
-                break 1.0;
-            }
-            if tail.iter().all(|&s| s <= -ADJ_WIN) {
-                break 0.0;
-            }
-        }
-        if n >= ADJ_DRAW_FROM.max(ADJ_DRAW_PLIES)
-            && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN)
-        {
-            break 0.5;
-        }
-        // A mate score ends it too: the searches at these node counts find short mates.
-        if line.score.abs() >= MATE_BOUND && n >= 2 && history[n - 2].abs() >= MATE_BOUND {
-            break if ws > 0 { 1.0 } else { 0.0 };
+        if let Some(r) = adj.record(ws) {
+            break r;
         }
         b.make_move(best);
     };

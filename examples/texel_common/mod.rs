@@ -204,3 +204,55 @@ pub fn load_openings(paths: &[String]) -> Result<Vec<String>, String> {
     }
     Ok(fens)
 }
+
+/// Adjudication shared by the self-play tools (`selfplay`, `nodematch`): a win when the
+/// scores of both sides' searches agree on 10 pawns for 6 plies (or on a mate two plies
+/// running), a draw after 80 plies within 0.10 pawn for 12 plies or after 400 plies.
+pub struct Adjudicator {
+    /// White-POV scores, one per ply.
+    history: Vec<i32>,
+}
+
+const ADJ_WIN: i32 = 1000;
+const ADJ_WIN_PLIES: usize = 6;
+const ADJ_DRAW_FROM: usize = 80;
+const ADJ_DRAW_MARGIN: i32 = 10;
+const ADJ_DRAW_PLIES: usize = 12;
+/// Longer games are called drawn (self-play at these node counts rarely gets near it).
+pub const MAX_PLIES: usize = 400;
+
+impl Adjudicator {
+    pub fn new() -> Adjudicator {
+        Adjudicator { history: Vec::new() }
+    }
+
+    /// Plies recorded so far.
+    pub fn plies(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Records the search score of the move about to be played (White's view) and returns
+    /// White's result (1, 0.5, 0) if the game is adjudicated now.
+    pub fn record(&mut self, white_score: i32) -> Option<f64> {
+        self.history.push(white_score);
+        let history = &self.history;
+        let n = history.len();
+        if n >= ADJ_WIN_PLIES {
+            let tail = &history[n - ADJ_WIN_PLIES..];
+            if tail.iter().all(|&s| s >= ADJ_WIN) {
+                return Some(1.0);
+            }
+            if tail.iter().all(|&s| s <= -ADJ_WIN) {
+                return Some(0.0);
+            }
+        }
+        if n >= ADJ_DRAW_FROM.max(ADJ_DRAW_PLIES) && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN) {
+            return Some(0.5);
+        }
+        // A mate score ends it too: the searches at these node counts find short mates.
+        if white_score.abs() >= kibitz::MATE_BOUND && n >= 2 && history[n - 2].abs() >= kibitz::MATE_BOUND {
+            return Some(if white_score > 0 { 1.0 } else { 0.0 });
+        }
+        None
+    }
+}

@@ -29,17 +29,20 @@ class Level:
 
 # (elo, nodes, temperature_cp). Origin: calibration matches against Stockfish 15.1's
 # UCI_Elo levels (/work/shared/tools/match.py, Stockfish with Move Overhead 200 so that
-# the loaded 2-core machine does not make it lose on time; table in the README).
+# the loaded 2-core machine does not make it lose on time; table in the README), measured
+# with the neural evaluation (the default; with UseNNUE false every level plays weaker).
 # Stockfish documents its UCI_Elo scale as calibrated at 60s+0.6s (anchored to CCRL 40/4),
-# so the top level, which is kibitz's full search, was measured at that control: 2400
-# (up to 5M nodes, about 5 s, more than a 60+0.6 move searches) against SF2400 at 60+0.6,
-# 20 games: -127 +/- 149. The node-limited levels play the same at any control (a move
-# never takes more than a fraction of a second) and were measured at 10s+0.1s.
+# so the top level, which is kibitz's full search (up to 5M nodes, about 5 s, more than a
+# 60+0.6 move searches), was measured at that control. The node-limited levels play the
+# same at any control (a move never takes more than a fraction of a second) and were
+# measured at 10s+0.1s. The first anchors with the net (1800: 15,000 nodes, 2100: 150,000,
+# set with the hand-written evaluation) came out at +107 and +168 against their
+# Stockfish levels, so those two budgets were cut and measured again.
 ANCHORS = [
     (1000, 250, 150.0),
     (1400, 2_000, 50.0),
-    (1800, 15_000, 22.0),
-    (2100, 150_000, 0.0),
+    (1800, 10_000, 22.0),
+    (2100, 50_000, 0.0),
     (2400, 5_000_000, 0.0),
 ]
 # Lines to choose among: 4 gives a weak level real alternatives without making every

@@ -721,10 +721,9 @@ class UciEngine:
             if (b.hard_ms or 0) < 1:
                 kwargs["depth"] = 1  # no time at all: the quickest legal answer
         engine = self.engine()
-        # The strength levels were calibrated with the hand-written evaluation (README,
-        # Strength levels): a strength-limited search uses it until the levels have been
-        # measured again with the net, which plays about 100 Elo better per node.
-        want_net = self.options.get_bool("UseNNUE") and level is None
+        # The strength levels are calibrated with the net (README, Strength levels); with
+        # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
+        want_net = self.options.get_bool("UseNNUE")
         if getattr(engine, "nnue", want_net) != want_net:
             engine.nnue = want_net
         if job.stop_event.is_set():

@@ -197,8 +197,8 @@ def test_uci_eval_and_eval_options(tmp_path: Path) -> None:
 
 
 def test_strength_levels_search_with_the_calibrated_evaluation() -> None:
-    # The UCI_Elo levels were measured with the hand-written evaluation: a limited search
-    # uses it, a full-strength one the net (unless UseNNUE is off).
+    # The UCI_Elo levels were measured with the net: a limited search uses it like a
+    # full-strength one, and UseNNUE false switches both to the hand-written evaluation.
     out = io.StringIO()
     s = UciEngine(out, rng=random.Random(1))
 
@@ -213,11 +213,14 @@ def test_strength_levels_search_with_the_calibrated_evaluation() -> None:
     s.handle("setoption name UCI_LimitStrength value true")
     s.handle("setoption name UCI_Elo value 1500")
     go()
-    assert not s._engine.nnue
-    s.handle("setoption name UCI_LimitStrength value false")
-    go()
     assert s._engine.nnue
     s.handle("setoption name UseNNUE value false")
     go()
     assert not s._engine.nnue
-    assert len([l for l in out.getvalue().splitlines() if l.startswith("bestmove")]) == 4
+    s.handle("setoption name UCI_LimitStrength value false")
+    go()
+    assert not s._engine.nnue
+    s.handle("setoption name UseNNUE value true")
+    go()
+    assert s._engine.nnue
+    assert len([l for l in out.getvalue().splitlines() if l.startswith("bestmove")]) == 5

@@ -102,13 +102,12 @@ impl VBoard {
         let c = &*self.c;
         let b = c.bit[s as usize] as usize & (BITS - 1);
         let present = self.present[by];
-        let base = by * c.ntypes;
         let near = B::of(c.leap_any[by & 1][b]) & B::of(self.occ[by]) != B::ZERO;
         let mut types = if near { c.leap_types[by] & present } else { 0 };
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            if B::of(c.leap_att[base + t][b]) & B::of(self.tbb[by & 1][t & 31]) != B::ZERO {
+            if B::of(c.leap_att[by & 1][t & 31][b]) & B::of(self.tbb[by & 1][t & 31]) != B::ZERO {
                 return true;
             }
         }
@@ -146,7 +145,7 @@ impl VBoard {
         while ts != 0 {
             let t = ts.trailing_zeros() as usize;
             ts &= ts - 1;
-            out |= B::of(c.ride_reach[by * c.ntypes + t][b] & self.tbb[by & 1][t & 31]);
+            out |= B::of(c.ride_reach[by & 1][t & 31][b]) & B::of(self.tbb[by & 1][t & 31]);
         }
         out
     }
@@ -558,13 +557,12 @@ impl VBoard {
         let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
         let b = c.bit[k as usize] as usize & (BITS - 1);
-        let base = them * c.ntypes;
         let near = B::of(c.leap_any[them & 1][b]) & B::of(self.occ[them]) != B::ZERO;
         let mut types = if near { c.leap_types[them] & self.present[them] } else { 0 };
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            let att = B::of(c.leap_att[base + t][b] & self.tbb[them & 1][t & 31]);
+            let att = B::of(c.leap_att[them & 1][t & 31][b]) & B::of(self.tbb[them & 1][t & 31]);
             // One checker, or two (or more: all that matters is more than one).
             check += u32::from(att != B::ZERO) + u32::from(att.less_lowest() != B::ZERO);
             cmask |= att;

@@ -241,22 +241,23 @@ pub struct Compiled {
     /// Attack rays per attacking colour for the capture steps the bitboards below do not
     /// cover (limited-range riders, lame leaps, hoppers), walked on the mailbox.
     pub(crate) rays: [Vec<Ray>; 2],
-    /// Plain capture leaps per attacking colour, types and squares: `leap_att[c * types +
-    /// t][bit]` is where type t of colour c leaps from to capture on that square;
-    /// `leap_types[c]` the types that have such leaps.
-    pub(crate) leap_att: Vec<[u128; BITS]>,
+    /// Plain capture leaps per attacking colour, types and squares: `leap_att[c][t][bit]`
+    /// is where type t of colour c leaps from to capture on that square (32 rows per
+    /// colour, so a masked index needs no bounds test); `leap_types[c]` the types that
+    /// have such leaps.
+    pub(crate) leap_att: Box<[[[u128; BITS]; 32]; 2]>,
     pub(crate) leap_types: [u32; 2],
     /// `leap_any[c][bit]`: the union of `leap_att` over colour c's types, so that the
     /// attack and check tests skip the per-type look when no piece of that colour stands
     /// on any of those squares.
     pub(crate) leap_any: [[u128; BITS]; 2],
     /// Unlimited capture rides per attacking colour, one per direction; `ride_types[c]` the
-    /// types that have them, and `ride_reach[c * types + t][bit]` the squares from which
+    /// types that have them, and `ride_reach[c][t][bit]` the squares from which
     /// type t could capture on that square along its rides on an empty board: when no such
     /// piece stands on them, the rides need no look.
     pub(crate) ride_att: [Vec<RideAttack>; 2],
     pub(crate) ride_types: [u32; 2],
-    pub(crate) ride_reach: Vec<[u128; BITS]>,
+    pub(crate) ride_reach: Box<[[[u128; BITS]; 32]; 2]>,
     /// `ride_line[c][bit][p]`: the index in `ride_att[c]` of the one ride whose ray from
     /// `bit` passes `p` (64 or more if none or several do), so that the attack and check
     /// tests look along the lines that hold a rider only; `ride_all[c]` all the indexes as
@@ -538,6 +539,15 @@ impl Compiled {
             }
         }
         let ride_line: Box<[[[u8; BITS]; BITS]; 2]> = lines.into_boxed_slice().try_into().expect("two colours");
+        // Per colour and type (at most 32 types), for masked indexes.
+        let per_type = |rows: &[[u128; BITS]]| -> Box<[[[u128; BITS]; 32]; 2]> {
+            let mut out = vec![[[0u128; BITS]; 32]; 2];
+            for (c, o) in out.iter_mut().enumerate() {
+                o[..ntypes].copy_from_slice(&rows[c * ntypes..(c + 1) * ntypes]);
+            }
+            out.into_boxed_slice().try_into().expect("two colours")
+        };
+        let (leap_att, ride_reach) = (per_type(&leap_att), per_type(&ride_reach));
         let mut promo_near = [[false; CELLS]; 2];
         let mut double_from = [[false; CELLS]; 2];
         if let Some(pt) = pawn {

@@ -20,6 +20,8 @@ pub(crate) const EMPTY: u8 = 0;
 pub(crate) const OFF: u8 = 255;
 /// Longest distance a rider can travel on a 12x10 board (11 squares), plus one.
 pub(crate) const MAX_DIST: usize = 12;
+/// Pins `analyse` describes by their ray (`VBoard::pin_ray`); more are made and tested.
+pub(crate) const MAX_PINS: usize = 8;
 
 /// A cell's code for a piece: type index `t` and colour `c` (0 White, 1 Black).
 #[inline]
@@ -107,6 +109,15 @@ pub struct VBoard {
     /// its way), as bitboards.
     pub(crate) pinned: u128,
     pub(crate) cmask: u128,
+    /// The part of `pinned` whose moves are made and tested (pins along the mailbox rays,
+    /// hoppers' lines, a piece pinned along two lines); the other pinned pieces are pinned
+    /// along one unlimited ride and stay legal on its squares: the piece on bit
+    /// `pin_bit[i]` may move to `pin_ray[i]` (from the royal piece, exclusive, to the
+    /// pinner, inclusive), for `i < npins` (later entries are stale).
+    pub(crate) pin_hard: u128,
+    pub(crate) pin_bit: [u8; MAX_PINS],
+    pub(crate) pin_ray: [u128; MAX_PINS],
+    pub(crate) npins: usize,
     /// What `analyse` found: 0 no check, 1 one check that `cmask` describes, 2 a double
     /// check or a check it cannot describe (then moves are made and tested).
     pub(crate) check: u8,
@@ -133,6 +144,10 @@ impl VBoard {
             tbb: [[0; 32]; 2],
             pinned: 0,
             cmask: 0,
+            pin_hard: 0,
+            pin_bit: [0; MAX_PINS],
+            pin_ray: [0; MAX_PINS],
+            npins: 0,
             castle_rook: [[0; 2]; 2],
             castle_path: [[0; 2]; 2],
             castle_safe: [[0; 2]; 2],

@@ -4,9 +4,11 @@
 //! Legality comes from a check and pin analysis done once per position (`analyse`): out
 //! of check, a move of a piece that is neither royal nor pinned is legal as generated; in
 //! a single check it is legal when it lands on a square that answers the check; the royal
-//! piece's steps are tested in place for attack. Only en passant, pinned pieces, double
-//! checks and what the analysis cannot describe (hoppers, whose attacks a move can create)
-//! are made and tested. Perft's last ply counts moves without generating them
+//! piece's steps are tested in place for attack; a piece pinned along an unlimited ride
+//! may move along it (between the royal piece and the pinner, or onto the pinner). Only
+//! en passant, the other pins (limited rides, lame leaps), double checks and what the
+//! analysis cannot describe (hoppers, whose attacks a move can create) are made and
+//! tested. Perft's last ply counts moves without generating them
 //! (`count_legal`): the plain leaps and unlimited rides of each piece type are compiled
 //! into bitboard tables (`Compiled::plans`), so a piece's moves are a few table lookups
 //! and a bit count; everything else (lame leaps, limited riders, hoppers, promotions)
@@ -14,7 +16,7 @@
 //! type (`Bits`): u64 on boards of 64 squares or fewer, u128 up to 12x10.
 
 use super::betza::Hop;
-use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, NORMAL, OFF};
+use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, MAX_PINS, NORMAL, OFF};
 use super::tables::{first_bit, Bits, Ray, RayKind, BITS};
 use super::def::GameValue;
 
@@ -64,6 +66,19 @@ fn hopper_attacks(cells: &[u8], s: i16, ray: &Ray, by: usize) -> bool {
 }
 
 impl VBoard {
+    /// The squares the piece on bit `b` (pinned, not in `pin_hard`) may move to without
+    /// uncovering its pin.
+    #[inline(always)]
+    pub(crate) fn pin_allowed(&self, b: usize) -> u128 {
+        let mut allowed = 0;
+        for (&p, &ray) in self.pin_bit.iter().zip(&self.pin_ray).take(self.npins) {
+            if usize::from(p) == b {
+                allowed = ray;
+            }
+        }
+        allowed
+    }
+
     /// Whether square `s` is attacked by a piece of colour `by`.
     pub(crate) fn attacked(&self, s: u8, by: usize) -> bool {
         self.attacked_occ(s, by, self.occ[0] | self.occ[1])
@@ -87,19 +102,23 @@ impl VBoard {
         let c = &*self.c;
         let b = c.bit[s as usize] as usize & (BITS - 1);
         let present = self.present[by];
-        let base = by * c.ntypes;
-        let mut types = c.leap_types[by] & present;
+        let near = B::of(c.leap_any[by & 1][b]) & B::of(self.occ[by]) != B::ZERO;
+        let mut types = if near { c.leap_types[by] & present } else { 0 };
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            if B::of(c.leap_att[base + t][b]) & B::of(self.tbb[by][t]) != B::ZERO {
+            if B::of(c.leap_att[by & 1][t & 31][b]) & B::of(self.tbb[by & 1][t & 31]) != B::ZERO {
                 return true;
             }
         }
         let riders = self.riders::<B>(b, by);
         if riders != B::ZERO {
-            for r in &c.ride_att[by] {
-                let ray = B::of(c.raybb[r.dir as usize][b]);
+            let mut dirs = self.ride_dirs(b, by, riders);
+            while dirs != 0 {
+                let r = &c.ride_att[by][dirs.trailing_zeros() as usize];
+                dirs &= dirs - 1;
+                let ray = B::of(c.rays(r.dir as usize)[b]);
+                // (`ride_all`: lines without a rider.)
                 if ray & riders == B::ZERO {
                     continue;
                 }
@@ -126,9 +145,29 @@ impl VBoard {
         while ts != 0 {
             let t = ts.trailing_zeros() as usize;
             ts &= ts - 1;
-            out |= B::of(c.ride_reach[by * c.ntypes + t][b] & self.tbb[by][t]);
+            out |= B::of(c.ride_reach[by & 1][t & 31][b]) & B::of(self.tbb[by & 1][t & 31]);
         }
         out
+    }
+
+    /// The capture rides of colour `by` (indexes in `Compiled::ride_att`, as bits) along
+    /// which `riders` (from `riders`) stand, seen from bit `b`.
+    #[inline(always)]
+    fn ride_dirs<B: Bits>(&self, b: usize, by: usize, riders: B) -> u64 {
+        let c = &*self.c;
+        let line = &c.ride_line[by & 1][b & (BITS - 1)];
+        let mut dirs = 0u64;
+        let mut rs = riders;
+        while rs != B::ZERO {
+            let i = line[rs.lowest() & (BITS - 1)];
+            rs = rs.less_lowest();
+            if i >= 64 {
+                // A square on several rides' rays (or none): look along all of them.
+                return c.ride_all[by & 1];
+            }
+            dirs |= 1 << i;
+        }
+        dirs
     }
 
     /// The attack test along the mailbox rays (`Compiled::rays`).
@@ -410,15 +449,19 @@ impl VBoard {
         self.pinned = 0;
         self.cmask = 0;
         self.check = 0;
+        self.npins = 0;
+        self.pin_hard = 0;
         if k == 0 {
             return;
         }
         let present = self.present[them];
-        let c = &*self.c;
-        let cells = &self.cells;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
         let (mut check, mut pinned, mut cmask) =
-            if c.narrow { self.analyse_bits::<u64>(k, them) } else { self.analyse_bits::<u128>(k, them) };
+            if self.c.narrow { self.analyse_bits::<u64>(k, them) } else { self.analyse_bits::<u128>(k, them) };
+        let c = &*self.c;
+        let cells = &self.cells;
+        // What the mailbox rays mark (pins there, hoppers' lines).
+        let mut marked = 0u128;
         let k = k as i16;
         for ray in &c.rays[them] {
             if ray.any & present == 0 {
@@ -439,7 +482,7 @@ impl VBoard {
                             let hits = color(cell) == them && ray.dist_mask[dist] & (1 << kind(cell)) != 0;
                             if let Some(s) = between {
                                 if hits {
-                                    pinned |= c.sqbb[s as usize];
+                                    marked |= c.sqbb[s as usize];
                                 }
                                 break;
                             }
@@ -474,14 +517,14 @@ impl VBoard {
                             check += 1;
                             cmask |= c.sqbb[a as usize] | c.sqbb[leg];
                         } else if own(lc) {
-                            pinned |= c.sqbb[leg];
+                            marked |= c.sqbb[leg];
                         }
                     }
                 }
                 RayKind::Cannon | RayKind::Grasshopper => {
                     let mut p = k - ray.delta;
                     while cells[p as usize] != OFF {
-                        pinned |= c.sqbb[p as usize];
+                        marked |= c.sqbb[p as usize];
                         p -= ray.delta;
                     }
                     // Its check: a screen, then the hopper.
@@ -491,30 +534,35 @@ impl VBoard {
                 }
             }
         }
+        // Squares the mailbox rays marked are made and tested.
+        self.pin_hard |= marked;
+        pinned |= marked;
         self.pinned = pinned;
         self.cmask = cmask;
         self.check = check.min(2) as u8;
     }
     /// The bitboard half of `analyse` (plain leaps and unlimited rides): (checks, pinned
-    /// squares, squares answering the check) against the royal piece on `k`.
+    /// squares, squares answering the check) against the royal piece on `k`. Records the
+    /// pins along rides (`pin_bit`, `pin_ray`, `pin_hard`).
     #[inline(always)]
-    fn analyse_bits<B: Bits>(&self, k: u8, them: usize) -> (u32, u128, u128) {
+    fn analyse_bits<B: Bits>(&mut self, k: u8, them: usize) -> (u32, u128, u128) {
         let us = 1 - them;
         let c = &*self.c;
         let cells = &self.cells;
         let mut check = 0u32;
         let mut pinned = B::ZERO;
         let mut cmask = B::ZERO;
+        let (mut npins, mut hard) = (0usize, 0u128);
         // Codes are below 64; OFF (255) and EMPTY (0) are in no code set.
         let is_in = |codes: u64, cell: u8| cell < 64 && codes & (1 << cell) != 0;
         let own = |cell: u8| cell != EMPTY && cell != OFF && color(cell) == us;
         let b = c.bit[k as usize] as usize & (BITS - 1);
-        let base = them * c.ntypes;
-        let mut types = c.leap_types[them] & self.present[them];
+        let near = B::of(c.leap_any[them & 1][b]) & B::of(self.occ[them]) != B::ZERO;
+        let mut types = if near { c.leap_types[them] & self.present[them] } else { 0 };
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            let att = B::of(c.leap_att[base + t][b] & self.tbb[them][t]);
+            let att = B::of(c.leap_att[them & 1][t & 31][b]) & B::of(self.tbb[them & 1][t & 31]);
             // One checker, or two (or more: all that matters is more than one).
             check += u32::from(att != B::ZERO) + u32::from(att.less_lowest() != B::ZERO);
             cmask |= att;
@@ -522,10 +570,13 @@ impl VBoard {
         let riders = self.riders::<B>(b, them);
         if riders != B::ZERO {
             let occ = B::of(self.occ[0] | self.occ[1]);
-            for r in &c.ride_att[them] {
-                let rays = &c.raybb[r.dir as usize];
+            // Only the lines that hold a rider: no check nor pin along the others.
+            let mut dirs = self.ride_dirs(b, them, riders);
+            while dirs != 0 {
+                let r = &c.ride_att[them][dirs.trailing_zeros() as usize];
+                dirs &= dirs - 1;
+                let rays = c.rays(r.dir as usize);
                 let ray = B::of(rays[b]);
-                // No rider on this line: neither check nor pin along it.
                 if ray & riders == B::ZERO {
                     continue;
                 }
@@ -537,12 +588,25 @@ impl VBoard {
                     cmask |= ray & !B::of(rays[first]);
                 } else if own(cell) {
                     let rest = blockers ^ B::of(1u128 << first);
-                    if rest != B::ZERO && is_in(r.codes, cells[c.sq_of_bit[first_bit(rest, r.up)] as usize]) {
-                        pinned |= B::of(1u128 << first);
+                    let second = first_bit(rest, r.up);
+                    if rest != B::ZERO && is_in(r.codes, cells[c.sq_of_bit[second] as usize]) {
+                        let sq = 1u128 << first;
+                        // Pinned along two lines (rides whose rays share squares), or more
+                        // pins than the list holds: made and tested.
+                        if pinned & B::of(sq) != B::ZERO || npins == MAX_PINS {
+                            hard |= sq;
+                        } else {
+                            self.pin_bit[npins] = first as u8;
+                            self.pin_ray[npins] = (ray & !B::of(rays[second])).wide();
+                            npins += 1;
+                        }
+                        pinned |= B::of(sq);
                     }
                 }
             }
         }
+        self.npins = npins;
+        self.pin_hard = hard;
         (check, pinned.wide(), cmask.wide())
     }
 
@@ -586,7 +650,7 @@ impl VBoard {
         let immobility = self.c.variant.immobility_illegal;
         let has_royal = self.royal_sq[us] != 0;
         let check = self.check;
-        let (pinned, cmask) = (self.pinned, self.cmask);
+        let (pinned, cmask, hard) = (self.pinned, self.cmask, self.pin_hard);
         let mut i = 0;
         while i < moves.len() {
             let m = moves[i];
@@ -608,15 +672,17 @@ impl VBoard {
                 self.cells[to] = taken;
                 self.cells[from] = mover;
                 !bad
-            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || pinned & self.c.sqbb[from] != 0 || (hoppers && pinned & self.c.sqbb[to] != 0) {
+            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || hard & self.c.sqbb[from] != 0 || (hoppers && pinned & self.c.sqbb[to] != 0) {
                 self.make(m);
                 let bad = self.attacked(self.royal_sq[us], 1 - us);
                 self.unmake();
                 !bad
             } else {
-                // A piece that is not pinned cannot expose the royal piece; in check, it
-                // must capture the checker or stand in its way.
-                check == 0 || cmask & self.c.sqbb[to] != 0
+                // A piece that is not pinned cannot expose the royal piece, one pinned along
+                // a ride must stay on it; in check, it must capture the checker or stand in
+                // its way.
+                let to_bb = self.c.sqbb[to];
+                (check == 0 || cmask & to_bb != 0) && (pinned & self.c.sqbb[from] == 0 || self.pin_allowed(self.c.bit[from] as usize) & to_bb != 0)
             };
             if ok {
                 i += 1;
@@ -648,11 +714,10 @@ impl VBoard {
         let b = b & (BITS - 1);
         let [to_move, to_capture] = c.leapbb[us * c.ntypes + t][b];
         let (mut to_move, mut to_capture) = (B::of(to_move), B::of(to_capture));
-        let (stop_down, stop_up) = (B::of(c.stop[0]), B::of(c.stop[1]));
         for r in &c.rsteps[plan.start as usize..plan.end as usize] {
-            let rays = &c.raybb[r.dir as usize];
+            let rays = c.rays(r.dir as usize);
             let ray = B::of(rays[b]);
-            let stop = if r.up { stop_up } else { stop_down };
+            let stop = if r.up { B::TOP } else { B::ONE };
             let reach = ray & !B::of(rays[first_bit((ray & occ) | stop, r.up)]);
             to_move |= reach & B::mask(r.mode & 1 != 0);
             to_capture |= reach & B::mask(r.mode & 2 != 0);
@@ -703,7 +768,6 @@ impl VBoard {
         let enemy = B::of(self.occ[1 - us]);
         let not_own = board & !B::of(self.occ[us]);
         let pinned = B::of(self.pinned);
-        let (stop_down, stop_up) = (B::of(c.stop[0]), B::of(c.stop[1]));
         let leaps = &c.leapbb[us * c.ntypes..];
         let mut n: u64 = 0;
         let mut counter = Counter(0);
@@ -715,9 +779,11 @@ impl VBoard {
                 let dst = if pl.shift >= 0 { src << pl.shift as u32 } else { src >> (-pl.shift) as u32 };
                 let may = (empty & B::mask(pl.mode & 1 != 0)) | (enemy & B::mask(pl.mode & 2 != 0));
                 n += u64::from((dst & may).ones());
+            }
+            if self.ep != 0 {
                 // En passant (a capture-only step onto the empty en passant square), tested
                 // by making it.
-                if self.ep != 0 && pl.mode == 2 {
+                for pl in c.pawn_leaps[us].iter().filter(|pl| pl.mode == 2) {
                     let from = (self.ep as i16 - pl.delta) as u8;
                     if bulk & B::of(c.sqbb[from as usize]) != B::ZERO {
                         buf.push(VMove { from, to: self.ep, promo: 0, kind: EN_PASSANT, rook: 0 });
@@ -736,22 +802,54 @@ impl VBoard {
                 n += u64::from(arrive.ones());
             }
         }
-        // The royal piece's destinations, tested after the loop.
+        // The royal piece's destinations, tested after the loops (no move list: it has one
+        // square).
         let mut royal_from = 0u8;
         let mut royal_to = B::ZERO;
-        // Type by type: the pieces neither pinned nor counted with the pawns above.
-        let mut types = self.present[us];
+        let mut others = self.present[us];
+        let plans = &c.plans[us];
+        if royal != usize::MAX && plans[royal].simple {
+            others &= !(1 << royal);
+            royal_from = self.royal_sq[us];
+            royal_to = self.reach(royal, c.bit[royal_from as usize] as usize, occ, empty, enemy);
+        }
+        // The pieces whose every leap and ride may move and capture (`Compiled::count_fast`),
+        // not pinned: the squares each reaches as one bitboard, its leaps, then each ride's
+        // ray up to and including the first piece on it.
+        let mut types = others & c.count_fast[us];
+        others &= !c.count_fast[us];
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            let plan = c.plans[us][t];
-            let mut pieces = B::of(self.tbb[us][t]) & !pinned & !bulk;
-            if t == royal && plan.simple {
-                // Tested after the loop (no move list): it has one square.
-                pieces = B::ZERO;
-                royal_from = self.royal_sq[us];
-                royal_to = self.reach(t, c.bit[royal_from as usize] as usize, occ, empty, enemy);
+            let plan = &plans[t];
+            let leap = &leaps[t];
+            let (ups, downs) = plan.dirs[..usize::from(plan.nrides)].split_at(usize::from(plan.nup));
+            let mut pieces = B::of(self.tbb[us][t & 31]) & !pinned;
+            while pieces != B::ZERO {
+                let b = pieces.lowest() & (BITS - 1);
+                pieces = pieces.less_lowest();
+                let mut to = B::of(leap[b][0]);
+                // Rides towards higher bits (the first piece is the lowest bit), then the
+                // others (the highest).
+                for &d in ups {
+                    let rays = c.rays(usize::from(d));
+                    let ray = B::of(rays[b]);
+                    to |= ray & !B::of(rays[first_bit((ray & occ) | B::TOP, true)]);
+                }
+                for &d in downs {
+                    let rays = c.rays(usize::from(d));
+                    let ray = B::of(rays[b]);
+                    to |= ray & !B::of(rays[first_bit((ray & occ) | B::ONE, false)]);
+                }
+                n += u64::from((to & not_own).ones());
             }
+        }
+        // The other types: neither pinned nor counted with the pawns above.
+        while others != 0 {
+            let t = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let plan = &plans[t];
+            let mut pieces = B::of(self.tbb[us][t & 31]) & !pinned & !bulk;
             let careful = t == royal || (immobility && plan.may_immobile) || (t == pawn && self.ep != 0);
             while pieces != B::ZERO {
                 let b = pieces.lowest() & (BITS - 1);
@@ -761,23 +859,6 @@ impl VBoard {
                     self.piece_moves(from, buf);
                 } else if !plan.simple || (t == pawn && c.promo_near[us][from as usize]) {
                     self.piece_moves(from, &mut counter);
-                } else if plan.both {
-                    // The squares it reaches: its leaps, then each ride's ray up to and
-                    // including the first piece on it.
-                    let mut to = B::of(leaps[t][b][0]);
-                    // Rides towards higher bits (the first piece is the lowest bit), then
-                    // the others (the highest).
-                    for r in &c.rsteps[plan.start as usize..plan.mid as usize] {
-                        let rays = &c.raybb[r.dir as usize];
-                        let ray = B::of(rays[b]);
-                        to |= ray & !B::of(rays[((ray & occ) | stop_up).lowest() & (BITS - 1)]);
-                    }
-                    for r in &c.rsteps[plan.mid as usize..plan.end as usize] {
-                        let rays = &c.raybb[r.dir as usize];
-                        let ray = B::of(rays[b]);
-                        to |= ray & !B::of(rays[((ray & occ) | stop_down).highest() & (BITS - 1)]);
-                    }
-                    n += u64::from((to & not_own).ones());
                 } else {
                     n += u64::from(self.reach(t, b, occ, empty, enemy).ones());
                     if t == pawn && c.double_from[us][from as usize] {
@@ -787,12 +868,20 @@ impl VBoard {
                 }
             }
         }
-        // Pinned pieces: every move made and tested.
+        // Pinned pieces: along their pin ray when they have one and a simple plan, else
+        // generated and filtered (made and tested if the pin is not along a ride).
         let mut pins = self.pinned & self.occ[us];
         while pins != 0 {
-            let from = c.sq_of_bit[pins.trailing_zeros() as usize];
+            let b = pins.trailing_zeros() as usize & (BITS - 1);
             pins &= pins - 1;
-            self.piece_moves(from, buf);
+            let from = c.sq_of_bit[b];
+            let t = kind(cells[from as usize]);
+            let sq = c.sqbb[from as usize];
+            if self.pin_hard & sq == 0 && t != pawn && t != royal && c.plans[us][t].simple && !(immobility && c.plans[us][t].may_immobile) {
+                n += u64::from((self.reach(t, b, occ, empty, enemy) & B::of(self.pin_allowed(b))).ones());
+            } else {
+                self.piece_moves(from, buf);
+            }
         }
         // Each royal destination: is it attacked once the royal piece has left `from` (and
         // taken whatever stood there)? Tested in place; the answers are kept for castling.

@@ -36,7 +36,14 @@ macro_rules! count_body {
         $(#[$attr])*
         fn $name(b: &mut VBoard, depth: u32, ply: usize, bufs: &mut Buffers, stop: &AtomicBool) -> Option<u64> {
             if depth <= 1 {
-                return Some(b.count_legal(bufs.get(ply)));
+                // Only a count of depth 1 comes here (depth 2 counts its children's moves
+                // itself): one copy of the inlined count is enough.
+                $(#[$attr])*
+                #[inline(never)]
+                fn leaves(b: &mut VBoard, buf: &mut Vec<VMove>) -> u64 {
+                    b.count_legal(buf)
+                }
+                return Some(leaves(b, bufs.get(ply)));
             }
             let mut moves = bufs.take(ply);
             b.legal_moves_into(&mut moves);
@@ -45,6 +52,18 @@ macro_rules! count_body {
                 return None;
             }
             let mut total = 0;
+            if depth == 2 {
+                // The leaves' parents: count each child's moves here, without a call.
+                let buf = bufs.get(ply + 1);
+                for &m in &moves {
+                    b.make(m);
+                    debug_assert!(b.is_ok());
+                    total += b.count_legal(buf);
+                    b.unmake();
+                }
+                bufs.give(ply, moves);
+                return Some(total);
+            }
             for &m in &moves {
                 b.make(m);
                 debug_assert!(b.is_ok());

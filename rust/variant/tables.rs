@@ -22,6 +22,11 @@ pub(crate) struct MStep {
 /// is bit i, so a board of 64 squares or fewer fits in the low u64. Tables indexed by bit
 /// have `BITS` entries per row.
 pub(crate) const BITS: usize = 128;
+/// Ride directions a variant can have (distinct mailbox offsets of up to 3 files and 3
+/// ranks: 48), as a power of two so that a masked index needs no bounds test.
+pub(crate) const MAX_DIRS: usize = 64;
+/// Rides per piece type that the count's `Plan::dirs` holds.
+pub(crate) const MAX_RIDES: usize = 16;
 
 /// One unlimited ride of a piece's counting plan (see `Plan`): which ray table
 /// (`Compiled::raybb`), whether the ray runs towards higher bits (then the first piece on
@@ -49,6 +54,13 @@ pub(crate) trait Bits:
     + std::ops::Shr<u32, Output = Self>
 {
     const ZERO: Self;
+    /// The lowest and the highest bit of the word: no ray goes further down from the one
+    /// or up from the other (the lowest bit is the first square; the highest is the last
+    /// square of a 64-square board or no square at all), so they stop a scan along a ray
+    /// that found no piece (`first_bit`), and being constants they tell the compiler the
+    /// scanned word is not zero.
+    const ONE: Self;
+    const TOP: Self;
     /// The low bits of a u128 bitboard (all of them for u128).
     fn of(x: u128) -> Self;
     fn wide(self) -> u128;
@@ -64,6 +76,8 @@ pub(crate) trait Bits:
 
 impl Bits for u64 {
     const ZERO: u64 = 0;
+    const ONE: u64 = 1;
+    const TOP: u64 = 1 << 63;
     #[inline(always)]
     fn of(x: u128) -> u64 {
         x as u64
@@ -96,6 +110,8 @@ impl Bits for u64 {
 
 impl Bits for u128 {
     const ZERO: u128 = 0;
+    const ONE: u128 = 1;
+    const TOP: u128 = 1 << 127;
     #[inline(always)]
     fn of(x: u128) -> u128 {
         x
@@ -127,7 +143,7 @@ impl Bits for u128 {
 }
 
 /// The first piece on a ray (`blockers` is the ray's occupied squares, not empty: or'ed
-/// with `Compiled::stop` where the ray may be empty), masked to 0..=127 (it is already)
+/// with `Bits::ONE` or `Bits::TOP` where the ray may be empty), masked to 0..=127 (it is already)
 /// so that indexing a `BITS` row needs no test.
 #[inline(always)]
 pub(crate) fn first_bit<B: Bits>(blockers: B, up: bool) -> usize {
@@ -154,10 +170,14 @@ pub(crate) struct RideAttack {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Plan {
     pub start: u16,
-    /// The rides towards higher bits come first, up to `mid` (so the scans need no test
-    /// of the direction).
-    pub mid: u16,
     pub end: u16,
+    /// The rides' ray tables again (`Compiled::rays`), those towards higher bits first
+    /// (`nup` of them, so the scans need no test of the direction), for the count of
+    /// `both` plans: at most `MAX_RIDES`, else `both` is false and the rides go through
+    /// `rsteps`.
+    pub dirs: [u8; MAX_RIDES],
+    pub nup: u8,
+    pub nrides: u8,
     pub simple: bool,
     /// Every step may both move and capture: the destinations are one bitboard.
     pub both: bool,
@@ -221,26 +241,32 @@ pub struct Compiled {
     /// Attack rays per attacking colour for the capture steps the bitboards below do not
     /// cover (limited-range riders, lame leaps, hoppers), walked on the mailbox.
     pub(crate) rays: [Vec<Ray>; 2],
-    /// Plain capture leaps per attacking colour, types and squares: `leap_att[c * types +
-    /// t][bit]` is where type t of colour c leaps from to capture on that square;
-    /// `leap_types[c]` the types that have such leaps.
-    pub(crate) leap_att: Vec<[u128; BITS]>,
+    /// Plain capture leaps per attacking colour, types and squares: `leap_att[c][t][bit]`
+    /// is where type t of colour c leaps from to capture on that square (32 rows per
+    /// colour, so a masked index needs no bounds test); `leap_types[c]` the types that
+    /// have such leaps.
+    pub(crate) leap_att: Box<[[[u128; BITS]; 32]; 2]>,
     pub(crate) leap_types: [u32; 2],
+    /// `leap_any[c][bit]`: the union of `leap_att` over colour c's types, so that the
+    /// attack and check tests skip the per-type look when no piece of that colour stands
+    /// on any of those squares.
+    pub(crate) leap_any: [[u128; BITS]; 2],
     /// Unlimited capture rides per attacking colour, one per direction; `ride_types[c]` the
-    /// types that have them, and `ride_reach[c * types + t][bit]` the squares from which
+    /// types that have them, and `ride_reach[c][t][bit]` the squares from which
     /// type t could capture on that square along its rides on an empty board: when no such
     /// piece stands on them, the rides need no look.
     pub(crate) ride_att: [Vec<RideAttack>; 2],
     pub(crate) ride_types: [u32; 2],
-    pub(crate) ride_reach: Vec<[u128; BITS]>,
+    pub(crate) ride_reach: Box<[[[u128; BITS]; 32]; 2]>,
+    /// `ride_line[c][bit][p]`: the index in `ride_att[c]` of the one ride whose ray from
+    /// `bit` passes `p` (64 or more if none or several do), so that the attack and check
+    /// tests look along the lines that hold a rider only; `ride_all[c]` all the indexes as
+    /// bits.
+    pub(crate) ride_line: Box<[[[u8; BITS]; BITS]; 2]>,
+    pub(crate) ride_all: [u64; 2],
     pub(crate) ntypes: usize,
     /// The mailbox square of each bit (0, an off-board cell, for bits of no square).
     pub(crate) sq_of_bit: [u8; BITS],
-    /// The bits that stop a scan along a ray that found no piece, [down, up]: the lowest
-    /// and highest squares, from which no ray goes further that way (their rows in
-    /// `raybb` are empty), so a ray cut there is the whole ray, whether that square is
-    /// occupied or not. Only for rays' reach: the square itself may hold anything.
-    pub(crate) stop: [u128; 2],
     /// The board has 64 squares or fewer: the leaf count works on u64s.
     pub(crate) narrow: bool,
     /// Rays along which moving a piece can uncover an attack (riders, hoppers, lame legs).
@@ -251,6 +277,9 @@ pub struct Compiled {
     pub(crate) royal: Option<usize>,
     /// Counting plans per colour and type, and the rides they index.
     pub(crate) plans: [Vec<Plan>; 2],
+    /// Per colour, the types (bit per type) perft's leaf count takes in its tight loop:
+    /// simple `both` plans, neither the pawn nor the royal type, never immobile.
+    pub(crate) count_fast: [u32; 2],
     pub(crate) rsteps: Vec<RStep>,
     /// The bit of each mailbox square (`BITS` for off-board cells), that bit alone as a
     /// bitboard (0 off the board), and all the board's squares.
@@ -262,7 +291,7 @@ pub struct Compiled {
     pub(crate) leapbb: Vec<[[u128; 2]; BITS]>,
     /// `raybb[dir][bit]`: the squares along ride direction `dir` from that square,
     /// the square itself excluded.
-    pub(crate) raybb: Vec<[u128; BITS]>,
+    pub(crate) raybb: Box<[[u128; BITS]; MAX_DIRS]>,
     /// Squares from which the pawn type of colour c might reach the promotion zone with one
     /// of its steps or its double step (its moves there are generated one by one).
     pub(crate) promo_near: [[bool; CELLS]; 2],
@@ -452,8 +481,32 @@ impl Compiled {
                 let end = rsteps.len() as u16;
                 let simple = list.iter().all(|m| leap(m) || ride(m));
                 let may_immobile = squares.iter().any(|&s| immobile[c][t][s as usize]);
-                let both = list.iter().all(|m| m.can_move && m.can_capture);
-                plans[c].push(Plan { start, mid, end, simple, both, may_immobile });
+                let nrides = usize::from(end - start);
+                let both = list.iter().all(|m| m.can_move && m.can_capture) && nrides <= MAX_RIDES;
+                let mut dirs = [0u8; MAX_RIDES];
+                for (d, r) in dirs.iter_mut().zip(&rsteps[start as usize..end as usize]) {
+                    *d = r.dir as u8;
+                }
+                let nrides = nrides.min(MAX_RIDES);
+                let (nup, nrides) = (usize::from(mid - start).min(nrides) as u8, nrides as u8);
+                plans[c].push(Plan { start, end, dirs, nup, nrides, simple, both, may_immobile });
+            }
+        }
+        let mut leap_any = [[0u128; BITS]; 2];
+        for (c, any) in leap_any.iter_mut().enumerate() {
+            for t in 0..ntypes {
+                for (a, l) in any.iter_mut().zip(leap_att[c * ntypes + t].iter()) {
+                    *a |= l;
+                }
+            }
+        }
+        let mut count_fast = [0u32; 2];
+        for (c, list) in plans.iter().enumerate() {
+            for (t, plan) in list.iter().enumerate() {
+                let immobile = variant.immobility_illegal && plan.may_immobile;
+                if plan.simple && plan.both && !immobile && Some(t) != pawn && Some(t) != royal {
+                    count_fast[c] |= 1 << t;
+                }
             }
         }
         let mut ride_types = [0u32; 2];
@@ -468,6 +521,33 @@ impl Compiled {
                 }
             }
         }
+        // Which capture ride each square lies on, seen from each square.
+        let mut lines = vec![[[255u8; BITS]; BITS]; 2];
+        let mut ride_all = [0u64; 2];
+        for (c, list) in ride_att.iter().enumerate() {
+            assert!(list.len() < 64, "more capture rides than a u64 has bits");
+            ride_all[c] = (1u64 << list.len()) - 1;
+            for (i, r) in list.iter().enumerate() {
+                for (b, &row) in raybb[r.dir as usize].iter().enumerate() {
+                    let mut ray = row;
+                    while ray != 0 {
+                        let e = &mut lines[c][b][ray.trailing_zeros() as usize];
+                        *e = if *e == 255 { i as u8 } else { 254 };
+                        ray &= ray - 1;
+                    }
+                }
+            }
+        }
+        let ride_line: Box<[[[u8; BITS]; BITS]; 2]> = lines.into_boxed_slice().try_into().expect("two colours");
+        // Per colour and type (at most 32 types), for masked indexes.
+        let per_type = |rows: &[[u128; BITS]]| -> Box<[[[u128; BITS]; 32]; 2]> {
+            let mut out = vec![[[0u128; BITS]; 32]; 2];
+            for (c, o) in out.iter_mut().enumerate() {
+                o[..ntypes].copy_from_slice(&rows[c * ntypes..(c + 1) * ntypes]);
+            }
+            out.into_boxed_slice().try_into().expect("two colours")
+        };
+        let (leap_att, ride_reach) = (per_type(&leap_att), per_type(&ride_reach));
         let mut promo_near = [[false; CELLS]; 2];
         let mut double_from = [[false; CELLS]; 2];
         if let Some(pt) = pawn {
@@ -519,7 +599,10 @@ impl Compiled {
                 }
             }
         }
-        let stop = [1, 1 << (squares.len() - 1)];
+        assert!(raybb.len() <= MAX_DIRS, "more ride directions than MAX_DIRS");
+        let mut rows = vec![[0u128; BITS]; MAX_DIRS];
+        rows[..raybb.len()].copy_from_slice(&raybb);
+        let raybb: Box<[[u128; BITS]; MAX_DIRS]> = rows.into_boxed_slice().try_into().expect("MAX_DIRS rows");
         let narrow = squares.len() <= 64;
         Compiled {
             variant,
@@ -537,6 +620,7 @@ impl Compiled {
             pawn,
             royal,
             plans,
+            count_fast,
             rsteps,
             bit,
             sqbb,
@@ -545,12 +629,14 @@ impl Compiled {
             raybb,
             leap_att,
             leap_types,
+            leap_any,
             ride_att,
             ride_types,
             ride_reach,
+            ride_line,
+            ride_all,
             ntypes,
             sq_of_bit,
-            stop,
             narrow,
             promo_near,
             double_from,
@@ -559,6 +645,12 @@ impl Compiled {
             pawn_leaps,
             pawn_bulk,
         }
+    }
+
+    /// The ray table of ride direction `dir` (`raybb`), without a bounds test.
+    #[inline(always)]
+    pub(crate) fn rays(&self, dir: usize) -> &[u128; BITS] {
+        &self.raybb[dir & (MAX_DIRS - 1)]
     }
 
     /// The square at file f, rank r (0-based).

@@ -247,12 +247,12 @@ pub fn score_captures(board: &Board, moves: &MoveList, scores: &mut [i32; 256]) 
 #[inline(always)]
 pub fn pick(moves: &mut MoveList, scores: &mut [i32; 256], i: usize) -> (Move, i32) {
     let n = moves.len();
-    let mut best = i;
-    for j in i + 1..n {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
+    // The first index of the highest score, in two passes that the compiler vectorises (a
+    // running "best so far" compare chains every step on the previous one); the same move
+    // as that loop picks, ties included.
+    let rest = &scores[i..n];
+    let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+    let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
     let ms = moves.as_mut_slice();
     ms.swap(i, best);
     scores.swap(i, best);

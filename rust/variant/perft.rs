@@ -52,22 +52,11 @@ macro_rules! count_body {
                 return None;
             }
             let mut total = 0;
-            if depth == 2 {
-                // The leaves' parents: count each child's moves here, without a call.
-                let buf = bufs.get(ply + 1);
-                for &m in &moves {
-                    b.make(m);
-                    debug_assert!(b.is_ok());
-                    total += b.count_legal(buf);
-                    b.unmake();
-                }
-                bufs.give(ply, moves);
-                return Some(total);
-            }
             for &m in &moves {
                 b.make(m);
                 debug_assert!(b.is_ok());
-                let sub = $name(b, depth - 1, ply + 1, bufs, stop);
+                // The leaves' parents count each child's moves here, without a call.
+                let sub = if depth == 2 { Some(b.count_legal(bufs.get(ply + 1))) } else { $name(b, depth - 1, ply + 1, bufs, stop) };
                 b.unmake();
                 match sub {
                     Some(n) => total += n,

@@ -7,7 +7,8 @@
 //!
 //! Then time-to-depth on a few middlegames (best of 3 runs).
 //!
-//! `cargo bench --bench search_bench` (optionally `-- DEPTH`, default 9).
+//! `cargo bench --bench search_bench` (optionally `-- DEPTH`, default 9; `-- DEPTH quick` skips
+//! time-to-depth, for profilers).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -59,6 +60,9 @@ fn main() {
     println!("Nodes searched  : {total_nodes}");
     println!("Total time (ms) : {:.0}", total_time.as_secs_f64() * 1e3);
     println!("Nodes/second    : {:.0}", total_nodes as f64 / total_time.as_secs_f64());
+    if std::env::args().any(|a| a == "quick") {
+        return;
+    }
     println!();
     println!("time to depth (best of 3, fresh 64 MB table each run):");
     for (fen, d) in TTD {

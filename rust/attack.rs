@@ -232,3 +232,55 @@ impl Board {
         self.attacked_by(SQ64[self.king_square(us)] as usize, us ^ 1, self.occ[0] | self.occ[1])
     }
 }
+
+impl Board {
+    /// Would legal move `m` give check? Answered without making it: the moved piece (the
+    /// promotion piece for a promotion) attacking the enemy king from its new square, or one
+    /// of our sliders uncovered by the move (<https://www.chessprogramming.org/Check>).
+    /// Castling and en passant, rare and each with a twist (the rook gives the check; two
+    /// pawns leave a rank), are answered by making and unmaking the move.
+    pub fn gives_check(&mut self, m: Move) -> bool {
+        if m.is_castle() || m.is_en_passant() {
+            self.make_move(m);
+            let check = self.in_check();
+            self.unmake_move();
+            return check;
+        }
+        let us = self.side;
+        let from = SQ64[m.from()] as usize;
+        let to = SQ64[m.to()] as usize;
+        let king = SQ64[self.king_square(us ^ 1)] as usize;
+        let king_bb = 1u64 << king;
+        let from_bb = 1u64 << from;
+        let occ = ((self.occ[0] | self.occ[1]) & !from_bb) | (1u64 << to);
+        let kind = if m.is_promotion() { m.promo() } else { kind_of(self.cells[m.from()]) };
+        let to_bb = 1u64 << to;
+        // A slider checks when it lands on one of the king's lines with nothing between:
+        // the rays are walked only for a piece that lands on such a line.
+        let diag_check = || DIAG_RAYS[king] & to_bb != 0 && diag_attacks(king, occ) & to_bb != 0;
+        let ortho_check = || ORTHO_RAYS[king] & to_bb != 0 && ortho_attacks(king, occ) & to_bb != 0;
+        let direct = match kind {
+            PAWN => PAWN_ATTACKS[us][to] & king_bb != 0,
+            KNIGHT => KNIGHT_ATTACKS[to] & king_bb != 0,
+            BISHOP => diag_check(),
+            ROOK => ortho_check(),
+            QUEEN => diag_check() || ortho_check(),
+            _ => false,
+        };
+        if direct {
+            return true;
+        }
+        // Discovered: a slider of ours (not the one that moved) now sees the king. Only a
+        // piece that stood on one of the king's lines can uncover one.
+        let queens = self.bb(QUEEN, us);
+        if ORTHO_RAYS[king] & from_bb != 0 {
+            let ortho = (self.bb(ROOK, us) | queens) & !from_bb;
+            ORTHO_RAYS[king] & ortho != 0 && ortho_attacks(king, occ) & ortho != 0
+        } else if DIAG_RAYS[king] & from_bb != 0 {
+            let diag = (self.bb(BISHOP, us) | queens) & !from_bb;
+            DIAG_RAYS[king] & diag != 0 && diag_attacks(king, occ) & diag != 0
+        } else {
+            false
+        }
+    }
+}

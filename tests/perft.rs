@@ -62,8 +62,9 @@ fn divide_sums_to_perft() {
 }
 
 /// Walks every node to `depth`, checking the invariants after each make and that each
-/// unmake restores the position exactly (mailbox, lists, rights, clocks, key, history), and
-/// that counting the legal moves agrees with listing them.
+/// unmake restores the position exactly (mailbox, lists, rights, clocks, key, history), that
+/// counting the legal moves agrees with listing them, and that `gives_check` foretells
+/// `in_check` after the move.
 fn walk(board: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -78,8 +79,10 @@ fn walk(board: &mut Board, depth: u32) -> u64 {
     // perft's leaf counter (bitboards, no list) against the listing generator (mailbox).
     assert_eq!(board.count_legal(), moves.len(), "count_legal of {}", before.fen());
     for m in moves {
+        let check = board.gives_check(m);
         board.make_move(m);
         assert!(board.is_ok(), "invariant broken after {m:?} from {}", before.fen());
+        assert_eq!(board.in_check(), check, "gives_check of {m:?} from {}", before.fen());
         assert!(!board.is_attacked(board.king_square(board.side_to_move() ^ 1), board.side_to_move()),
             "{m:?} from {} leaves the king in check", before.fen());
         nodes += walk(board, depth - 1);
@@ -96,4 +99,42 @@ fn invariants_hold_and_unmake_restores_exactly() {
         let mut board = Board::from_fen(fen).unwrap();
         assert_eq!(walk(&mut board, 3), counts[2], "{fen}");
     }
+}
+
+/// `gives_check` against making the move and asking `in_check`, over every node to depth 3
+/// of each position of the perft suite and of 60 Chess960 positions (castling with the rook
+/// giving check, en passant uncovering a check, promotions, pins and discovered checks).
+/// Returns how many moves gave check, so that the test fails if the positions lose them.
+fn check_walk(board: &mut Board, depth: u32, counts: &mut [usize; 2]) {
+    let mut ml = kibitz::MoveList::new();
+    board.generate_legal(&mut ml);
+    for &m in ml.iter() {
+        let check = board.gives_check(m);
+        board.make_move(m);
+        if board.in_check() != check {
+            board.unmake_move();
+            panic!("gives_check of {m:?} says {check} in {}", board.fen());
+        }
+        counts[check as usize] += 1;
+        if depth > 1 {
+            check_walk(board, depth - 1, counts);
+        }
+        board.unmake_move();
+    }
+}
+
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perftsuite.epd")).unwrap();
+    let c960 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft")).unwrap();
+    let mut fens: Vec<(&str, bool)> =
+        suite.lines().filter_map(|l| l.split(';').next()).map(str::trim).filter(|f| !f.is_empty()).map(|f| (f, false)).collect();
+    fens.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).map(|f| (f.trim(), true)).take(60));
+    assert!(fens.len() > 180, "{} positions", fens.len());
+    let mut counts = [0usize; 2];
+    for (fen, chess960) in fens {
+        let mut board = Board::from_fen_with(fen, chess960).unwrap();
+        check_walk(&mut board, 3, &mut counts);
+    }
+    assert!(counts[1] > 10_000, "only {} checking moves among {}", counts[1], counts[0] + counts[1]);
 }

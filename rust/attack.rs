@@ -193,14 +193,22 @@ impl Board {
     /// as `occ` says (the real occupancy, or it less the king that is moving).
     #[inline(always)]
     pub(crate) fn attacked_by(&self, s: usize, by: Color, occ: u64) -> bool {
-        if PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by) != 0
-            || KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by) != 0
+        self.attacked_by_except(s, by, occ, 0)
+    }
+
+    /// `attacked_by` with the pieces on the squares of `gone` left out (a piece about to
+    /// be captured there).
+    #[inline(always)]
+    pub(crate) fn attacked_by_except(&self, s: usize, by: Color, occ: u64, gone: u64) -> bool {
+        let keep = !gone;
+        if PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by) & keep != 0
+            || KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by) & keep != 0
             || KING_ATTACKS[s] & self.bb(KING, by) != 0
         {
             return true;
         }
-        let queens = self.bb(QUEEN, by);
-        let ortho = self.bb(ROOK, by) | queens;
+        let queens = self.bb(QUEEN, by) & keep;
+        let ortho = (self.bb(ROOK, by) & keep) | queens;
         if ORTHO_RAYS[s] & ortho != 0 {
             for (dir, rays) in RAYS[..4].iter().enumerate() {
                 if rays[s] & ortho != 0 && ray_attacks(dir, s, occ) & ortho != 0 {
@@ -208,7 +216,7 @@ impl Board {
                 }
             }
         }
-        let diag = self.bb(BISHOP, by) | queens;
+        let diag = (self.bb(BISHOP, by) & keep) | queens;
         if DIAG_RAYS[s] & diag != 0 {
             for (i, rays) in RAYS[4..].iter().enumerate() {
                 if rays[s] & diag != 0 && ray_attacks(4 + i, s, occ) & diag != 0 {

@@ -94,6 +94,73 @@ impl Board {
         ml.contains(m)
     }
 
+    /// `is_legal(m)` without generating the moves, for the search's table move (which it
+    /// tries before generating any): the move's shape is checked against the piece on its
+    /// origin (a pawn's push, double push, capture or promotion with the flags the generator
+    /// gives it; a leaper's or an unblocked slider's step), then that our king is not attacked
+    /// once it is played. Castling and en passant, rare, ask `is_legal`.
+    pub fn is_legal_quick(&self, m: Move) -> bool {
+        const KNOWN: u32 = 0x7_ffff | Move::DOUBLE_PUSH | Move::EN_PASSANT | Move::CASTLE;
+        if m.is_castle() || m.is_en_passant() {
+            return self.is_legal(m);
+        }
+        let (from, to) = (m.from(), m.to());
+        if m.0 & !KNOWN != 0 || !is_real(from) || !is_real(to) {
+            return false;
+        }
+        let us = self.side;
+        let them = us ^ 1;
+        let piece = self.cells[from];
+        let target = self.cells[to];
+        if !is_color(piece, us) || is_color(target, us) || target == make_piece(KING, them) {
+            return false;
+        }
+        let kind = kind_of(piece);
+        let (f64, t64) = (SQ64[from] as usize, SQ64[to] as usize);
+        let to_bb = 1u64 << t64;
+        let occ = self.occ[0] | self.occ[1];
+        let shape = if kind == PAWN {
+            let push = pawn_push(us);
+            let last_rank = if us == WHITE { 7 } else { 0 };
+            let promo_ok = if rank_of(to) == last_rank {
+                (KNIGHT..=QUEEN).contains(&m.promo())
+            } else {
+                !m.is_promotion()
+            };
+            let step = to as isize - from as isize;
+            let double = m.is_double_push();
+            promo_ok
+                && if step == push {
+                    target == EMPTY && !double
+                } else if step == 2 * push {
+                    let home = if us == WHITE { 1 } else { 6 };
+                    double && rank_of(from) == home && target == EMPTY && self.cells[(from as isize + push) as usize] == EMPTY
+                } else if step == push + 1 || step == push - 1 {
+                    target != EMPTY && !double
+                } else {
+                    false
+                }
+        } else if m.is_promotion() || m.is_double_push() {
+            false
+        } else {
+            let reach = match kind {
+                KNIGHT => KNIGHT_ATTACKS[f64],
+                BISHOP => diag_attacks(f64, occ),
+                ROOK => ortho_attacks(f64, occ),
+                QUEEN => diag_attacks(f64, occ) | ortho_attacks(f64, occ),
+                _ => KING_ATTACKS[f64],
+            };
+            reach & to_bb != 0
+        };
+        if !shape {
+            return false;
+        }
+        // Our king after the move: the captured piece no longer attacks, `from` is empty.
+        let after = (occ & !(1u64 << f64)) | to_bb;
+        let king = if kind == KING { t64 } else { SQ64[self.king_square(us)] as usize };
+        !self.attacked_by_except(king, them, after, to_bb)
+    }
+
     /// Checks and pins, looking out from our king: along the rays that hold an enemy slider
     /// of the matching kind (usually none), then the knight and pawn squares.
     #[inline(always)]

@@ -29,7 +29,7 @@ fn cont_col(piece: u8, to: Square) -> usize {
     (piece as usize & 15) * 64 + sq64(to)
 }
 
-const TT_MOVE: i32 = 4_000_000;
+pub const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
@@ -142,6 +142,16 @@ impl Heuristics {
         }
     }
 
+    /// The counter move to the opponent's last move `prev` (made on `board`), or NULL.
+    #[inline(always)]
+    pub fn counter_move(&self, board: &Board, prev: Move) -> Move {
+        if prev.is_null() || !self.use_counter {
+            Move::NULL
+        } else {
+            self.counter[board.piece_at(prev.to()) as usize & 15][sq64(prev.to())]
+        }
+    }
+
     #[inline(always)]
     pub fn add_killer(&mut self, ply: usize, m: Move) {
         if self.killers[ply][0] != m {
@@ -171,7 +181,8 @@ pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     SEE_VALUE[victim as usize] * 8 - attacker as i32
 }
 
-/// Scores `moves` for the main search into `scores`.
+/// Scores `moves` for the main search into `scores` (`counter`: `Heuristics::counter_move`
+/// of the node, read before its first move was searched).
 pub fn score_moves(
     board: &Board,
     moves: &MoveList,
@@ -179,13 +190,8 @@ pub fn score_moves(
     tt_move: Move,
     heur: &Heuristics,
     ply: usize,
-    prev: Move,
+    counter: Move,
 ) {
-    let counter = if prev.is_null() || !heur.use_counter {
-        Move::NULL
-    } else {
-        heur.counter[board.piece_at(prev.to()) as usize & 15][sq64(prev.to())]
-    };
     for (i, &m) in moves.iter().enumerate() {
         scores[i] = if m == tt_move {
             TT_MOVE

@@ -1104,18 +1104,23 @@ impl<'a> Search<'a> {
             }
         }
 
-        let mut moves = MoveList::new();
-        self.board.generate_legal(&mut moves);
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
         let prev = if ply >= 1 { self.moves_played[ply - 1] } else { Move::NULL };
         // The continuation rows of the moves one and two plies back.
         let conts = [
             if ply >= 1 { self.cont_rows[ply - 1] } else { NO_CONT },
             if ply >= 2 { self.cont_rows[ply - 2] } else { NO_CONT },
         ];
-        score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, prev);
+        // Read now: the table move's search may change the counter-move table.
+        let counter = self.heur.counter_move(&self.board, prev);
+        // The table move is tried before the moves are generated: when it cuts off, as it
+        // mostly does where it exists, the node never generates them. The others then come
+        // in the order they would have had with it among them (it would have been picked
+        // first), so the search is the same move for move.
+        let tt_first = !tt_move.is_null() && tt_move != excluded && self.board.is_legal_quick(tt_move);
+        let mut tt_pending = tt_first;
+        let mut moves = MoveList::new();
+        let mut generated = false;
+        let mut next = 0usize;
         let mut quiets_scored = false;
 
         let us = self.board.side_to_move();
@@ -1129,14 +1134,39 @@ impl<'a> Search<'a> {
         // (measured with reverse futility and futility: +191 +/- 88 Elo, see above).
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
 
-        for i in 0..moves.len() {
-            let (mut m, mut order_score) = pick(&mut moves, &mut self.scores[ply], i);
-            if !quiets_scored && order_score == QUIET_UNSCORED {
-                // The picking has reached the quiet moves: order them by history now.
-                score_quiets(&self.board, &moves, &mut self.scores[ply], i, self.heur, conts);
-                quiets_scored = true;
-                (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
-            }
+        loop {
+            let (m, order_score) = if tt_pending {
+                tt_pending = false;
+                (tt_move, TT_MOVE)
+            } else {
+                if !generated {
+                    generated = true;
+                    self.board.generate_legal(&mut moves);
+                    if moves.is_empty() {
+                        return if in_check { -MATE + ply as i32 } else { 0 };
+                    }
+                    score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, counter);
+                    if tt_first {
+                        // Already searched: take it out of the picking as picking it would.
+                        let (_picked, _) = pick(&mut moves, &mut self.scores[ply], 0);
+                        debug_assert_eq!(_picked, tt_move, "a table move is_legal_quick accepted was not generated");
+                        next = 1;
+                    }
+                }
+                if next == moves.len() {
+                    break;
+                }
+                let i = next;
+                next += 1;
+                let (mut m, mut order_score) = pick(&mut moves, &mut self.scores[ply], i);
+                if !quiets_scored && order_score == QUIET_UNSCORED {
+                    // The picking has reached the quiet moves: order them by history now.
+                    score_quiets(&self.board, &moves, &mut self.scores[ply], i, self.heur, conts);
+                    quiets_scored = true;
+                    (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
+                }
+                (m, order_score)
+            };
             if m == excluded {
                 continue;
             }

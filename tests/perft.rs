@@ -138,3 +138,64 @@ fn gives_check_agrees_with_making_the_move() {
     }
     assert!(counts[1] > 10_000, "only {} checking moves among {}", counts[1], counts[0] + counts[1]);
 }
+
+/// `is_legal_quick` (the search's check of its table move) against `is_legal` (generate and
+/// look up), for moves taken from other positions: every move seen in the perft suite's and
+/// 60 Chess960 positions and their children, plus copies with their flags and promotion
+/// piece altered, tried in each of those positions whenever our piece stands on its origin.
+#[test]
+fn is_legal_quick_agrees_with_generating() {
+    use kibitz::{color_of, Move, EMPTY, OFFBOARD};
+    let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perftsuite.epd")).unwrap();
+    let c960 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft")).unwrap();
+    let mut roots: Vec<Board> = suite
+        .lines()
+        .filter_map(|l| l.split(';').next())
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect();
+    roots.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).take(60).map(|f| Board::from_fen_with(f.trim(), true).unwrap()));
+    let mut positions = Vec::new();
+    let mut pool = std::collections::BTreeSet::new();
+    for root in roots {
+        let mut ml = kibitz::MoveList::new();
+        root.generate_legal(&mut ml);
+        for &m in ml.iter() {
+            let mut child = root.clone();
+            child.make_move(m);
+            let mut replies = kibitz::MoveList::new();
+            child.generate_legal(&mut replies);
+            pool.extend(replies.iter().map(|r| r.0));
+            positions.push(child);
+        }
+        pool.extend(ml.iter().map(|m| m.0));
+        positions.push(root);
+    }
+    // Altered copies: each flag toggled, the promotion piece changed or added.
+    let originals: Vec<u32> = pool.iter().copied().collect();
+    for raw in originals {
+        for flip in [Move::DOUBLE_PUSH, Move::EN_PASSANT, Move::CASTLE, 1 << 16, 2 << 16, 4 << 16, 1 << 19, 1 << 23] {
+            pool.insert(raw ^ flip);
+        }
+    }
+    let pool: Vec<Move> = pool.into_iter().map(Move).collect();
+    let (mut tried, mut legal) = (0usize, 0usize);
+    for (i, board) in positions.iter().enumerate() {
+        let us = board.side_to_move();
+        // Every tenth position tries the whole pool; the others the moves from our pieces.
+        for &m in &pool {
+            let from = m.from();
+            let ours = (21..=98).contains(&from) && ![EMPTY, OFFBOARD].contains(&board.piece_at(from))
+                && color_of(board.piece_at(from)) == us;
+            if !ours && i % 10 != 0 {
+                continue;
+            }
+            let expected = board.is_legal(m);
+            assert_eq!(board.is_legal_quick(m), expected, "{m:?} ({:#x}) in {}", m.0, board.fen());
+            tried += 1;
+            legal += expected as usize;
+        }
+    }
+    assert!(legal > 50_000 && tried > 20 * legal, "{legal} legal of {tried}");
+}

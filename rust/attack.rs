@@ -292,3 +292,76 @@ impl Board {
         }
     }
 }
+
+/// What `gives_check_with` needs to know about the enemy king, found once per node: from
+/// which squares each kind of our pieces would attack it, and which of our pieces stand
+/// alone between it and one of our sliders (moving one off that line uncovers a check).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    /// Indexed by piece kind (PAWN..QUEEN; the king never checks).
+    squares: [u64; 8],
+    blockers: u64,
+    king: usize,
+}
+
+impl Board {
+    /// The side to move's `CheckInfo` against the enemy king.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let them = us ^ 1;
+        let k = SQ64[self.king_square(them)] as usize;
+        let occ = self.occ[0] | self.occ[1];
+        let diag = diag_attacks(k, occ);
+        let ortho = ortho_attacks(k, occ);
+        let mut squares = [0u64; 8];
+        squares[PAWN as usize] = PAWN_ATTACKS[them][k];
+        squares[KNIGHT as usize] = KNIGHT_ATTACKS[k];
+        squares[BISHOP as usize] = diag;
+        squares[ROOK as usize] = ortho;
+        squares[QUEEN as usize] = diag | ortho;
+        let queens = self.bb(QUEEN, us);
+        let our_ortho = self.bb(ROOK, us) | queens;
+        let our_diag = self.bb(BISHOP, us) | queens;
+        let mut blockers = 0;
+        if (ORTHO_RAYS[k] & our_ortho) | (DIAG_RAYS[k] & our_diag) != 0 {
+            for (dir, rays) in RAYS.iter().enumerate() {
+                let sliders = if dir < 4 { our_ortho } else { our_diag };
+                let ray = rays[k];
+                if ray & sliders == 0 || ray & occ == 0 {
+                    continue;
+                }
+                let b1 = nearest(dir, ray & occ);
+                if self.occ[us] >> b1 & 1 == 0 {
+                    continue;
+                }
+                let beyond = RAYS[dir][b1] & occ;
+                if beyond != 0 && sliders >> nearest(dir, beyond) & 1 != 0 {
+                    blockers |= 1u64 << b1;
+                }
+            }
+        }
+        CheckInfo { squares, blockers, king: k }
+    }
+
+    /// `gives_check(m)` with the node's `check_info()`: a few masks for most moves.
+    /// Promotions (the new piece may check through the square the pawn left), castling and
+    /// en passant take `gives_check`.
+    #[inline]
+    pub fn gives_check_with(&mut self, ci: &CheckInfo, m: Move) -> bool {
+        if m.is_promotion() || m.is_castle() || m.is_en_passant() {
+            return self.gives_check(m);
+        }
+        let from_bb = 1u64 << SQ64[m.from()];
+        let to_bb = 1u64 << SQ64[m.to()];
+        // A slider moving away from the king along a line never reaches it: it would
+        // have been giving check already.
+        if ci.squares[kind_of(self.cells[m.from()]) as usize & 7] & to_bb != 0 {
+            return true;
+        }
+        if ci.blockers & from_bb == 0 {
+            return false;
+        }
+        // A blocker uncovers the check unless it stays on the line.
+        RAYS.iter().any(|rays| rays[ci.king] & from_bb != 0 && rays[ci.king] & to_bb == 0)
+    }
+}

@@ -1122,6 +1122,7 @@ impl<'a> Search<'a> {
         let mut generated = false;
         let mut next = 0usize;
         let mut quiets_scored = false;
+        let mut check_info = None;
 
         let us = self.board.side_to_move();
         let orig_alpha = alpha;
@@ -1199,7 +1200,8 @@ impl<'a> Search<'a> {
             // A pruned quiet move is still searched when it gives check: asked before making
             // it (most such moves are skipped, and making them cost more than the search of
             // the rest of the node).
-            let gives_check = self.board.gives_check(m);
+            let ci = check_info.get_or_insert_with(|| self.board.check_info());
+            let gives_check = self.board.gives_check_with(ci, m);
             if prune_if_quiet_no_check && !gives_check {
                 continue;
             }

@@ -101,7 +101,8 @@ fn invariants_hold_and_unmake_restores_exactly() {
     }
 }
 
-/// `gives_check` against making the move and asking `in_check`, over every node to depth 3
+/// `gives_check` against making the move and asking `in_check` (and `gives_check_with`, the
+/// search's form, against `gives_check`), over every node to depth 3
 /// of each position of the perft suite and of 60 Chess960 positions (castling with the rook
 /// giving check, en passant uncovering a check, promotions, pins and discovered checks).
 /// Returns how many moves gave check, so that the test fails if the positions lose them.
@@ -110,6 +111,8 @@ fn check_walk(board: &mut Board, depth: u32, counts: &mut [usize; 2]) {
     board.generate_legal(&mut ml);
     for &m in ml.iter() {
         let check = board.gives_check(m);
+        let ci = board.check_info();
+        assert_eq!(board.gives_check_with(&ci, m), check, "gives_check_with of {m:?} in {}", board.fen());
         board.make_move(m);
         if board.in_check() != check {
             board.unmake_move();

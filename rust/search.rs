@@ -1118,8 +1118,8 @@ impl<'a> Search<'a> {
         // first), so the search is the same move for move.
         let tt_first = !tt_move.is_null() && tt_move != excluded && self.board.is_legal_quick(tt_move);
         let mut tt_pending = tt_first;
+        // Empty until generated (a node without moves returns at once).
         let mut moves = MoveList::new();
-        let mut generated = false;
         let mut next = 0usize;
         let mut quiets_scored = false;
         let mut check_info = None;
@@ -1140,8 +1140,7 @@ impl<'a> Search<'a> {
                 tt_pending = false;
                 (tt_move, TT_MOVE)
             } else {
-                if !generated {
-                    generated = true;
+                if moves.is_empty() {
                     self.board.generate_legal(&mut moves);
                     if moves.is_empty() {
                         return if in_check { -MATE + ply as i32 } else { 0 };
@@ -1198,8 +1197,8 @@ impl<'a> Search<'a> {
             }
 
             // A pruned quiet move is still searched when it gives check: asked before making
-            // it (most such moves are skipped, and making them cost more than the search of
-            // the rest of the node).
+            // it, since most such moves are then skipped (in the depth-9 bench 1.13 M of
+            // 1.62 M makes were of moves made only to learn that they did not check).
             let ci = check_info.get_or_insert_with(|| self.board.check_info());
             let gives_check = self.board.gives_check_with(ci, m);
             if prune_if_quiet_no_check && !gives_check {

@@ -105,7 +105,8 @@ fn invariants_hold_and_unmake_restores_exactly() {
 /// search's form, against `gives_check`), over every node to depth 3
 /// of each position of the perft suite and of 60 Chess960 positions (castling with the rook
 /// giving check, en passant uncovering a check, promotions, pins and discovered checks).
-/// Returns how many moves gave check, so that the test fails if the positions lose them.
+/// Counts the moves that gave check and those that did not into `counts[1]` / `counts[0]`,
+/// so that the test fails if the positions lose them.
 fn check_walk(board: &mut Board, depth: u32, counts: &mut [usize; 2]) {
     let mut ml = kibitz::MoveList::new();
     board.generate_legal(&mut ml);
@@ -126,17 +127,27 @@ fn check_walk(board: &mut Board, depth: u32, counts: &mut [usize; 2]) {
     }
 }
 
-#[test]
-fn gives_check_agrees_with_making_the_move() {
+/// The positions of the perft suite (tests/data/perftsuite.epd) and the first 60 of
+/// tests/data/chess960.perft.
+fn suite_and_chess960() -> Vec<Board> {
     let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perftsuite.epd")).unwrap();
     let c960 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft")).unwrap();
-    let mut fens: Vec<(&str, bool)> =
-        suite.lines().filter_map(|l| l.split(';').next()).map(str::trim).filter(|f| !f.is_empty()).map(|f| (f, false)).collect();
-    fens.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).map(|f| (f.trim(), true)).take(60));
-    assert!(fens.len() > 180, "{} positions", fens.len());
+    let mut boards: Vec<Board> = suite
+        .lines()
+        .filter_map(|l| l.split(';').next())
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect();
+    boards.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).take(60).map(|f| Board::from_fen_with(f.trim(), true).unwrap()));
+    assert!(boards.len() > 180, "{} positions", boards.len());
+    boards
+}
+
+#[test]
+fn gives_check_agrees_with_making_the_move() {
     let mut counts = [0usize; 2];
-    for (fen, chess960) in fens {
-        let mut board = Board::from_fen_with(fen, chess960).unwrap();
+    for mut board in suite_and_chess960() {
         check_walk(&mut board, 3, &mut counts);
     }
     assert!(counts[1] > 10_000, "only {} checking moves among {}", counts[1], counts[0] + counts[1]);
@@ -149,16 +160,7 @@ fn gives_check_agrees_with_making_the_move() {
 #[test]
 fn is_legal_quick_agrees_with_generating() {
     use kibitz::{color_of, Move, EMPTY, OFFBOARD};
-    let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perftsuite.epd")).unwrap();
-    let c960 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess960.perft")).unwrap();
-    let mut roots: Vec<Board> = suite
-        .lines()
-        .filter_map(|l| l.split(';').next())
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| Board::from_fen(f).unwrap())
-        .collect();
-    roots.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).take(60).map(|f| Board::from_fen_with(f.trim(), true).unwrap()));
+    let roots = suite_and_chess960();
     let mut positions = Vec::new();
     let mut pool = std::collections::BTreeSet::new();
     for root in roots {

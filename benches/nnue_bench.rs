@@ -1,4 +1,4 @@
-//! Cost of the NNUE inference per call (rust/nnue/), portable kernels against AVX2, with a
+//! Cost of the NNUE inference per call (rust/eval/nnue/), portable kernels against AVX2, with a
 //! random H = 256 net (the first trained net's size; the cost does not depend on the values).
 //!
 //! `cargo bench --bench nnue_bench` collects (position, legal move) pairs from seeded random

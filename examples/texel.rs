@@ -1,4 +1,4 @@
-//! Texel tuning of the evaluation weights (rust/weights.rs), after the chessprogramming wiki's
+//! Texel tuning of the evaluation weights (rust/eval/weights.rs), after the chessprogramming wiki's
 //! "Texel's Tuning Method": with E the static evaluation (White's view) of a quiet position
 //! and R the result of the game it comes from (1, 0.5, 0 for White), minimise the mean of
 //! (sigmoid(K * E) - R)^2, sigmoid(x) = 1 / (1 + 10^(-x / 400)); first over the scale K
@@ -30,7 +30,7 @@
 //! (the new table as Rust source; also printed to stdout).
 //!
 //! The table in use came from `--start hand --threads 2` with the defaults on the data named
-//! in rust/weights.rs.
+//! in rust/eval/weights.rs.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a command-line tool: printing is its job
 
 mod texel_common;
@@ -348,7 +348,7 @@ fn mirror_of() -> Vec<Option<usize>> {
     m
 }
 
-/// The hand-set table the tuned one started from (rust/eval.rs before Texel tuning): the
+/// The hand-set table the tuned one started from (rust/eval/classic.rs before Texel tuning): the
 /// square tables from a formula (centralise knights, bishops, queens and the endgame king;
 /// advance pawns; rooks on the seventh; king home in the middlegame), linear mobility around
 /// a typical count, and hand-picked terms. `--start hand` tunes from it, so the table in use

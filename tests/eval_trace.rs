@@ -1,4 +1,4 @@
-//! The evaluation trace the Texel tuner fits (rust/eval.rs `trace_eval`): for every weight
+//! The evaluation trace the Texel tuner fits (rust/eval/classic.rs `trace_eval`): for every weight
 //! it must count exactly the additions `evaluate` makes, so that the trace times the weight
 //! table reproduces `evaluate` to the centipawn. Checked on the perft-suite positions and on
 //! the positions of random playouts from them (some thousands, all phases, promotions and

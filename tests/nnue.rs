@@ -1,4 +1,4 @@
-//! NNUE inference (rust/nnue/) against references written here, independently of the module:
+//! NNUE inference (rust/eval/nnue/) against references written here, independently of the module:
 //! the net file is written by this file's own encoder (FNV-1a included), the accumulators
 //! and the evaluation are recomputed from those bytes square by square in plain i64
 //! arithmetic, and incremental accumulators are compared with from-scratch ones along random

@@ -1,4 +1,4 @@
-//! The PGN reader (rust/pgn.rs) without Python: tokens, bad games, chunk boundaries.
+//! The PGN reader (rust/chess/pgn.rs) without Python: tokens, bad games, chunk boundaries.
 //! The expected moves are the games' SAN translated by hand; python-chess checks the same
 //! reader on larger files in tests/python/test_analyse.py.
 

@@ -1,5 +1,5 @@
 """Trains kibitz's neural evaluation (NNUE, issue 14) from self-play records and writes the
-quantised net file that rust/nnue/ reads.
+quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
         [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
@@ -17,7 +17,7 @@ DATA files come from the self-play generator (`cargo run --release --example sel
 only (training/requirements.txt): PyTorch's CPU wheels are not on PyPI, and a sparse
 first layer is all this net needs.
 
-The net (the canonical description of the file is rust/nnue/mod.rs's): 768 inputs per
+The net (the canonical description of the file is rust/eval/nnue/mod.rs's): 768 inputs per
 perspective (own/their pieces x 6 kinds x 64 squares, Black's view mirrored by rank), one
 hidden layer of H neurons per perspective with shared weights, SCReLU (clamp to [0, 1],
 squared), and one output over both halves, the side to move's first. Its output times
@@ -63,7 +63,7 @@ QB = 64
 W2_BOUND = 127 / QB
 # Feature weights and biases are kept within these bounds so that no accumulator can leave
 # i16 in the Rust inference: at most 32 pieces, 32 * 1.98 + 64 = 127.4 < 32767 / QA = 128.5
-# (rust/nnue's Network::accumulator_range checks a written net the same way).
+# (rust/eval/nnue's Network::accumulator_range checks a written net the same way).
 W1_BOUND = 1.98
 B1_BOUND = 64.0
 # Sigmoid scale: centipawns -> expected score (the usual 400).
@@ -208,7 +208,7 @@ def fnv1a64(data: bytes) -> int:
 
 
 def quantised_bytes(net: Net) -> bytes:
-    """The net file (format in rust/nnue/mod.rs)."""
+    """The net file (format in rust/eval/nnue/mod.rs)."""
     hidden = len(net.b1)
     w1 = np.clip(np.round(net.w1 * QA), -32767, 32767).astype("<i2")
     b1 = np.clip(np.round(net.b1 * QA), -32767, 32767).astype("<i2")

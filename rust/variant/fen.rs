@@ -2,7 +2,8 @@
 //! of empty squares (10, 11, 12 allowed), castling as KQkq or rook files, the en passant
 //! square only where a capture is possible.
 
-use super::board::{code, color, kind, VBoard, CASTLE_BITS, EMPTY};
+use super::board::VBoard;
+use super::geometry::{code, color, kind, CASTLE_BITS, EMPTY};
 use super::def::Variant;
 use super::tables::Compiled;
 use std::sync::Arc;

@@ -21,11 +21,15 @@ mod betza;
 mod board;
 mod def;
 mod fen;
+mod geometry;
 mod movegen;
 mod perft;
+mod set;
 mod tables;
 
-pub use board::{VBoard, VMove};
+pub use board::VBoard;
+pub use geometry::VMove;
 pub use tables::Compiled;
-pub use def::{GameValue, Variant, VariantError, VariantSet};
+pub use def::{GameValue, Variant, VariantError};
+pub use set::VariantSet;
 pub use perft::{divide_until, perft, perft_until};

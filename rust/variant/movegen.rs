@@ -16,7 +16,8 @@
 //! type (`Bits`): u64 on boards of 64 squares or fewer, u128 up to 12x10.
 
 use super::betza::Hop;
-use super::board::{color, kind, VBoard, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, MAX_PINS, NORMAL, OFF};
+use super::board::VBoard;
+use super::geometry::{color, kind, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, MAX_PINS, NORMAL, OFF};
 use super::tables::{first_bit, Bits, Ray, RayKind, BITS};
 use super::def::GameValue;
 

@@ -2,7 +2,8 @@
 //! `go perft`. Leaves are counted in bulk (the legal moves at depth 1 are counted, not
 //! made). `stop` is polled so Ctrl-C can interrupt a long count.
 
-use super::board::{VBoard, VMove};
+use super::board::VBoard;
+use super::geometry::VMove;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Move lists, one per ply, reused so the count allocates nothing per node.

@@ -2,7 +2,7 @@
 //! per colour, the attack rays per attacking colour, square names and move text.
 
 use super::betza::Hop;
-use super::board::{code, VMove, CELLS, EMPTY, MAX_DIST, OFF, PAD};
+use super::geometry::{code, VMove, CELLS, EMPTY, MAX_DIST, OFF, PAD};
 use super::def::Variant;
 
 /// One step of a piece in mailbox terms, for one colour.

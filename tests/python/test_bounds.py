@@ -151,7 +151,7 @@ def test_counters_are_read_as_python_chess_reads_them(half: str, full: str) -> N
             kibitz.Board(fen)
         return
     board = kibitz.Board(fen)
-    cap = 2**31 - 1  # kibitz's saturation point (rust/fen.rs COUNTER_MAX)
+    cap = 2**31 - 1  # kibitz's saturation point (rust/chess/fen.rs COUNTER_MAX)
     assert board.halfmove_clock == min(ref.halfmove_clock, cap)
     assert board.fullmove_number == min(ref.fullmove_number, cap)
     assert board.is_fifty_moves() == ref.is_fifty_moves()

@@ -69,7 +69,7 @@ def check_fen(fen: str) -> None:
         assert set(board.legal_moves_uci()) == reference.legal_uci(ref), f"input {fen!r}"
 
 
-# kibitz reads FEN counters above 2^31 - 1 as that value (rust/fen.rs COUNTER_MAX: they
+# kibitz reads FEN counters above 2^31 - 1 as that value (rust/chess/fen.rs COUNTER_MAX: they
 # saturate rather than wrap; issue 16 item 12); python-chess keeps any integer.
 COUNTER_MAX = 2**31 - 1
 

@@ -23,7 +23,7 @@ NET = ROOT / "rust" / "nnue" / "default.nnue"
 
 
 def read_net(path: Path):
-    """The net file read by its documented layout (rust/nnue/mod.rs), dequantised."""
+    """The net file read by its documented layout (rust/eval/nnue/mod.rs), dequantised."""
     raw = path.read_bytes()
     assert raw[:8] == b"KBZNNUE\0"
     version, inputs, hidden, scale, qa, qb = struct.unpack_from("<6I", raw, 8)
@@ -75,7 +75,7 @@ def test_engine_evaluates_with_the_embedded_net() -> None:
     engine = kibitz.Engine(1)
     assert engine.nnue and engine.eval_file is None
     scale, qa, qb = net[4:]
-    # Only the two truncating divisions differ from the float reading (rust/nnue/mod.rs).
+    # Only the two truncating divisions differ from the float reading (rust/eval/nnue/mod.rs).
     tolerance = 1 + scale / (qa * qb)
     for b in random_positions(150, 7):
         ours = engine.evaluate(kibitz.Board(b.fen()))

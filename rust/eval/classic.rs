@@ -8,17 +8,17 @@
 //! open files. The whole evaluation is computed from scratch by walking the piece lists:
 //! on a mailbox that is a few hundred cell reads, cheap next to move generation.
 //!
-//! Every number it weighs a term with lives in `WEIGHTS` (rust/weights.rs); the weights are
+//! Every number it weighs a term with lives in `WEIGHTS` (rust/eval/weights.rs); the weights are
 //! tuned by Texel's method (examples/texel.rs). For that the evaluation can be *traced*:
 //! `trace_eval` runs the same code and records, for each weight, how many times it was
 //! added for White minus for Black, so that `EvalTrace::evaluate` reproduces `evaluate`
 //! for any weight table. The ordinary evaluation runs with a tracer that does nothing and
 //! compiles to the same code as without one.
 
-use crate::attack::{diag_attacks, ortho_attacks, KNIGHT_ATTACKS, SQ64};
-use crate::board::Board;
-use crate::types::*;
-use crate::weights::{eg_of, mg_of, Field, Score, Weights, FIELD_OFFSET, KING_UNITS_CAP, NUM_WEIGHTS, WEIGHTS};
+use crate::chess::geometry::{diag_attacks, ortho_attacks, KNIGHT_ATTACKS, SQ64};
+use crate::chess::board::Board;
+use crate::chess::types::*;
+use crate::eval::weights::{eg_of, mg_of, Field, Score, Weights, FIELD_OFFSET, KING_UNITS_CAP, NUM_WEIGHTS, WEIGHTS};
 
 /// Simple values for SEE, ordering and delta pruning (the classic 1/3/3/5/9 scale).
 pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20000];

@@ -88,8 +88,8 @@ pub use simd::SimdPath;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::attack::SQ64;
-use crate::types::*;
+use crate::chess::geometry::SQ64;
+use crate::chess::types::*;
 
 /// The net that ships inside kibitz (and so inside the wheel): trained by `training/train.py`
 /// from kibitz's own self-play records (the README's "Neural evaluation" section has the

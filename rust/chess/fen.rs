@@ -2,28 +2,11 @@
 //! Shredder-FEN and X-FEN castling fields for Chess960. Parsing validates everything the
 //! move generator relies on, so a board that parses is one the engine handles correctly.
 
-use crate::board::{cells, Board};
-use crate::error::FenError;
-use crate::types::*;
+use crate::chess::board::{cells, Board};
+use crate::chess::error::FenError;
+use crate::chess::types::*;
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The FEN letter of a piece code.
-pub fn piece_char(p: u8) -> Option<char> {
-    let c = match kind_of(p) {
-        PAWN => 'p',
-        KNIGHT => 'n',
-        BISHOP => 'b',
-        ROOK => 'r',
-        QUEEN => 'q',
-        KING => 'k',
-        _ => return None,
-    };
-    if p == EMPTY || p == OFFBOARD {
-        return None;
-    }
-    Some(if color_of(p) == WHITE { c.to_ascii_uppercase() } else { c })
-}
 
 fn piece_from_char(ch: char) -> Option<u8> {
     let kind = match ch.to_ascii_lowercase() {
@@ -41,6 +24,11 @@ fn piece_from_char(ch: char) -> Option<u8> {
 const COLOR_NAMES: [&str; 2] = ["white", "black"];
 
 impl Board {
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::from_fen(STARTPOS).expect("the start position FEN is valid")
+    }
+
     /// Parses a standard-chess FEN (4 to 6 fields; missing clocks default to 0 and 1).
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         Board::from_fen_with(fen, false)

@@ -14,10 +14,10 @@
 
 use std::io::{ErrorKind, Read};
 
-use crate::board::Board;
-use crate::error::MoveError;
-use crate::fen::STARTPOS;
-use crate::types::Move;
+use crate::chess::board::Board;
+use crate::chess::error::MoveError;
+use crate::chess::fen::STARTPOS;
+use crate::chess::types::Move;
 
 /// Bytes read from the source at a time: large enough that the per-read cost (a Python
 /// call when the source is a Python file object) vanishes, small enough to stay in L2.
@@ -424,7 +424,7 @@ impl<R: Read> PgnReader<R> {
 fn play(board: &mut Board, token: &[u8], line: u64, game: &mut PgnGame) -> Result<(), String> {
     // Where the move stands, for messages only (built on the error path, not per move).
     let at = |board: &Board| {
-        let dots = if board.side_to_move() == crate::types::WHITE { "." } else { "..." };
+        let dots = if board.side_to_move() == crate::chess::types::WHITE { "." } else { "..." };
         format!("at {}{dots} (ply {}, line {line})", board.fullmove_number(), board.ply() + 1)
     };
     let text = std::str::from_utf8(token).unwrap_or("");

@@ -2,8 +2,8 @@
 //! material, with the same meaning python-chess gives them (so they can be tested against
 //! it), plus the cheap forms the search uses.
 
-use crate::board::Board;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::types::*;
 
 /// How a game stands, as in PGN: "1-0", "0-1", "1/2-1/2" or "*".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@
 //! Beside the mailbox, one 64-bit set per piece code and one per colour mirror where the
 //! pieces stand (see `attack.rs`): attack and pin tests and perft's leaf counting read them.
 
-use crate::types::*;
-use crate::zobrist::*;
+use crate::chess::types::*;
+use crate::chess::zobrist::*;
 
 /// What `make_move` must remember so that `unmake_move` can restore the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub struct Board {
 
 /// Mailbox cell numbers of the squares the standard castling code names.
 pub(crate) mod cells {
-    use crate::types::sq120;
+    use crate::chess::types::sq120;
     pub const A1: usize = sq120(0, 0);
     pub const C1: usize = sq120(2, 0);
     pub const D1: usize = sq120(3, 0);
@@ -97,11 +97,6 @@ impl Board {
             chess960: false,
             history: Vec::with_capacity(256),
         }
-    }
-
-    /// The standard starting position.
-    pub fn startpos() -> Board {
-        Board::from_fen(crate::fen::STARTPOS).expect("the start position FEN is valid")
     }
 
     /// The side to move.
@@ -183,8 +178,8 @@ impl Board {
         self.list[c][n] = sq as u8;
         self.index[sq] = n as u8;
         self.count[c] += 1;
-        self.bb[piece as usize] |= crate::attack::bb_of(sq);
-        self.occ[c] |= crate::attack::bb_of(sq);
+        self.bb[piece as usize] |= crate::chess::geometry::bb_of(sq);
+        self.occ[c] |= crate::chess::geometry::bb_of(sq);
         if kind_of(piece) == KING && n != 0 {
             // Keep the king in slot 0.
             let other = self.list[c][0] as usize;
@@ -264,7 +259,7 @@ impl Board {
         let mut bb = [0u64; 16];
         let mut occ = [0u64; 2];
         for s in 0..64 {
-            let p = self.cells[crate::attack::SQ120[s] as usize];
+            let p = self.cells[crate::chess::geometry::SQ120[s] as usize];
             if p != EMPTY {
                 bb[p as usize] |= 1 << s;
                 occ[color_of(p)] |= 1 << s;
@@ -324,7 +319,7 @@ impl std::fmt::Display for Board {
         for rank in (0..8).rev() {
             for file in 0..8 {
                 let p = self.cells[sq120(file, rank)];
-                let ch = crate::fen::piece_char(p).unwrap_or('.');
+                let ch = crate::chess::types::piece_char(p).unwrap_or('.');
                 if file > 0 {
                     write!(f, " ")?;
                 }

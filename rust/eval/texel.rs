@@ -3,9 +3,9 @@
 //! positions, where the static evaluation is what the search would use. So each training
 //! position is replaced by the last position of its quiescence search's principal variation.
 
-use crate::board::Board;
-use crate::eval::{evaluate, SEE_VALUE};
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::eval::classic::{evaluate, SEE_VALUE};
+use crate::chess::types::*;
 
 /// Quiescence plies followed at most (deeper capture sequences are cut with the static
 /// evaluation; they are rare and the data can spare them).

@@ -2,9 +2,9 @@
 //! Castling is written as the king's two-square move (e1g1) in standard chess and as king
 //! takes rook (e1h1) in Chess960; either form is accepted on input.
 
-use crate::board::Board;
-use crate::error::MoveError;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::error::MoveError;
+use crate::chess::types::*;
 
 impl Board {
     /// The UCI text of a move in this position.

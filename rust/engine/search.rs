@@ -18,12 +18,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::board::Board;
-use crate::eval::{evaluate, SEE_VALUE};
-use crate::nnue::{Accumulator, AccumulatorStack, Network};
-use crate::order::*;
-use crate::tt::*;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::eval::classic::{evaluate, SEE_VALUE};
+use crate::eval::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::engine::order::*;
+use crate::engine::MAX_PLY;
+use crate::engine::tt::*;
+use crate::chess::types::*;
 
 pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
@@ -280,7 +281,7 @@ impl Engine {
             features,
             threads: 1,
             helper_heur: Vec::new(),
-            net: if features.nnue { crate::nnue::embedded() } else { None },
+            net: if features.nnue { crate::eval::nnue::embedded() } else { None },
         }
     }
 

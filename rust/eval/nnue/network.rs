@@ -1,11 +1,9 @@
 //! The network's weights: loading and writing the net file, the quantised evaluation of an
 //! accumulator and the float reference evaluation. The format is described in `mod.rs`.
 
-use super::accumulator::Accumulator;
 use super::simd::{self, Lanes, SimdPath, LANES, SQUARE_OFFSET};
 use super::{feature64, INPUTS, MAX_HIDDEN};
-use crate::board::Board;
-use crate::types::*;
+use crate::chess::board::Board;
 
 /// The file's first eight bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"KBZNNUE\0";
@@ -362,18 +360,16 @@ impl Network {
         (lo, hi)
     }
 
-    /// The evaluation of the position whose accumulators are `acc`, in centipawns from the
-    /// point of view of `side_to_move`:
+    /// The output layer over the two halves of an accumulator, `us` (the side to move's)
+    /// and `them`, in centipawns from the side to move's point of view:
     /// `((S / QA) + b_out) * SCALE / (QA * QB)` where
-    /// `S = sum_j clamp(acc_stm[j], 0, QA)^2 * w[j] + sum_j clamp(acc_other[j], 0, QA)^2 * w[H + j]`.
+    /// `S = sum_j clamp(us[j], 0, QA)^2 * w[j] + sum_j clamp(them[j], 0, QA)^2 * w[H + j]`.
     /// `S` is exact in i64 (at most 2048 * 255^2 * 2^15 < 2^43 in magnitude); both divisions
     /// truncate towards zero (Rust's `/` on i64); the result saturates to the i32 range (only
-    /// reachable with absurd weights). Panics if `acc` was built for a different hidden size.
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+    /// reachable with absurd weights). `Network::evaluate` (beside `Accumulator`) calls it.
+    pub(crate) fn output(&self, us: &[Lanes], them: &[Lanes]) -> i32 {
         let n = self.blocks();
         let qa = self.qa as i64;
-        let us = acc.half(side_to_move);
-        let them = acc.half(side_to_move ^ 1);
         let (w_us, w_them) = self.output_weights.split_at(n);
         let s = simd::screlu_dot(self.path, us, w_us, self.qa as i16)
             + simd::screlu_dot(self.path, them, w_them, self.qa as i16)

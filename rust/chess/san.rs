@@ -1,9 +1,9 @@
 //! Standard algebraic notation (<https://www.chessprogramming.org/Algebraic_Chess_Notation>),
 //! out and in: for the terminal game, PGN reading and book building.
 
-use crate::board::Board;
-use crate::error::MoveError;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::error::MoveError;
+use crate::chess::types::*;
 
 const PIECE_LETTERS: [u8; 7] = *b" PNBRQK";
 

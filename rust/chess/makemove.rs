@@ -4,10 +4,10 @@
 //! `make_move` trusts its caller: the move must come from this position's legal generator
 //! (the Python layer and the UCI parser check legality first; the search uses generated moves).
 
-use crate::attack::bb_of;
-use crate::board::{Board, Undo};
-use crate::types::*;
-use crate::zobrist::*;
+use crate::chess::geometry::bb_of;
+use crate::chess::board::{Board, Undo};
+use crate::chess::types::*;
+use crate::chess::zobrist::*;
 
 impl Board {
     /// Removes the piece on `sq` from its colour's list (the last entry takes its slot).

@@ -6,8 +6,8 @@
 use super::network::Network;
 use super::simd::{self, Lanes};
 use super::{feature, feature64};
-use crate::board::Board;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::types::*;
 
 /// The two perspectives' accumulators of one position (white's half, then black's).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +77,17 @@ impl Accumulator {
     pub(crate) fn half(&self, perspective: Color) -> &[Lanes] {
         let n = self.lanes.len() / 2;
         &self.lanes[(perspective & 1) * n..(perspective & 1) * n + n]
+    }
+}
+
+impl Network {
+    /// The evaluation of the position whose accumulators are `acc`, in centipawns from the
+    /// point of view of `side_to_move` (the output layer, `Network::output`, over the side
+    /// to move's half and the other). Written here, beside the accumulator it reads, so
+    /// that the network's file does not depend on the accumulator's. Panics if `acc` was
+    /// built for a different hidden size.
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        self.output(acc.half(side_to_move), acc.half(side_to_move ^ 1))
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Every weight is a packed (middlegame, endgame) `Score`; `evaluate` adds whole weights
 //! (times a count), so a board's evaluation is a linear function of the table apart from
-//! the final endgame scaling, which `EvalTrace` (rust/eval.rs) records.
+//! the final endgame scaling, which `EvalTrace` (rust/eval/classic.rs) records.
 
 /// A packed (middlegame, endgame) score: `mg + (eg << 16)` in one i32, so adding two
 /// scores or multiplying one by a count is one integer operation.
@@ -236,7 +236,7 @@ impl Weights {
         }
     }
 
-    /// This table as the Rust source of `WEIGHTS`, ready to paste into rust/weights.rs.
+    /// This table as the Rust source of `WEIGHTS`, ready to paste into rust/eval/weights.rs.
     pub fn rust_source(&self) -> String {
         let mut out = String::from("#[rustfmt::skip]\npub const WEIGHTS: Weights = Weights {\n");
         self.write_fields(&mut out);

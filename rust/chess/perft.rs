@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::Board;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::types::*;
 
 /// Leaf count to `depth`, with bulk counting: at the last ply the legal moves are counted,
 /// not played (what Stockfish's `go perft` does too).

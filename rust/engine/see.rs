@@ -8,10 +8,10 @@
 //! ignored, as usual. Used to order captures (losing ones after the quiet moves) and to
 //! prune losing captures in the search and in quiescence.
 
-use crate::attack::{bb_of, nearest, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, SQ64};
-use crate::board::Board;
-use crate::eval::SEE_VALUE;
-use crate::types::*;
+use crate::chess::geometry::{bb_of, nearest, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, SQ64};
+use crate::chess::board::Board;
+use crate::eval::classic::SEE_VALUE;
+use crate::chess::types::*;
 
 /// The 0..64 square offsets of `KNIGHT_JUMPS`, in the same order (ties between two knights
 /// go to the first, so that the exchange is the same whichever way it is computed).
@@ -151,7 +151,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::Board;
+    use crate::chess::board::Board;
 
     fn see(fen: &str, uci: &str) -> i32 {
         let b = Board::from_fen(fen).unwrap();
@@ -177,8 +177,8 @@ mod tests {
 
     /// Calls `f` with every legal move of each position in `fens` and every legal reply to
     /// each of them (the positions are chosen full of exchanges).
-    fn for_each_move_and_reply(fens: &[&str], mut f: impl FnMut(&Board, crate::types::Move)) {
-        use crate::types::MoveList;
+    fn for_each_move_and_reply(fens: &[&str], mut f: impl FnMut(&Board, crate::chess::types::Move)) {
+        use crate::chess::types::MoveList;
         for fen in fens {
             let mut b = Board::from_fen(fen).unwrap();
             let mut root = MoveList::new();
@@ -220,9 +220,9 @@ mod tests {
 
     /// The exchange played out on a scratch copy of the 120 mailbox cells, the way this
     /// module did it before the bitboards: an independent reference for `Board::see`.
-    fn mailbox_see(b: &Board, m: crate::types::Move) -> i32 {
-        use crate::eval::SEE_VALUE;
-        use crate::types::*;
+    fn mailbox_see(b: &Board, m: crate::chess::types::Move) -> i32 {
+        use crate::eval::classic::SEE_VALUE;
+        use crate::chess::types::*;
         /// The least valuable piece of colour `by` attacking `sq` on `cells`: (cell, kind).
         fn least_attacker(cells: &[u8; 120], sq: Square, by: Color) -> Option<(Square, u8)> {
             let pawn = make_piece(PAWN, by);

@@ -281,3 +281,20 @@ pub(crate) fn at(cells: &[u8; 120], sq: usize) -> u8 {
     // SAFETY: see above; `sq < 120` holds for every caller by the mailbox construction.
     unsafe { *cells.get_unchecked(sq) }
 }
+
+/// The FEN letter of a piece code.
+pub fn piece_char(p: u8) -> Option<char> {
+    let c = match kind_of(p) {
+        PAWN => 'p',
+        KNIGHT => 'n',
+        BISHOP => 'b',
+        ROOK => 'r',
+        QUEEN => 'q',
+        KING => 'k',
+        _ => return None,
+    };
+    if p == EMPTY || p == OFFBOARD {
+        return None;
+    }
+    Some(if color_of(p) == WHITE { c.to_ascii_uppercase() } else { c })
+}

@@ -6,8 +6,8 @@
 //! way, once per node), so it is written plainly: walk the mailbox from the square. Square sets
 //! are 64-bit masks in python-chess numbering (a1 = bit 0, h8 = bit 63).
 
-use crate::board::Board;
-use crate::types::*;
+use crate::chess::board::Board;
+use crate::chess::types::*;
 
 /// The 64-bit mask of a real mailbox cell.
 #[inline]

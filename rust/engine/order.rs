@@ -4,11 +4,10 @@
 //! under-promotions. Moves are scored once per node and picked by selection, so a cut-off
 //! after the first move or two costs no full sort.
 
-use crate::board::Board;
-use crate::eval::SEE_VALUE;
-use crate::types::*;
-
-pub const MAX_PLY: usize = 128;
+use crate::chess::board::Board;
+use crate::eval::classic::SEE_VALUE;
+use crate::chess::types::*;
+use crate::engine::MAX_PLY;
 
 /// History scores are kept in -HISTORY_MAX..HISTORY_MAX by the "gravity" update below.
 pub const HISTORY_MAX: i32 = 16384;

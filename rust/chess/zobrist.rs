@@ -7,8 +7,8 @@
 //! castling rights (white short, white long, black short, black long), 772..780 for the
 //! en-passant file, and 780 when White is to move.
 
-use crate::polyglot_random::POLYGLOT_RANDOM;
-use crate::types::*;
+use crate::chess::polyglot_random::POLYGLOT_RANDOM;
+use crate::chess::types::*;
 
 /// `PIECE_KEY[piece code][cell]`, zero for EMPTY and off-board cells, built at compile time.
 pub(crate) const PIECE_KEY: [[u64; 120]; 16] = {

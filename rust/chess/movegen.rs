@@ -20,9 +20,9 @@
 //! pawns shifted at once, each other piece's target set counted by popcount), which is
 //! what makes the bulk-counting perft faster than Stockfish's (README, "Speed").
 
-use crate::attack::*;
-use crate::board::{cells, Board};
-use crate::types::*;
+use crate::chess::geometry::*;
+use crate::chess::board::{cells, Board};
+use crate::chess::types::*;
 
 /// May a non-king piece land on `to`? Always out of check; in check only on the mask.
 #[inline(always)]

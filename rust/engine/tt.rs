@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::types::Move;
+use crate::chess::types::Move;
 
 /// Bound kinds.
 pub const BOUND_NONE: u8 = 0;

@@ -1,0 +1,21 @@
+//! The engine: choosing a move. Built on the rules library (`crate::chess`) and the
+//! evaluation (`crate::eval`); it reports through return values and callbacks and never
+//! prints protocol text (the UCI front end in Python owns the text).
+//!
+//! - `search`: limits and results, the engine and its Lazy SMP threads, iterative
+//!   deepening, the root search, the tree search and quiescence.
+//! - `order`: move ordering (killers, histories, counter moves) and the staged picker's
+//!   scores.
+//! - `see`: static exchange evaluation, for ordering and pruning captures.
+//! - `tt`: the transposition table shared by the threads.
+
+pub(crate) mod order;
+pub(crate) mod search;
+pub(crate) mod see;
+pub(crate) mod tt;
+
+/// The deepest ply a search line can reach: the size of the per-ply tables (killers, the
+/// principal variation, the evaluation stack). 128 is well beyond what a game search
+/// reaches (depth is capped at `MAX_DEPTH` = 120 plies of nominal depth, and extensions are
+/// bounded by this).
+pub const MAX_PLY: usize = 128;

@@ -62,11 +62,14 @@ fn random_net(rng: &mut Rng) -> Network {
 /// (board before, move) pairs from random games out of the start position and Kiwipete.
 fn positions(rng: &mut Rng) -> Vec<(Board, Move)> {
     let mut out = Vec::new();
-    for (g, fen) in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"]
-        .iter()
-        .cycle()
-        .take(100)
-        .enumerate()
+    for (g, fen) in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]
+    .iter()
+    .cycle()
+    .take(100)
+    .enumerate()
     {
         let mut board = Board::from_fen(fen).expect("valid FEN");
         for _ in 0..(40 + g % 60) {
@@ -147,7 +150,8 @@ fn round(net: &Network, pairs: &[(Board, Move)], accs: &[Accumulator]) -> ([f64;
 }
 
 fn main() {
-    let runs: usize = std::env::var("KIBITZ_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_RUNS).max(1);
+    let runs: usize =
+        std::env::var("KIBITZ_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_RUNS).max(1);
     let mut rng = Rng(2026);
     let mut scalar = random_net(&mut rng);
     assert!(scalar.set_simd(SimdPath::Scalar));
@@ -158,7 +162,10 @@ fn main() {
     }
     let pairs = positions(&mut rng);
     let accs: Vec<Accumulator> = pairs.iter().map(|(b, _)| Accumulator::from_board(&scalar, b)).collect();
-    println!("H = {HIDDEN}, {} positions, {PASSES} passes per timing, {runs} alternating rounds; ns per call, medians", pairs.len());
+    println!(
+        "H = {HIDDEN}, {} positions, {PASSES} passes per timing, {runs} alternating rounds; ns per call, medians",
+        pairs.len()
+    );
 
     let mut times: [[Vec<f64>; 4]; 2] = Default::default();
     let mut handwritten = Vec::new();

@@ -19,8 +19,11 @@ fn main() {
     let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let ms = args.first().copied().unwrap_or(200);
     let rounds = args.get(1).copied().unwrap_or(3);
-    let positions: Vec<&str> =
-        include_str!("data/bench.fen").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let positions: Vec<&str> = include_str!("data/bench.fen")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
     let stop = AtomicBool::new(false);
     let mut ratios = Vec::new();
     for round in 1..=rounds {
@@ -44,8 +47,17 @@ fn main() {
         }
         let nps = sums.map(|(n, t)| n as f64 / t.as_secs_f64());
         ratios.push(nps[0] / nps[1]);
-        println!("round {round}: net {:.0} nodes/s, hand-written {:.0} nodes/s, ratio {:.3}", nps[0], nps[1], nps[0] / nps[1]);
+        println!(
+            "round {round}: net {:.0} nodes/s, hand-written {:.0} nodes/s, ratio {:.3}",
+            nps[0],
+            nps[1],
+            nps[0] / nps[1]
+        );
     }
     ratios.sort_by(|a, b| a.total_cmp(b));
-    println!("median ratio (net / hand-written): {:.3} over {rounds} rounds of {} positions x {ms} ms", ratios[ratios.len() / 2], positions.len());
+    println!(
+        "median ratio (net / hand-written): {:.3} over {rounds} rounds of {} positions x {ms} ms",
+        ratios[ratios.len() / 2],
+        positions.len()
+    );
 }

@@ -39,7 +39,8 @@ fn start_stockfish(path: &str) -> Option<UciPerft> {
 
 fn main() {
     let sf_path = std::env::var("KIBITZ_STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string());
-    let runs: usize = std::env::var("KIBITZ_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_RUNS).max(1);
+    let runs: usize =
+        std::env::var("KIBITZ_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_RUNS).max(1);
     let mut sf = start_stockfish(&sf_path);
     if sf.is_none() {
         eprintln!("Stockfish not found at {sf_path}: printing kibitz figures only");
@@ -47,7 +48,17 @@ fn main() {
     println!("{runs} alternating rounds per position; times are medians");
     println!(
         "{:<10} {:>5} {:>11} | {:>8} {:>6} | {:>8} {:>6} | {:>9} {:>9} {:>13} | {:>6}",
-        "position", "depth", "nodes", "kibitz s", "M n/s", "sf s", "M n/s", "ratio med", "per-round", "(min..max)", "full M"
+        "position",
+        "depth",
+        "nodes",
+        "kibitz s",
+        "M n/s",
+        "sf s",
+        "M n/s",
+        "ratio med",
+        "per-round",
+        "(min..max)",
+        "full M"
     );
     for (name, fen, depth, expected) in CASES {
         let mut board = Board::from_fen(fen).expect("valid FEN");

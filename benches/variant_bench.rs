@@ -72,7 +72,10 @@ fn main() {
     let set = builtins();
     let chess = Arc::new(Compiled::new(set.build("chess").expect("chess")));
     println!("Orthodox chess: generic (table-driven) vs fast (10x12) generator, medians of {ROUNDS} alternating runs");
-    println!("{:<10} {:>5} {:>10} | {:>9} {:>9} | {:>6} {:>6}", "position", "depth", "nodes", "fast s", "generic s", "slower", "pairs");
+    println!(
+        "{:<10} {:>5} {:>10} | {:>9} {:>9} | {:>6} {:>6}",
+        "position", "depth", "nodes", "fast s", "generic s", "slower", "pairs"
+    );
     for (name, fen, depth, expected) in ORTHODOX {
         let mut fast = Board::from_fen(fen).expect("FEN");
         let mut generic = VBoard::from_fen_compiled(chess.clone(), fen).expect("FEN");
@@ -87,7 +90,16 @@ fn main() {
         }
         let (f, g) = (median(&tf), median(&tg));
         let pairs: Vec<f64> = tg.iter().zip(&tf).map(|(g, f)| g / f).collect();
-        println!("{:<10} {:>5} {:>10} | {:>9.3} {:>9.3} | {:>5.2}x {:>5.2}x", name, depth, expected, f, g, g / f, median(&pairs));
+        println!(
+            "{:<10} {:>5} {:>10} | {:>9.3} {:>9.3} | {:>5.2}x {:>5.2}x",
+            name,
+            depth,
+            expected,
+            f,
+            g,
+            g / f,
+            median(&pairs)
+        );
     }
     println!("slower = generic time / fast time (the issue asks for at most 3x); pairs = the median of");
     println!("the ratios of each alternating pair of runs (less sensitive to load that drifts)");
@@ -99,7 +111,10 @@ fn main() {
     };
     println!();
     println!("Variants: kibitz generic generator vs Fairy-Stockfish `go perft`, medians of {ROUNDS} alternating runs");
-    println!("{:<11} {:>5} {:>11} | {:>9} {:>11} | {:>9} {:>11} | {:>6}", "variant", "depth", "nodes", "kibitz s", "kibitz nps", "fsf s", "fsf nps", "ratio");
+    println!(
+        "{:<11} {:>5} {:>11} | {:>9} {:>11} | {:>9} {:>11} | {:>6}",
+        "variant", "depth", "nodes", "kibitz s", "kibitz nps", "fsf s", "fsf nps", "ratio"
+    );
     for (name, depth) in VARIANTS {
         let v = set.build(name).expect("built-in");
         let fen = v.start_fen.clone();

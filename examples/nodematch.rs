@@ -24,7 +24,6 @@ use std::sync::{Arc, Mutex};
 use kibitz::{embedded_net, Board, Engine, Limits, MoveList, Network, Outcome, WHITE};
 use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
 
-
 fn die(msg: &str) -> ! {
     eprintln!("nodematch: {msg}");
     std::process::exit(2)
@@ -147,7 +146,13 @@ fn main() {
                     let second = 1.0 - play(&mut b, &mut a, &start, nodes); // A Black
                     let mut w = wdl.lock().unwrap();
                     for s in [first, second] {
-                        w[if s == 1.0 { 0 } else if s == 0.5 { 1 } else { 2 }] += 1;
+                        w[if s == 1.0 {
+                            0
+                        } else if s == 0.5 {
+                            1
+                        } else {
+                            2
+                        }] += 1;
                     }
                     drop(w);
                     let mut p = penta.lock().unwrap();

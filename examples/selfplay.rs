@@ -222,7 +222,13 @@ fn main() {
     if openings.is_empty() {
         die("no start positions");
     }
-    eprintln!("selfplay: {} start positions, {} games, {} nodes/move, {} threads", openings.len(), args.games, args.nodes, args.threads);
+    eprintln!(
+        "selfplay: {} start positions, {} games, {} nodes/move, {} threads",
+        openings.len(),
+        args.games,
+        args.nodes,
+        args.threads
+    );
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -287,11 +293,21 @@ fn main() {
                     let p = positions.fetch_add(n, Ordering::Relaxed) + n;
                     if (g + 1) % 50 == 0 {
                         let t = started.elapsed().as_secs_f64();
-                        eprintln!("game {} positions {} ({:.0} s, {:.0} positions/hour)", g + 1, p, t, p as f64 * 3600.0 / t);
+                        eprintln!(
+                            "game {} positions {} ({:.0} s, {:.0} positions/hour)",
+                            g + 1,
+                            p,
+                            t,
+                            p as f64 * 3600.0 / t
+                        );
                     }
                 }
             });
         }
     });
-    eprintln!("selfplay: done, {} positions in {:.0} s", positions.load(Ordering::Relaxed), started.elapsed().as_secs_f64());
+    eprintln!(
+        "selfplay: done, {} positions in {:.0} s",
+        positions.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64()
+    );
 }

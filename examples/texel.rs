@@ -54,7 +54,17 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { files: Vec::new(), epochs: 400, lr: 2.0, l2: 1e-8, k: None, pst_free: false, hand_start: false, threads: 2, out: None };
+    let mut a = Args {
+        files: Vec::new(),
+        epochs: 400,
+        lr: 2.0,
+        l2: 1e-8,
+        k: None,
+        pst_free: false,
+        hand_start: false,
+        threads: 2,
+        out: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         let mut val = |name: &str| it.next().unwrap_or_else(|| die(&format!("{name} needs a value")));
@@ -529,7 +539,8 @@ fn main() {
     let new = tuned.to_pairs();
     for (name, len) in [("material", 5), ("bishop_pair", 1), ("rook_open", 1), ("passed", 8)] {
         let off: usize = WEIGHT_FIELDS.iter().take_while(|f| f.0 != name).map(|f| f.1).sum();
-        let show = |p: &[(i32, i32)]| p[off..off + len].iter().map(|(a, b)| format!("{a}/{b}")).collect::<Vec<_>>().join(" ");
+        let show =
+            |p: &[(i32, i32)]| p[off..off + len].iter().map(|(a, b)| format!("{a}/{b}")).collect::<Vec<_>>().join(" ");
         eprintln!("{name:12} {}  ->  {}", show(&old), show(&new));
     }
     let src = format!(

@@ -23,24 +23,29 @@ mod variant;
 mod python;
 
 pub use chess::board::Board;
+pub use chess::draw::Outcome;
 pub use chess::error::{FenError, MoveError};
 pub use chess::fen::STARTPOS;
-pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
 pub use chess::perft::{divide, divide_until, perft, perft_full, perft_until};
+pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
 pub use chess::types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,
 };
-pub use chess::draw::Outcome;
 pub use eval::classic::{evaluate, SEE_VALUE};
 // Evaluation tuning (Texel's method, examples/texel.rs): the weight table and the trace.
+pub use engine::search::{
+    mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS,
+};
+pub use engine::tt::AllocError;
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};
+pub use eval::nnue::{
+    embedded as embedded_net, Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath,
+    INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN,
+};
 pub use eval::texel::quiescence_leaf;
 pub use eval::weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
-pub use engine::tt::AllocError;
-pub use engine::search::{mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS};
 pub use variant::{
-    divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled, GameValue,
-    VBoard, VMove, Variant, VariantError, VariantSet,
+    divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled,
+    GameValue, VBoard, VMove, Variant, VariantError, VariantSet,
 };
-pub use eval::nnue::{embedded as embedded_net, Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath, INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN};

@@ -25,5 +25,8 @@ fn the_bench_signature_is_the_one_kept_in_the_repository() {
         let limits = Limits { depth: Some(depth), multipv: 1, ..Default::default() };
         total += engine.search(&board, &limits, &stop, &mut |_: &Info| true).nodes;
     }
-    assert_eq!(total, want, "the search's tree changed at depth {depth}: update benches/data/bench_signature.txt only on purpose");
+    assert_eq!(
+        total, want,
+        "the search's tree changed at depth {depth}: update benches/data/bench_signature.txt only on purpose"
+    );
 }

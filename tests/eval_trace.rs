@@ -46,7 +46,11 @@ fn positions() -> Vec<Board> {
                 }
                 // Prefer captures half the time so the playouts reach endgames.
                 let caps: Vec<_> = ml.iter().copied().filter(|m| b.piece_at(m.to()) != kibitz::EMPTY).collect();
-                let m = if !caps.is_empty() && rng.below(2) == 0 { caps[rng.below(caps.len())] } else { ml[rng.below(ml.len())] };
+                let m = if !caps.is_empty() && rng.below(2) == 0 {
+                    caps[rng.below(caps.len())]
+                } else {
+                    ml[rng.below(ml.len())]
+                };
                 b.make_move(m);
                 out.push(Board::from_fen(&b.fen()).expect("own FEN"));
             }
@@ -88,7 +92,11 @@ fn trace_is_linear_in_the_weights() {
 /// The same position with colours swapped (board mirrored top to bottom).
 fn flip(fen: &str) -> String {
     let f: Vec<&str> = fen.split(' ').collect();
-    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    let swap = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect::<String>()
+    };
     let placement = f[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
     let side = if f[1] == "w" { "b" } else { "w" };
     let mut castling: Vec<char> = swap(f[2]).chars().collect();

@@ -67,8 +67,14 @@ fn polyglot_keys_match_the_published_examples() {
     }
     // And incrementally, along the same game.
     let mut b = Board::startpos();
-    for (mv, key) in [("e2e4", 0x823c9b50fd114196u64), ("d7d5", 0x0756b94461c50fb0), ("e4e5", 0x662fafb965db29d4),
-        ("f7f5", 0x22a48b5a8e47ff78), ("e1e2", 0x652a607ca3f242c1), ("e8f7", 0x00fdd303c946bdd9)] {
+    for (mv, key) in [
+        ("e2e4", 0x823c9b50fd114196u64),
+        ("d7d5", 0x0756b94461c50fb0),
+        ("e4e5", 0x662fafb965db29d4),
+        ("f7f5", 0x22a48b5a8e47ff78),
+        ("e1e2", 0x652a607ca3f242c1),
+        ("e8f7", 0x00fdd303c946bdd9),
+    ] {
         b.push_uci(mv).unwrap();
         assert_eq!(b.key(), key, "after {mv}");
     }
@@ -89,7 +95,9 @@ fn counters_saturate_instead_of_wrapping() {
         let b = Board::from_fen(&format!("{base} {h} {f}")).unwrap_or_else(|e| panic!("{h} {f}: {e}"));
         assert_eq!((b.halfmove_clock(), b.fullmove_number()), (want_h, want_f), "{h} {f}");
     }
-    for (h, f) in [("-1", "1"), ("1", "-3"), ("1__0", "1"), ("_1", "1"), ("1_", "1"), ("1.5", "1"), ("+", "1"), ("0x10", "1")] {
+    for (h, f) in
+        [("-1", "1"), ("1", "-3"), ("1__0", "1"), ("_1", "1"), ("1_", "1"), ("1.5", "1"), ("+", "1"), ("0x10", "1")]
+    {
         assert!(Board::from_fen(&format!("{base} {h} {f}")).is_err(), "{h:?} {f:?} accepted");
     }
     let mut b = Board::from_fen(&format!("{base} 4294967295 1")).unwrap();

@@ -6,8 +6,8 @@
 //! capture, Chess960 castling from tests/data/chess960.perft).
 
 use kibitz::{
-    color_of, kind_of, sq120, Accumulator, AccumulatorStack, Board, Move, MoveList, NetError, Network,
-    SimdPath, BLACK, EMPTY, WHITE,
+    color_of, kind_of, sq120, Accumulator, AccumulatorStack, Board, Move, MoveList, NetError, Network, SimdPath, BLACK,
+    EMPTY, WHITE,
 };
 
 /// SplitMix64 (<https://prng.di.unimi.it/splitmix64.c>): a small seeded generator.
@@ -51,7 +51,17 @@ fn random_spec(seed: u64, hidden: usize, wide_output: bool) -> Spec {
     let fw = (0..768 * hidden).map(|_| w(&mut rng, -90, 90)).collect();
     let fb = (0..hidden).map(|_| w(&mut rng, -150, 400)).collect();
     let ow = (0..2 * hidden)
-        .map(|i| if wide_output { if i % 97 == 0 { i16::MIN } else { w(&mut rng, -32768, 32767) } } else { w(&mut rng, -127, 127) })
+        .map(|i| {
+            if wide_output {
+                if i % 97 == 0 {
+                    i16::MIN
+                } else {
+                    w(&mut rng, -32768, 32767)
+                }
+            } else {
+                w(&mut rng, -127, 127)
+            }
+        })
         .collect();
     let ob = rng.range(-200_000, 200_000) as i32;
     Spec { hidden, scale: 400, qa: 255, qb: 64, fw, fb, ow, ob }
@@ -223,7 +233,13 @@ fn random_walk(net: &Network, fens: &[(String, bool)], games: usize, seed: u64, 
             // Not at every ply: the stack is lazy, and a check after several unchecked plies
             // tests the catching up over them.
             if rng.below(3) != 0 {
-                assert_eq!(stack.current(net), &Accumulator::from_board(net, &board), "after {:?} in {}", board.move_history().last(), board.fen());
+                assert_eq!(
+                    stack.current(net),
+                    &Accumulator::from_board(net, &board),
+                    "after {:?} in {}",
+                    board.move_history().last(),
+                    board.fen()
+                );
                 seen.checked += 1;
             }
         }
@@ -268,7 +284,12 @@ fn incremental_accumulators_equal_refreshed_ones_along_random_games() {
         let mut seen = Seen::default();
         random_walk(&net, &start_fens(), 150, seed * 7, &mut seen);
         assert!(
-            seen.castles > 20 && seen.castles_960 > 10 && seen.en_passant > 5 && seen.promo_captures > 5 && seen.nulls > 100 && seen.pops > 100,
+            seen.castles > 20
+                && seen.castles_960 > 10
+                && seen.en_passant > 5
+                && seen.promo_captures > 5
+                && seen.nulls > 100
+                && seen.pops > 100,
             "random games missed move kinds: {seen:?}"
         );
     }
@@ -352,8 +373,11 @@ fn evaluations_vary_and_are_clipped_in_both_directions() {
     assert!(acc.iter().filter(|&&a| a < 0).count() > 20 && acc.iter().filter(|&&a| a > 255).count() > 20);
     assert!(acc.iter().filter(|&&a| (1..255).contains(&a)).count() > 20);
     let net = net_of(&spec);
-    let evals: std::collections::HashSet<i32> =
-        start_fens().iter().map(|(f, c)| Board::from_fen_with(f, *c).unwrap()).map(|b| net.evaluate(&Accumulator::from_board(&net, &b), b.side_to_move())).collect();
+    let evals: std::collections::HashSet<i32> = start_fens()
+        .iter()
+        .map(|(f, c)| Board::from_fen_with(f, *c).unwrap())
+        .map(|b| net.evaluate(&Accumulator::from_board(&net, &b), b.side_to_move()))
+        .collect();
     assert!(evals.len() > 15, "{evals:?}");
 }
 
@@ -438,7 +462,9 @@ fn float_reference_is_within_the_stated_tolerance() {
 fn mirror_fen(fen: &str) -> String {
     let f: Vec<&str> = fen.split_whitespace().collect();
     let swap = |s: &str| -> String {
-        s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect()
     };
     let board = f[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
     let side = if f[1] == "w" { "b" } else { "w" };
@@ -498,7 +524,10 @@ fn round_trip_through_bytes_and_params() {
     assert_eq!((net.hidden(), net.scale(), net.qa(), net.qb()), (32, 400, 255, 64));
     assert_eq!(net.to_bytes(), bytes);
     let p = net.params();
-    assert_eq!((p.feature_weights, p.feature_biases, p.output_weights, p.output_bias), (spec.fw.clone(), spec.fb.clone(), spec.ow.clone(), spec.ob));
+    assert_eq!(
+        (p.feature_weights, p.feature_biases, p.output_weights, p.output_bias),
+        (spec.fw.clone(), spec.fb.clone(), spec.ow.clone(), spec.ob)
+    );
     let again = Network::from_params(net.params()).unwrap();
     assert_eq!(again.to_bytes(), bytes);
     // The size of the first net's file (H = 256), as the format documentation states.
@@ -521,10 +550,18 @@ fn every_bad_file_gets_its_error() {
     assert!(Network::from_bytes(&good).is_ok());
 
     for cut in [0, 3, 8, 20, 31] {
-        assert_eq!(Network::from_bytes(&good[..cut]).unwrap_err(), NetError::Truncated { expected: 32, got: cut }, "cut at {cut}");
+        assert_eq!(
+            Network::from_bytes(&good[..cut]).unwrap_err(),
+            NetError::Truncated { expected: 32, got: cut },
+            "cut at {cut}"
+        );
     }
     for cut in [32, 33, 1000, len / 2, len - 9, len - 8, len - 1] {
-        assert_eq!(Network::from_bytes(&good[..cut]).unwrap_err(), NetError::Truncated { expected: len, got: cut }, "cut at {cut}");
+        assert_eq!(
+            Network::from_bytes(&good[..cut]).unwrap_err(),
+            NetError::Truncated { expected: len, got: cut },
+            "cut at {cut}"
+        );
     }
     let msg = Network::from_bytes(&good[..1000]).unwrap_err().to_string();
     assert!(msg.contains(&len.to_string()) && msg.contains("1000"), "{msg}");
@@ -537,7 +574,10 @@ fn every_bad_file_gets_its_error() {
         let mut flipped = good.clone();
         flipped[at] ^= 0x10;
         let err = Network::from_bytes(&flipped).unwrap_err();
-        assert!(matches!(err, NetError::ChecksumMismatch { stored, computed } if stored != computed), "flip at {at}: {err}");
+        assert!(
+            matches!(err, NetError::ChecksumMismatch { stored, computed } if stored != computed),
+            "flip at {at}: {err}"
+        );
         assert!(err.to_string().contains("checksum"));
     }
 
@@ -553,7 +593,14 @@ fn every_bad_file_gets_its_error() {
     for h in [0, 8, 24, 1040, u32::MAX] {
         assert_eq!(Network::from_bytes(&with_field(&good, 16, h)).unwrap_err(), NetError::BadHidden(h));
     }
-    for (offset, field, bad, max) in [(20, "scale", 0, 10_000), (20, "scale", 10_001, 10_000), (24, "qa", 0, 255), (24, "qa", 256, 255), (28, "qb", 0, 32767), (28, "qb", 40_000, 32767)] {
+    for (offset, field, bad, max) in [
+        (20, "scale", 0, 10_000),
+        (20, "scale", 10_001, 10_000),
+        (24, "qa", 0, 255),
+        (24, "qa", 256, 255),
+        (28, "qb", 0, 32767),
+        (28, "qb", 40_000, 32767),
+    ] {
         assert_eq!(
             Network::from_bytes(&with_field(&good, offset, bad)).unwrap_err(),
             NetError::BadQuantisation { field, value: bad, max }
@@ -561,11 +608,17 @@ fn every_bad_file_gets_its_error() {
     }
     // A valid header whose hidden size makes the file longer than it is.
     let h64 = with_field(&good, 16, 64);
-    assert_eq!(Network::from_bytes(&h64).unwrap_err(), NetError::Truncated { expected: 32 + 2 * (768 * 64 + 3 * 64) + 12, got: len });
+    assert_eq!(
+        Network::from_bytes(&h64).unwrap_err(),
+        NetError::Truncated { expected: 32 + 2 * (768 * 64 + 3 * 64) + 12, got: len }
+    );
 
     let mut params = Network::from_bytes(&good).unwrap().params();
     params.output_weights.pop();
-    assert_eq!(Network::from_params(params).unwrap_err(), NetError::BadLength { what: "output weights", expected: 64, got: 63 });
+    assert_eq!(
+        Network::from_params(params).unwrap_err(),
+        NetError::BadLength { what: "output weights", expected: 64, got: 63 }
+    );
 }
 
 #[test]
@@ -633,7 +686,11 @@ fn a_net_written_by_the_trainer_evaluates_as_the_trainer_does() {
         let dequantised: f64 = fields[2].parse().unwrap();
         let q = net.evaluate(&Accumulator::from_board(&net, &board), board.side_to_move()) as f64;
         // The same weights, the same formula: only the two truncating divisions differ.
-        assert!((q - dequantised).abs() <= exact, "{}: quantised {q}, trainer on the file's weights {dequantised}", fields[0]);
+        assert!(
+            (q - dequantised).abs() <= exact,
+            "{}: quantised {q}, trainer on the file's weights {dequantised}",
+            fields[0]
+        );
         let f = net.evaluate_float(&board);
         assert!((f - dequantised).abs() <= 1e-6 * dequantised.abs().max(1.0), "{}: {f} vs {dequantised}", fields[0]);
         worst = worst.max((q - trainer).abs());
@@ -658,7 +715,13 @@ fn accumulator_range_bounds_every_position() {
     spec.fb[1] = -7;
     for f in 0..768 {
         spec.fw[f * 16] = 1;
-        spec.fw[f * 16 + 1] = if f < 10 { -2 } else if f == 767 { 3 } else { 0 };
+        spec.fw[f * 16 + 1] = if f < 10 {
+            -2
+        } else if f == 767 {
+            3
+        } else {
+            0
+        };
     }
     assert_eq!(net_of(&spec).accumulator_range(), (-7 - 20, 5 + 32));
     // A random net: every accumulator of many positions lies within its range, and the

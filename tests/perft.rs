@@ -83,8 +83,11 @@ fn walk(board: &mut Board, depth: u32) -> u64 {
         board.make_move(m);
         assert!(board.is_ok(), "invariant broken after {m:?} from {}", before.fen());
         assert_eq!(board.in_check(), check, "gives_check of {m:?} from {}", before.fen());
-        assert!(!board.is_attacked(board.king_square(board.side_to_move() ^ 1), board.side_to_move()),
-            "{m:?} from {} leaves the king in check", before.fen());
+        assert!(
+            !board.is_attacked(board.king_square(board.side_to_move() ^ 1), board.side_to_move()),
+            "{m:?} from {} leaves the king in check",
+            before.fen()
+        );
         nodes += walk(board, depth - 1);
         assert_eq!(board.unmake_move(), Some(m));
         assert!(board.is_ok());
@@ -139,7 +142,12 @@ fn suite_and_chess960() -> Vec<Board> {
         .filter(|f| !f.is_empty())
         .map(|f| Board::from_fen(f).unwrap())
         .collect();
-    boards.extend(c960.lines().filter_map(|l| l.strip_prefix("epd ")).take(60).map(|f| Board::from_fen_with(f.trim(), true).unwrap()));
+    boards.extend(
+        c960.lines()
+            .filter_map(|l| l.strip_prefix("epd "))
+            .take(60)
+            .map(|f| Board::from_fen_with(f.trim(), true).unwrap()),
+    );
     assert!(boards.len() > 180, "{} positions", boards.len());
     boards
 }
@@ -191,7 +199,8 @@ fn is_legal_quick_agrees_with_generating() {
         // Every tenth position tries the whole pool; the others the moves from our pieces.
         for &m in &pool {
             let from = m.from();
-            let ours = (21..=98).contains(&from) && ![EMPTY, OFFBOARD].contains(&board.piece_at(from))
+            let ours = (21..=98).contains(&from)
+                && ![EMPTY, OFFBOARD].contains(&board.piece_at(from))
                 && color_of(board.piece_at(from)) == us;
             if !ours && i % 10 != 0 {
                 continue;

@@ -1,4 +1,4 @@
-//! Search tests: mates found at the right distance (positions whose mate length Stockfish 
+//! Search tests: mates found at the right distance (positions whose mate length Stockfish
 //! confirms, and known composed problems), draws by rule scored 0, limits honoured exactly,
 //! MultiPV, stop from another thread, and a legal move from every perft-suite position.
 
@@ -35,9 +35,8 @@ fn mates() -> Vec<(&'static str, i32)> {
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| {
-            let (fen, n) = line
-                .rsplit_once(" mate ")
-                .unwrap_or_else(|| panic!("mates.txt: expected 'FEN mate N', got {line:?}"));
+            let (fen, n) =
+                line.rsplit_once(" mate ").unwrap_or_else(|| panic!("mates.txt: expected 'FEN mate N', got {line:?}"));
             assert_eq!(fen.split_whitespace().count(), 6, "mates.txt: not a six-field FEN in {line:?}");
             (fen, n.parse().unwrap_or_else(|e| panic!("mates.txt: bad N in {line:?}: {e}")))
         })
@@ -122,7 +121,12 @@ fn only_move_is_played_at_once() {
     let fen = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
     let board = Board::from_fen(fen).unwrap();
     assert_eq!(legal(&board).len(), 1);
-    let lim = Limits { soft: Some(Duration::from_secs(5)), hard: Some(Duration::from_secs(10)), multipv: 1, ..Default::default() };
+    let lim = Limits {
+        soft: Some(Duration::from_secs(5)),
+        hard: Some(Duration::from_secs(10)),
+        multipv: 1,
+        ..Default::default()
+    };
     let t = Instant::now();
     let (_, out) = search(fen, lim);
     assert!(t.elapsed() < Duration::from_millis(500));
@@ -164,7 +168,8 @@ fn multipv_distinct_legal_ordered() {
     }
     assert_eq!(out.best, Some(moves[0]));
     // More lines than moves: one line per legal move.
-    let (board, out) = search("7k/8/6K1/8/8/8/8/R7 b - - 0 1", Limits { depth: Some(3), multipv: 5, ..Default::default() });
+    let (board, out) =
+        search("7k/8/6K1/8/8/8/8/R7 b - - 0 1", Limits { depth: Some(3), multipv: 5, ..Default::default() });
     assert_eq!(out.lines.len(), legal(&board).len());
 }
 

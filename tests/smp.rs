@@ -63,7 +63,8 @@ fn every_move_and_pv_is_legal_with_two_threads() {
     for line in text.lines().filter(|l| !l.trim().is_empty()).take(40) {
         let fen = line.split(';').next().unwrap().trim();
         let board = Board::from_fen(fen).unwrap();
-        let out = e.search(&board, &Limits { depth: Some(6), multipv: 1, ..Default::default() }, &stop, &mut |_: &Info| true);
+        let out =
+            e.search(&board, &Limits { depth: Some(6), multipv: 1, ..Default::default() }, &stop, &mut |_: &Info| true);
         let moves = legal(&board);
         match out.best {
             Some(m) => assert!(moves.contains(m), "{fen}: {m:?}"),

@@ -101,7 +101,10 @@ fn bad_definitions_name_the_line() {
 #[test]
 fn inheritance_from_builtin() {
     let mut docs = builtins();
-    docs.push(("user.ini".into(), "[nocastle:chess]\ncastling = false\nstartFen = r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n".into()));
+    docs.push((
+        "user.ini".into(),
+        "[nocastle:chess]\ncastling = false\nstartFen = r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n".into(),
+    ));
     let v = VariantSet::parse(&docs).unwrap().build("nocastle").unwrap();
     let fen = v.start_fen.clone();
     let mut b = VBoard::from_fen_compiled(Arc::new(Compiled::new(v)), &fen).unwrap();

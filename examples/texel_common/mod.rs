@@ -246,7 +246,9 @@ impl Adjudicator {
                 return Some(0.0);
             }
         }
-        if n >= ADJ_DRAW_FROM.max(ADJ_DRAW_PLIES) && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN) {
+        if n >= ADJ_DRAW_FROM.max(ADJ_DRAW_PLIES)
+            && history[n - ADJ_DRAW_PLIES..].iter().all(|&s| s.abs() <= ADJ_DRAW_MARGIN)
+        {
             return Some(0.5);
         }
         // A mate score ends it too: the searches at these node counts find short mates.

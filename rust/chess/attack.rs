@@ -12,7 +12,6 @@ use crate::chess::board::Board;
 use crate::chess::geometry::*;
 use crate::chess::types::*;
 
-
 impl Board {
     /// The set of colour `c`'s pieces of kind `kind`.
     #[inline(always)]

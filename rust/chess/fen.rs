@@ -89,9 +89,8 @@ impl Board {
                 return Err(FenError::TooManyPieces(COLOR_NAMES[c], n));
             }
         }
-        if let Some(&(sq, _)) = placed
-            .iter()
-            .find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq) == 0 || rank_of(sq) == 7))
+        if let Some(&(sq, _)) =
+            placed.iter().find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq) == 0 || rank_of(sq) == 7))
         {
             return Err(FenError::PawnOnBackRank(square_name(sq)));
         }
@@ -256,11 +255,8 @@ impl Board {
             if self.chess960 {
                 // Is there another rook of ours further out on the same side?
                 let back = rank_of(rook_sq);
-                let outer: Vec<usize> = if kingside {
-                    (file_of(rook_sq) + 1..8).collect()
-                } else {
-                    (0..file_of(rook_sq)).collect()
-                };
+                let outer: Vec<usize> =
+                    if kingside { (file_of(rook_sq) + 1..8).collect() } else { (0..file_of(rook_sq)).collect() };
                 if outer.iter().any(|&f| self.cells[sq120(f, back)] == make_piece(ROOK, color)) {
                     ch = (b'a' + file_of(rook_sq) as u8) as char;
                 }
@@ -335,4 +331,3 @@ fn parse_count(s: &str) -> Option<u32> {
     }
     Some(value)
 }
-

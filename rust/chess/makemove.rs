@@ -4,8 +4,8 @@
 //! `make_move` trusts its caller: the move must come from this position's legal generator
 //! (the Python layer and the UCI parser check legality first; the search uses generated moves).
 
-use crate::chess::geometry::bb_of;
 use crate::chess::board::{Board, Undo};
+use crate::chess::geometry::bb_of;
 use crate::chess::types::*;
 use crate::chess::zobrist::*;
 

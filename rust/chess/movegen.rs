@@ -20,8 +20,8 @@
 //! pawns shifted at once, each other piece's target set counted by popcount), which is
 //! what makes the bulk-counting perft faster than Stockfish's (README, "Speed").
 
-use crate::chess::geometry::*;
 use crate::chess::board::{cells, Board};
+use crate::chess::geometry::*;
 use crate::chess::types::*;
 
 /// May a non-king piece land on `to`? Always out of check; in check only on the mask.
@@ -122,11 +122,8 @@ impl Board {
         let shape = if kind == PAWN {
             let push = pawn_push(us);
             let last_rank = if us == WHITE { 7 } else { 0 };
-            let promo_ok = if rank_of(to) == last_rank {
-                (KNIGHT..=QUEEN).contains(&m.promo())
-            } else {
-                !m.is_promotion()
-            };
+            let promo_ok =
+                if rank_of(to) == last_rank { (KNIGHT..=QUEEN).contains(&m.promo()) } else { !m.is_promotion() };
             let step = to as isize - from as isize;
             let double = m.is_double_push();
             promo_ok
@@ -134,7 +131,10 @@ impl Board {
                     target == EMPTY && !double
                 } else if step == 2 * push {
                     let home = if us == WHITE { 1 } else { 6 };
-                    double && rank_of(from) == home && target == EMPTY && self.cells[(from as isize + push) as usize] == EMPTY
+                    double
+                        && rank_of(from) == home
+                        && target == EMPTY
+                        && self.cells[(from as isize + push) as usize] == EMPTY
                 } else if step == push + 1 || step == push - 1 {
                     target != EMPTY && !double
                 } else {
@@ -169,14 +169,7 @@ impl Board {
         let them = us ^ 1;
         let occ = self.occ[0] | self.occ[1];
         let k = SQ64[self.king_square(us)] as usize;
-        let mut sf = Safety {
-            checkers: 0,
-            check_mask: 0,
-            pinned: 0,
-            npins: 0,
-            pin_sq: [0; 8],
-            pin_dir: [0; 8],
-        };
+        let mut sf = Safety { checkers: 0, check_mask: 0, pinned: 0, npins: 0, pin_sq: [0; 8], pin_dir: [0; 8] };
         let queens = self.bb(QUEEN, them);
         let ortho = self.bb(ROOK, them) | queens;
         let diag = self.bb(BISHOP, them) | queens;
@@ -311,10 +304,22 @@ impl Board {
         let free = pawns & !sf.pinned;
         let (one, two, left, right, promo_rank) = if us == WHITE {
             let one = (free << 8) & empty;
-            (one, ((one & RANK_3) << 8) & empty, ((free & !FILE_A) << 7) & enemy, ((free & !FILE_H) << 9) & enemy, RANK_8)
+            (
+                one,
+                ((one & RANK_3) << 8) & empty,
+                ((free & !FILE_A) << 7) & enemy,
+                ((free & !FILE_H) << 9) & enemy,
+                RANK_8,
+            )
         } else {
             let one = (free >> 8) & empty;
-            (one, ((one & RANK_6) >> 8) & empty, ((free & !FILE_A) >> 9) & enemy, ((free & !FILE_H) >> 7) & enemy, RANK_1)
+            (
+                one,
+                ((one & RANK_6) >> 8) & empty,
+                ((free & !FILE_A) >> 9) & enemy,
+                ((free & !FILE_H) >> 7) & enemy,
+                RANK_1,
+            )
         };
         let (one, two, left, right) = (one & target, two & target, left & target, right & target);
         n += pop(one) + pop(two) + pop(left) + pop(right);
@@ -438,7 +443,10 @@ impl Board {
                     }
                     for cd in [fwd - 1, fwd + 1] {
                         let to = (from as isize + cd) as usize;
-                        if is_color(at(cells, to), them) && in_target::<EVASION>(target, to) && (pd == 0 || pd == cd || pd == -cd) {
+                        if is_color(at(cells, to), them)
+                            && in_target::<EVASION>(target, to)
+                            && (pd == 0 || pd == cd || pd == -cd)
+                        {
                             if promoting {
                                 for k in PROMOS {
                                     ml.push(Move::promotion(from, to, k));
@@ -467,7 +475,6 @@ impl Board {
                 _ => {}
             }
         }
-
     }
 
     #[inline(always)]

@@ -328,7 +328,9 @@ impl<R: Read> PgnReader<R> {
                     self.bump();
                     self.symbol(&mut token)?;
                 }
-                _ if b.is_ascii_whitespace() || matches!(b, b'.' | b'!' | b'?' | b'[' | b']' | b'}' | b'*') => self.bump(),
+                _ if b.is_ascii_whitespace() || matches!(b, b'.' | b'!' | b'?' | b'[' | b']' | b'}' | b'*') => {
+                    self.bump()
+                }
                 _ if is_symbol(b) => {
                     let line = self.line;
                     self.symbol(&mut token)?;
@@ -368,10 +370,8 @@ impl<R: Read> PgnReader<R> {
                         self.bump();
                     }
                     if depth == 0 && game.error.is_none() {
-                        game.error = Some(format!(
-                            "not a move in SAN: {:?} on line {line}",
-                            String::from_utf8_lossy(&token)
-                        ));
+                        game.error =
+                            Some(format!("not a move in SAN: {:?} on line {line}", String::from_utf8_lossy(&token)));
                     }
                 }
             }
@@ -392,9 +392,13 @@ impl<R: Read> PgnReader<R> {
         if let Some(variant) = tag("Variant") {
             match variant.to_ascii_lowercase().as_str() {
                 "" | "standard" | "chess" | "from position" => {}
-                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischer random chess" => game.chess960 = true,
+                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischer random chess" => {
+                    game.chess960 = true
+                }
                 _ => {
-                    game.error.get_or_insert_with(|| format!("unsupported variant {variant:?}: kibitz plays standard chess and Chess960"));
+                    game.error.get_or_insert_with(|| {
+                        format!("unsupported variant {variant:?}: kibitz plays standard chess and Chess960")
+                    });
                     return None;
                 }
             }

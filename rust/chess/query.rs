@@ -196,9 +196,7 @@ impl Board {
 
     /// The rook squares holding castling rights, as python-chess's `castling_rights` mask.
     pub fn castling_rook_mask(&self) -> u64 {
-        (0..4)
-            .filter(|&b| self.castling & (1 << b) != 0)
-            .fold(0, |m, b| m | bit64(self.castle_rook[b] as Square))
+        (0..4).filter(|&b| self.castling & (1 << b) != 0).fold(0, |m, b| m | bit64(self.castle_rook[b] as Square))
     }
 }
 

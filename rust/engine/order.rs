@@ -5,9 +5,9 @@
 //! after the first move or two costs no full sort.
 
 use crate::chess::board::Board;
-use crate::eval::classic::SEE_VALUE;
 use crate::chess::types::*;
 use crate::engine::MAX_PLY;
+use crate::eval::classic::SEE_VALUE;
 
 /// History scores are kept in -HISTORY_MAX..HISTORY_MAX by the "gravity" update below.
 pub const HISTORY_MAX: i32 = 16384;
@@ -228,7 +228,14 @@ pub const QUIET_UNSCORED: i32 = 0;
 /// Called when the picking reaches them: most nodes cut off on the table move, a capture
 /// or a killer before, and then the history tables (the continuation ones are megabytes,
 /// read at random) are never read.
-pub fn score_quiets(board: &Board, moves: &MoveList, scores: &mut [i32; 256], from: usize, heur: &Heuristics, conts: [usize; 2]) {
+pub fn score_quiets(
+    board: &Board,
+    moves: &MoveList,
+    scores: &mut [i32; 256],
+    from: usize,
+    heur: &Heuristics,
+    conts: [usize; 2],
+) {
     if !heur.use_history {
         return;
     }

@@ -19,12 +19,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::chess::board::Board;
+use crate::chess::types::*;
+use crate::engine::order::*;
+use crate::engine::tt::*;
+use crate::engine::MAX_PLY;
 use crate::eval::classic::{evaluate, SEE_VALUE};
 use crate::eval::nnue::{Accumulator, AccumulatorStack, Network};
-use crate::engine::order::*;
-use crate::engine::MAX_PLY;
-use crate::engine::tt::*;
-use crate::chess::types::*;
 
 pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
@@ -717,7 +717,10 @@ impl<'a> Search<'a> {
                 break;
             }
             // A forced mate found at full width needs no deeper search once confirmed twice.
-            if limits.depth.is_none() && mate_in(root[0].score).is_some_and(|m| m > 0 && (depth as i32) >= 2 * m + 6) && multipv == 1 {
+            if limits.depth.is_none()
+                && mate_in(root[0].score).is_some_and(|m| m > 0 && (depth as i32) >= 2 * m + 6)
+                && multipv == 1
+            {
                 break;
             }
             // Soft limit: stop when the target has passed, or when the next iteration (which
@@ -1189,10 +1192,18 @@ impl<'a> Search<'a> {
                     }
                     // A quiet move that loses material by SEE at low depth (SEE pruning here
                     // and in quiescence together: +98 +/- 89 Elo, see qsearch).
-                    if self.f.see_pruning && depth <= 7 && !prune_if_quiet_no_check && !self.board.see_ge(m, -30 * depth * depth) {
+                    if self.f.see_pruning
+                        && depth <= 7
+                        && !prune_if_quiet_no_check
+                        && !self.board.see_ge(m, -30 * depth * depth)
+                    {
                         continue;
                     }
-                } else if self.f.see_pruning && depth <= 6 && is_bad_capture_score(order_score) && !self.board.see_ge(m, -90 * depth) {
+                } else if self.f.see_pruning
+                    && depth <= 6
+                    && is_bad_capture_score(order_score)
+                    && !self.board.see_ge(m, -90 * depth)
+                {
                     continue;
                 }
             }

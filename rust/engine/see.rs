@@ -8,10 +8,10 @@
 //! ignored, as usual. Used to order captures (losing ones after the quiet moves) and to
 //! prune losing captures in the search and in quiescence.
 
-use crate::chess::geometry::{bb_of, nearest, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, SQ64};
 use crate::chess::board::Board;
-use crate::eval::classic::SEE_VALUE;
+use crate::chess::geometry::{bb_of, nearest, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, SQ64};
 use crate::chess::types::*;
+use crate::eval::classic::SEE_VALUE;
 
 /// The 0..64 square offsets of `KNIGHT_JUMPS`, in the same order (ties between two knights
 /// go to the first, so that the exchange is the same whichever way it is computed).
@@ -55,7 +55,13 @@ impl Board {
             if sliders >> t & 1 == 0 {
                 continue;
             }
-            let k = if queens >> t & 1 != 0 { QUEEN } else if dir < 4 { ROOK } else { BISHOP };
+            let k = if queens >> t & 1 != 0 {
+                QUEEN
+            } else if dir < 4 {
+                ROOK
+            } else {
+                BISHOP
+            };
             if best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
                 best = Some((t, k));
                 if k == BISHOP {
@@ -80,11 +86,8 @@ impl Board {
         if m.is_castle() {
             return 0 >= threshold;
         }
-        let mut first = if m.is_en_passant() {
-            SEE_VALUE[PAWN as usize]
-        } else {
-            SEE_VALUE[kind_of(self.cells[m.to()]) as usize]
-        };
+        let mut first =
+            if m.is_en_passant() { SEE_VALUE[PAWN as usize] } else { SEE_VALUE[kind_of(self.cells[m.to()]) as usize] };
         let mut moved = kind_of(self.cells[m.from()]);
         if m.is_promotion() {
             first += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
@@ -221,8 +224,8 @@ mod tests {
     /// The exchange played out on a scratch copy of the 120 mailbox cells, the way this
     /// module did it before the bitboards: an independent reference for `Board::see`.
     fn mailbox_see(b: &Board, m: crate::chess::types::Move) -> i32 {
-        use crate::eval::classic::SEE_VALUE;
         use crate::chess::types::*;
+        use crate::eval::classic::SEE_VALUE;
         /// The least valuable piece of colour `by` attacking `sq` on `cells`: (cell, kind).
         fn least_attacker(cells: &[u8; 120], sq: Square, by: Color) -> Option<(Square, u8)> {
             let pawn = make_piece(PAWN, by);

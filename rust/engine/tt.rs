@@ -238,12 +238,12 @@ impl TranspositionTable {
         b.save(
             victim,
             &Entry {
-            key: check,
-            mv,
-            score: score as i16,
-            eval: eval as i16,
-            depth: depth.clamp(-100, 127) as i8,
-            gen_bound: (generation << 2) | bound,
+                key: check,
+                mv,
+                score: score as i16,
+                eval: eval as i16,
+                depth: depth.clamp(-100, 127) as i8,
+                gen_bound: (generation << 2) | bound,
             },
         );
     }
@@ -253,7 +253,10 @@ impl TranspositionTable {
         let buckets = (1000 / BUCKET_SIZE).min(self.buckets.len());
         let mut used = 0;
         for b in &self.buckets[..buckets] {
-            used += (0..BUCKET_SIZE).map(|i| b.load(i)).filter(|e| e.bound() != BOUND_NONE && e.generation() == self.generation).count();
+            used += (0..BUCKET_SIZE)
+                .map(|i| b.load(i))
+                .filter(|e| e.bound() != BOUND_NONE && e.generation() == self.generation)
+                .count();
         }
         (used * 1000 / (buckets * BUCKET_SIZE).max(1)) as u32
     }
@@ -265,7 +268,7 @@ mod tests {
 
     #[test]
     fn entry_layout() {
-                assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
     }
 
     #[test]
@@ -286,7 +289,7 @@ mod tests {
     #[test]
     fn bucket_replacement_prefers_depth_and_age() {
         let mut tt = TranspositionTable::new(0); // one bucket
-        // Five keys into one bucket of four: the shallowest goes.
+                                                 // Five keys into one bucket of four: the shallowest goes.
         for (i, d) in [(1u64, 9), (2, 3), (3, 7), (4, 8)] {
             tt.store(i << 40 | i, Move::NULL, 0, 0, d, BOUND_LOWER);
         }
@@ -325,7 +328,10 @@ mod tests {
         {
             tt.store(k, mv, score, eval, depth, bound);
             let e = tt.probe(k).unwrap();
-            assert_eq!((e.mv, e.score as i32, e.eval as i32, e.depth as i32, e.bound()), (mv, score, eval, depth, bound));
+            assert_eq!(
+                (e.mv, e.score as i32, e.eval as i32, e.depth as i32, e.bound()),
+                (mv, score, eval, depth, bound)
+            );
         }
     }
 
@@ -335,7 +341,8 @@ mod tests {
         // their key; a torn pair of words must fail the key check, never decode to a
         // mismatched entry.
         let tt = TranspositionTable::new(0);
-        let fields = |k: u64| (Move((k & 0xffff) as u32), (k % 20000) as i32 - 10000, (k % 997) as i32, (k % 100) as i32);
+        let fields =
+            |k: u64| (Move((k & 0xffff) as u32), (k % 20000) as i32 - 10000, (k % 997) as i32, (k % 100) as i32);
         std::thread::scope(|s| {
             for t in 0..4u64 {
                 let tt = &tt;

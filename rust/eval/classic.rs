@@ -15,8 +15,8 @@
 //! for any weight table. The ordinary evaluation runs with a tracer that does nothing and
 //! compiles to the same code as without one.
 
-use crate::chess::geometry::{diag_attacks, ortho_attacks, KNIGHT_ATTACKS, SQ64};
 use crate::chess::board::Board;
+use crate::chess::geometry::{diag_attacks, ortho_attacks, KNIGHT_ATTACKS, SQ64};
 use crate::chess::types::*;
 use crate::eval::weights::{eg_of, mg_of, Field, Score, Weights, FIELD_OFFSET, KING_UNITS_CAP, NUM_WEIGHTS, WEIGHTS};
 
@@ -522,8 +522,10 @@ mod tests {
     fn symmetric() {
         // A position and its colour-flipped mirror evaluate the same for the side to move.
         let pairs = [
-            ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-             "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4"),
+            (
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+            ),
             ("8/5k2/8/3P4/8/8/5K2/8 w - - 0 1", "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1"),
         ];
         for (a, b) in pairs {

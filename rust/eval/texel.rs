@@ -4,8 +4,8 @@
 //! position is replaced by the last position of its quiescence search's principal variation.
 
 use crate::chess::board::Board;
-use crate::eval::classic::{evaluate, SEE_VALUE};
 use crate::chess::types::*;
+use crate::eval::classic::{evaluate, SEE_VALUE};
 
 /// Quiescence plies followed at most (deeper capture sequences are cut with the static
 /// evaluation; they are rare and the data can spare them).

@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use super::board::PyBoard;
+use super::interrupt::run_interruptible;
 use super::{move_err, NetError};
 use crate::{
     embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, Network, SearchOutcome,
     MAX_DEPTH, MAX_THREADS,
 };
-use super::interrupt::run_interruptible;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
@@ -87,7 +87,12 @@ impl PySearchResult {
             None => "None".to_string(),
         };
         let pv: Vec<String> = self.pv.iter().map(|m| format!("'{m}'")).collect();
-        format!("SearchResult(best_move={best}, {score}, depth={}, nodes={}, pv=[{}])", self.depth, self.nodes, pv.join(", "))
+        format!(
+            "SearchResult(best_move={best}, {score}, depth={}, nodes={}, pv=[{}])",
+            self.depth,
+            self.nodes,
+            pv.join(", ")
+        )
     }
 }
 

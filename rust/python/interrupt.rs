@@ -37,16 +37,16 @@ pub(crate) fn run_interruptible<R: Send>(
     let finished = (Mutex::new(false), Condvar::new());
     let finished_ref = &finished;
     let outcome = std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("kibitz-worker".into())
-            .stack_size(WORKER_STACK)
-            .spawn_scoped(scope, move || {
+        let handle = std::thread::Builder::new().name("kibitz-worker".into()).stack_size(WORKER_STACK).spawn_scoped(
+            scope,
+            move || {
                 let r = catch_unwind(AssertUnwindSafe(work));
                 let (lock, cvar) = finished_ref;
                 *lock.lock().unwrap_or_else(|p| p.into_inner()) = true;
                 cvar.notify_all();
                 r
-            });
+            },
+        );
         let handle = match handle {
             Ok(h) => h,
             Err(e) => return Err(PyRuntimeError::new_err(format!("could not start a worker thread: {e}"))),

@@ -18,11 +18,26 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-pyo3::create_exception!(kibitz, FenError, PyValueError, "A FEN string that is malformed or describes an impossible position.");
+pyo3::create_exception!(
+    kibitz,
+    FenError,
+    PyValueError,
+    "A FEN string that is malformed or describes an impossible position."
+);
 pyo3::create_exception!(kibitz, InvalidMoveError, PyValueError, "Move text that is not a UCI move at all.");
-pyo3::create_exception!(kibitz, IllegalMoveError, PyValueError, "A well-formed move that is not legal in the position.");
+pyo3::create_exception!(
+    kibitz,
+    IllegalMoveError,
+    PyValueError,
+    "A well-formed move that is not legal in the position."
+);
 pyo3::create_exception!(kibitz, AmbiguousMoveError, PyValueError, "A SAN move that fits more than one legal move.");
-pyo3::create_exception!(kibitz, NetError, PyValueError, "A file that is not a valid kibitz net (wrong header, truncated, corrupt).");
+pyo3::create_exception!(
+    kibitz,
+    NetError,
+    PyValueError,
+    "A file that is not a valid kibitz net (wrong header, truncated, corrupt)."
+);
 
 pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
     FenError::new_err(e.to_string())

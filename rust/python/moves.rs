@@ -122,9 +122,9 @@ fn promo_arg(promotion: Option<i64>) -> PyResult<u8> {
     match promotion {
         None => Ok(0),
         Some(p @ 2..=5) => Ok(p as u8),
-        Some(p) => Err(PyValueError::new_err(format!(
-            "promotion must be None or KNIGHT, BISHOP, ROOK, QUEEN (2..5), got {p}"
-        ))),
+        Some(p) => {
+            Err(PyValueError::new_err(format!("promotion must be None or KNIGHT, BISHOP, ROOK, QUEEN (2..5), got {p}")))
+        }
     }
 }
 
@@ -144,8 +144,16 @@ pub(crate) fn name64(sq: u8) -> String {
 impl PyMove {
     fn build(py: Python<'_>, from: u8, to: u8, promo: u8) -> PyResult<PyMove> {
         let promotion: Option<u8> = if promo == 0 { None } else { Some(promo) };
-        let hash = PyTuple::new(py, [from.into_pyobject(py)?.into_any(), to.into_pyobject(py)?.into_any(),
-                                     promotion.into_pyobject(py)?, py.None().into_bound(py)])?.hash()?;
+        let hash = PyTuple::new(
+            py,
+            [
+                from.into_pyobject(py)?.into_any(),
+                to.into_pyobject(py)?.into_any(),
+                promotion.into_pyobject(py)?,
+                py.None().into_bound(py),
+            ],
+        )?
+        .hash()?;
         Ok(PyMove { from, to, promo, index: move_index(from as usize, to as usize, promo), hash })
     }
 
@@ -289,7 +297,9 @@ impl PyMove {
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         match PyMove::fields_of(other) {
-            Ok(Some(f)) => Ok((f == (self.from, self.to, self.promo)).into_pyobject(py)?.to_owned().into_any().unbind()),
+            Ok(Some(f)) => {
+                Ok((f == (self.from, self.to, self.promo)).into_pyobject(py)?.to_owned().into_any().unbind())
+            }
             _ => Ok(py.NotImplemented()),
         }
     }
@@ -385,7 +395,9 @@ impl PyPiece {
         };
         match kind {
             Some(k) => Ok(piece(py, k as u8, b[0].is_ascii_uppercase())),
-            None => Err(PyValueError::new_err(format!("not a piece symbol: {symbol:?} (expected one of PNBRQK pnbrqk)"))),
+            None => {
+                Err(PyValueError::new_err(format!("not a piece symbol: {symbol:?} (expected one of PNBRQK pnbrqk)")))
+            }
         }
     }
 

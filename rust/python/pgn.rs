@@ -66,7 +66,9 @@ impl PyPgnReader {
     fn __next__<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> PyResult<Option<(u64, u64, Bound<'py, PyDict>, String, bool, Bound<'py, PyList>, Option<String>, Option<String>)>> {
+    ) -> PyResult<
+        Option<(u64, u64, Bound<'py, PyDict>, String, bool, Bound<'py, PyList>, Option<String>, Option<String>)>,
+    > {
         let game = match self.inner.next_game() {
             Ok(Some(g)) => g,
             Ok(None) => return Ok(None),

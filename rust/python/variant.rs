@@ -7,14 +7,22 @@
 
 use super::interrupt::run_interruptible;
 use super::{FenError, IllegalMoveError, InvalidMoveError};
-use crate::{variant_divide_until, variant_perft_until, Compiled, GameValue, VBoard, VariantError as CoreVariantError, VariantSet};
+use crate::{
+    variant_divide_until, variant_perft_until, Compiled, GameValue, VBoard, VariantError as CoreVariantError,
+    VariantSet,
+};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-pyo3::create_exception!(kibitz, VariantError, PyValueError, "A variant definition that cannot be used; the message names the file and line.");
+pyo3::create_exception!(
+    kibitz,
+    VariantError,
+    PyValueError,
+    "A variant definition that cannot be used; the message names the file and line."
+);
 
 fn variant_err(e: CoreVariantError) -> PyErr {
     VariantError::new_err(e.to_string())
@@ -53,7 +61,8 @@ impl PyVariantBoard {
         let variant = set.build(name).map_err(variant_err)?;
         let fen = fen.map(str::to_string).unwrap_or_else(|| variant.start_fen.clone());
         let compiled = Arc::new(Compiled::new(variant));
-        let inner = VBoard::from_fen_compiled(compiled, &fen).map_err(|e| FenError::new_err(format!("{e} (FEN {fen:?})")))?;
+        let inner =
+            VBoard::from_fen_compiled(compiled, &fen).map_err(|e| FenError::new_err(format!("{e} (FEN {fen:?})")))?;
         Ok(PyVariantBoard { inner })
     }
 

@@ -138,7 +138,12 @@ impl PySquareSet {
     #[new]
     #[pyo3(signature = (squares = None))]
     fn new(squares: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(PySquareSet { mask: match squares { Some(s) => operand(s)?, None => 0 } })
+        Ok(PySquareSet {
+            mask: match squares {
+                Some(s) => operand(s)?,
+                None => 0,
+            },
+        })
     }
 
     /// The mask as an int.

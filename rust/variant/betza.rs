@@ -228,7 +228,8 @@ mod tests {
     use super::*;
 
     fn set(text: &str) -> Vec<(i8, i8, u8, bool, bool)> {
-        let mut v: Vec<_> = parse(text).unwrap().iter().map(|s| (s.dx, s.dy, s.range, s.can_move, s.can_capture)).collect();
+        let mut v: Vec<_> =
+            parse(text).unwrap().iter().map(|s| (s.dx, s.dy, s.range, s.can_move, s.can_capture)).collect();
         v.sort();
         v
     }

@@ -230,7 +230,8 @@ impl VBoard {
                         // The en passant square is kept only if an enemy pawn could take
                         // (Fairy-Stockfish's rule, so FENs compare equal).
                         let them_pawn = code(self.c.pawn.unwrap_or(0), 1 - us);
-                        if self.cells[(m.to - 1) as usize] == them_pawn || self.cells[(m.to + 1) as usize] == them_pawn {
+                        if self.cells[(m.to - 1) as usize] == them_pawn || self.cells[(m.to + 1) as usize] == them_pawn
+                        {
                             self.ep = (m.from as i16 + fwd) as u8;
                         }
                     }

@@ -201,7 +201,11 @@ pub(crate) struct Section {
 
 /// Turns merged entries into a checked `Variant` (its start position is checked by
 /// `VariantSet::build`, which has the board).
-pub(crate) fn build_variant(name: &str, section: &Section, entries: &[(String, Entry)]) -> Result<Variant, VariantError> {
+pub(crate) fn build_variant(
+    name: &str,
+    section: &Section,
+    entries: &[(String, Entry)],
+) -> Result<Variant, VariantError> {
     let at = |e: &Entry, message: String| VariantError { source: e.source.clone(), line: e.line, message };
     let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, e)| e);
 
@@ -222,7 +226,13 @@ pub(crate) fn build_variant(name: &str, section: &Section, entries: &[(String, E
         } else if RULES.contains(&key.as_str()) || COSMETIC.contains(&key.as_str()) {
             continue;
         } else {
-            return Err(at(e, format!("unknown or unsupported rule {key:?} (supported: piece names such as knight, customPieceN, and {})", RULES.join(", "))));
+            return Err(at(
+                e,
+                format!(
+                    "unknown or unsupported rule {key:?} (supported: piece names such as knight, customPieceN, and {})",
+                    RULES.join(", ")
+                ),
+            ));
         };
         let mut chars = letter_text.chars();
         let (Some(letter), None) = (chars.next(), chars.next()) else {
@@ -233,7 +243,10 @@ pub(crate) fn build_variant(name: &str, section: &Section, entries: &[(String, E
         }
         let letter = letter.to_ascii_lowercase();
         if let Some(i) = pieces.iter().position(|p| p.letter == letter) {
-            return Err(at(e, format!("letter '{letter}' is already used by {} (line {})", pieces[i].name, piece_lines[i].line)));
+            return Err(at(
+                e,
+                format!("letter '{letter}' is already used by {} (line {})", pieces[i].name, piece_lines[i].line),
+            ));
         }
         let steps = betza::parse(&betza_text).map_err(|b| at(e, format!("{key}: {b}")))?;
         pieces.push(PieceDef { letter, name: key.clone(), betza: betza_text, steps, royal, pawn });
@@ -242,10 +255,18 @@ pub(crate) fn build_variant(name: &str, section: &Section, entries: &[(String, E
     // Type sets are u32 bit masks and cell codes ((type + 1) * 2 + colour) must stay below
     // 64 for the attack test's u64 code sets: 30 types at most.
     if pieces.len() > 30 {
-        return Err(VariantError { source: section.source.clone(), line: section.line, message: "at most 30 piece types".into() });
+        return Err(VariantError {
+            source: section.source.clone(),
+            line: section.line,
+            message: "at most 30 piece types".into(),
+        });
     }
     if pieces.is_empty() {
-        return Err(VariantError { source: section.source.clone(), line: section.line, message: format!("variant [{name}] defines no pieces") });
+        return Err(VariantError {
+            source: section.source.clone(),
+            line: section.line,
+            message: format!("variant [{name}] defines no pieces"),
+        });
     }
     if let Some(e) = get("kingType") {
         let Some(king) = pieces.iter().position(|p| p.royal) else {
@@ -326,7 +347,10 @@ pub(crate) fn build_variant(name: &str, section: &Section, entries: &[(String, E
                     u8::MAX
                 };
                 if f >= files {
-                    return Err(at(e, format!("{k} must be a file of the board (a-{}), found {v:?}", (b'a' + files - 1) as char)));
+                    return Err(at(
+                        e,
+                        format!("{k} must be a file of the board (a-{}), found {v:?}", (b'a' + files - 1) as char),
+                    ));
                 }
                 Ok(f)
             }

@@ -3,8 +3,8 @@
 //! square only where a capture is possible.
 
 use super::board::VBoard;
-use super::geometry::{code, color, kind, CASTLE_BITS, EMPTY};
 use super::def::Variant;
+use super::geometry::{code, color, kind, CASTLE_BITS, EMPTY};
 use super::tables::Compiled;
 use std::sync::Arc;
 
@@ -85,7 +85,11 @@ impl VBoard {
         if cast != "-" {
             for ch in cast.chars() {
                 let col = if ch.is_ascii_uppercase() { 0 } else { 1 };
-                let rank = if col == 0 { c.variant.castling_rank as usize - 1 } else { c.ranks - c.variant.castling_rank as usize };
+                let rank = if col == 0 {
+                    c.variant.castling_rank as usize - 1
+                } else {
+                    c.ranks - c.variant.castling_rank as usize
+                };
                 let Some(rt) = c.variant.castling_rook else {
                     return Err(format!("castling right '{ch}' but the variant has no castling rook"));
                 };
@@ -114,13 +118,17 @@ impl VBoard {
                 let bit = CASTLE_BITS[col][side];
                 b.castling |= bit;
                 b.castle_rook[col][side] = rsq;
-                let kfile = if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file } as usize;
+                let kfile = if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file }
+                    as usize;
                 let kto = c.square(kfile, rank);
                 let rto = if side == 0 { kto - 1 } else { kto + 1 };
                 let span = |a: u8, b: u8| if a < b { a..=b } else { b..=a };
-                b.castle_path[col][side] =
-                    span(rsq, rto).chain(span(ksq, kto)).filter(|&s| s != ksq && s != rsq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
-                b.castle_safe[col][side] = span(ksq, kto).filter(|&s| s != ksq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
+                b.castle_path[col][side] = span(rsq, rto)
+                    .chain(span(ksq, kto))
+                    .filter(|&s| s != ksq && s != rsq)
+                    .fold(0, |acc, s| acc | c.sqbb[s as usize]);
+                b.castle_safe[col][side] =
+                    span(ksq, kto).filter(|&s| s != ksq).fold(0, |acc, s| acc | c.sqbb[s as usize]);
                 b.castle_mask[ksq as usize] |= bit;
                 b.castle_mask[rsq as usize] |= bit;
             }
@@ -142,16 +150,24 @@ impl VBoard {
                 let theirs = code(p, 1 - us);
                 let behind = (s as i16 - fwd) as usize;
                 let attackers = [(s as i16 - fwd - 1) as usize, (s as i16 - fwd + 1) as usize];
-                if b.cells[behind] == theirs && attackers.iter().any(|&a| b.cells[a] == ours) && b.cells[s as usize] == EMPTY {
+                if b.cells[behind] == theirs
+                    && attackers.iter().any(|&a| b.cells[a] == ours)
+                    && b.cells[s as usize] == EMPTY
+                {
                     b.ep = s;
                 }
             }
         }
         if let Some(h) = fields.get(4) {
-            b.halfmove = h.parse().map_err(|_| format!("halfmove clock must be a non-negative integer, found {h:?}"))?;
+            b.halfmove =
+                h.parse().map_err(|_| format!("halfmove clock must be a non-negative integer, found {h:?}"))?;
         }
         if let Some(fm) = fields.get(5) {
-            b.fullmove = fm.parse().ok().filter(|&n: &u32| n > 0).ok_or_else(|| format!("fullmove number must be a positive integer, found {fm:?}"))?;
+            b.fullmove = fm
+                .parse()
+                .ok()
+                .filter(|&n: &u32| n > 0)
+                .ok_or_else(|| format!("fullmove number must be a positive integer, found {fm:?}"))?;
         }
         let them = 1 - b.side;
         if b.royal_sq[them] != 0 && b.attacked(b.royal_sq[them], b.side) {
@@ -199,5 +215,4 @@ impl VBoard {
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         s
     }
-
 }

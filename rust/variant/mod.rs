@@ -28,8 +28,8 @@ mod set;
 mod tables;
 
 pub use board::VBoard;
-pub use geometry::VMove;
-pub use tables::Compiled;
 pub use def::{GameValue, Variant, VariantError};
-pub use set::VariantSet;
+pub use geometry::VMove;
 pub use perft::{divide_until, perft, perft_until};
+pub use set::VariantSet;
+pub use tables::Compiled;

@@ -17,9 +17,9 @@
 
 use super::betza::Hop;
 use super::board::VBoard;
+use super::def::GameValue;
 use super::geometry::{color, kind, VMove, CASTLE, CASTLE_BITS, DOUBLE, EMPTY, EN_PASSANT, MAX_PINS, NORMAL, OFF};
 use super::tables::{first_bit, Bits, Ray, RayKind, BITS};
-use super::def::GameValue;
 
 /// Where generated moves go: a move list, or a counter for the leaves of perft (bulk
 /// counting without storing the moves of pieces that need no legality test).
@@ -226,7 +226,12 @@ impl VBoard {
                 RayKind::Lame(block) => {
                     let a = s as i16 - ray.delta;
                     let cell = cells[a as usize];
-                    if cell != OFF && cell != EMPTY && color(cell) == by && ray.any & (1 << kind(cell)) != 0 && cells[(a + block) as usize] == EMPTY {
+                    if cell != OFF
+                        && cell != EMPTY
+                        && color(cell) == by
+                        && ray.any & (1 << kind(cell)) != 0
+                        && cells[(a + block) as usize] == EMPTY
+                    {
                         return true;
                     }
                 }
@@ -342,7 +347,10 @@ impl VBoard {
             }
         }
         // The pawn's double step from its double-step rank, over an empty square.
-        if is_pawn && self.c.variant.double_step && self.c.relative_rank(from, us) + 1 == self.c.variant.double_step_rank as usize {
+        if is_pawn
+            && self.c.variant.double_step
+            && self.c.relative_rank(from, us) + 1 == self.c.variant.double_step_rank as usize
+        {
             let fwd = self.forward(us);
             let mid = from as i16 + fwd;
             let to = mid + fwd;
@@ -373,7 +381,8 @@ impl VBoard {
                 continue;
             }
             let rsq = self.castle_rook[us][side];
-            let kfile = if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file } as usize;
+            let kfile =
+                if side == 0 { c.variant.castling_kingside_file } else { c.variant.castling_queenside_file } as usize;
             let kto = c.square(kfile, rank);
             let span = |a: u8, b: u8| if a < b { a..=b } else { b..=a };
             let safe = span(ksq, kto).all(|s| s == ksq || !self.attacked(s, 1 - us));
@@ -411,7 +420,13 @@ impl VBoard {
             if c.plans[us][t].simple && (!is_pawn || (self.ep == 0 && !c.promo_near[us][from as usize])) {
                 let mut to = self.reach::<B>(t, c.bit[from as usize] as usize, occ, empty, enemy);
                 while to != B::ZERO {
-                    out.push(VMove { from, to: c.sq_of_bit[to.lowest() & (BITS - 1)], promo: 0, kind: NORMAL, rook: 0 });
+                    out.push(VMove {
+                        from,
+                        to: c.sq_of_bit[to.lowest() & (BITS - 1)],
+                        promo: 0,
+                        kind: NORMAL,
+                        rook: 0,
+                    });
                     to = to.less_lowest();
                 }
                 if is_pawn && c.double_from[us][from as usize] {
@@ -657,34 +672,42 @@ impl VBoard {
             let m = moves[i];
             let t = kind(self.cells[m.from as usize]);
             let (from, to) = (m.from as usize, m.to as usize);
-            let ok = if immobility && m.promo == 0 && m.kind != CASTLE && m.kind != EN_PASSANT && self.c.immobile[us][t][to] {
-                false
-            } else if m.kind == CASTLE || !has_royal {
-                // Castling is generated legal; without a royal piece every move is legal.
-                true
-            } else if Some(t) == royal && m.kind == NORMAL {
-                // The royal piece steps to `to`: is `to` attacked once it has left `from`
-                // (and taken whatever stood on `to`)? Tested in place, without make/unmake.
-                let (mover, taken) = (self.cells[from], self.cells[to]);
-                self.cells[from] = EMPTY;
-                self.cells[to] = mover;
-                let occ = ((self.occ[0] | self.occ[1]) & !self.c.sqbb[from]) | self.c.sqbb[to];
-                let bad = self.attacked_occ(m.to, 1 - us, occ);
-                self.cells[to] = taken;
-                self.cells[from] = mover;
-                !bad
-            } else if Some(t) == royal || m.kind == EN_PASSANT || check == 2 || hard & self.c.sqbb[from] != 0 || (hoppers && pinned & self.c.sqbb[to] != 0) {
-                self.make(m);
-                let bad = self.attacked(self.royal_sq[us], 1 - us);
-                self.unmake();
-                !bad
-            } else {
-                // A piece that is not pinned cannot expose the royal piece, one pinned along
-                // a ride must stay on it; in check, it must capture the checker or stand in
-                // its way.
-                let to_bb = self.c.sqbb[to];
-                (check == 0 || cmask & to_bb != 0) && (pinned & self.c.sqbb[from] == 0 || self.pin_allowed(self.c.bit[from] as usize) & to_bb != 0)
-            };
+            let ok =
+                if immobility && m.promo == 0 && m.kind != CASTLE && m.kind != EN_PASSANT && self.c.immobile[us][t][to]
+                {
+                    false
+                } else if m.kind == CASTLE || !has_royal {
+                    // Castling is generated legal; without a royal piece every move is legal.
+                    true
+                } else if Some(t) == royal && m.kind == NORMAL {
+                    // The royal piece steps to `to`: is `to` attacked once it has left `from`
+                    // (and taken whatever stood on `to`)? Tested in place, without make/unmake.
+                    let (mover, taken) = (self.cells[from], self.cells[to]);
+                    self.cells[from] = EMPTY;
+                    self.cells[to] = mover;
+                    let occ = ((self.occ[0] | self.occ[1]) & !self.c.sqbb[from]) | self.c.sqbb[to];
+                    let bad = self.attacked_occ(m.to, 1 - us, occ);
+                    self.cells[to] = taken;
+                    self.cells[from] = mover;
+                    !bad
+                } else if Some(t) == royal
+                    || m.kind == EN_PASSANT
+                    || check == 2
+                    || hard & self.c.sqbb[from] != 0
+                    || (hoppers && pinned & self.c.sqbb[to] != 0)
+                {
+                    self.make(m);
+                    let bad = self.attacked(self.royal_sq[us], 1 - us);
+                    self.unmake();
+                    !bad
+                } else {
+                    // A piece that is not pinned cannot expose the royal piece, one pinned along
+                    // a ride must stay on it; in check, it must capture the checker or stand in
+                    // its way.
+                    let to_bb = self.c.sqbb[to];
+                    (check == 0 || cmask & to_bb != 0)
+                        && (pinned & self.c.sqbb[from] == 0 || self.pin_allowed(self.c.bit[from] as usize) & to_bb != 0)
+                };
             if ok {
                 i += 1;
             } else {
@@ -734,7 +757,10 @@ impl VBoard {
     #[inline(always)] // into perft's popcnt copy (see `perft::count`)
     pub(crate) fn count_legal(&mut self, buf: &mut Vec<VMove>) -> u64 {
         let us = self.side;
-        if self.royal_sq[us] == 0 || self.c.has_hoppers[1 - us] || (self.c.variant.extinction.is_some() && self.extinct().is_some()) {
+        if self.royal_sq[us] == 0
+            || self.c.has_hoppers[1 - us]
+            || (self.c.variant.extinction.is_some() && self.extinct().is_some())
+        {
             self.legal_moves_into(buf);
             return buf.len() as u64;
         }
@@ -878,7 +904,12 @@ impl VBoard {
             let from = c.sq_of_bit[b];
             let t = kind(cells[from as usize]);
             let sq = c.sqbb[from as usize];
-            if self.pin_hard & sq == 0 && t != pawn && t != royal && c.plans[us][t].simple && !(immobility && c.plans[us][t].may_immobile) {
+            if self.pin_hard & sq == 0
+                && t != pawn
+                && t != royal
+                && c.plans[us][t].simple
+                && !(immobility && c.plans[us][t].may_immobile)
+            {
                 n += u64::from((self.reach(t, b, occ, empty, enemy) & B::of(self.pin_allowed(b))).ones());
             } else {
                 self.piece_moves(from, buf);
@@ -997,4 +1028,3 @@ impl VBoard {
         None
     }
 }
-

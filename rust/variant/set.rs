@@ -41,7 +41,10 @@ impl VariantSet {
                     }
                     if let Some(prev) = set.sections.get(name) {
                         if prev.source == *source {
-                            return Err(err(format!("variant [{name}] is defined twice (first on line {})", prev.line)));
+                            return Err(err(format!(
+                                "variant [{name}] is defined twice (first on line {})",
+                                prev.line
+                            )));
                         }
                     }
                     set.sections.insert(
@@ -101,7 +104,11 @@ impl VariantSet {
                 });
             };
             if seen.contains(parent) {
-                return Err(VariantError { source: child.source.clone(), line: child.line, message: format!("variant {parent:?} inherits from itself") });
+                return Err(VariantError {
+                    source: child.source.clone(),
+                    line: child.line,
+                    message: format!("variant {parent:?} inherits from itself"),
+                });
             }
             seen.push(parent.clone());
             chain.push(p);
@@ -127,4 +134,3 @@ impl VariantSet {
         Ok(v)
     }
 }
-

@@ -2,8 +2,8 @@
 //! per colour, the attack rays per attacking colour, square names and move text.
 
 use super::betza::Hop;
-use super::geometry::{code, VMove, CELLS, EMPTY, MAX_DIST, OFF, PAD};
 use super::def::Variant;
+use super::geometry::{code, VMove, CELLS, EMPTY, MAX_DIST, OFF, PAD};
 
 /// One step of a piece in mailbox terms, for one colour.
 #[derive(Clone, Copy, Debug)]
@@ -337,8 +337,16 @@ impl Compiled {
                     let dx = i16::from(s.dx);
                     let delta = dx + dy * stride;
                     let block = if s.lame { dx / 2 + (dy / 2) * stride } else { 0 };
-                    let range = if s.range == 0 || s.range as usize >= MAX_DIST { (MAX_DIST - 1) as u8 } else { s.range };
-                    list.push(MStep { delta, range, can_move: s.can_move, can_capture: s.can_capture, hop: s.hop, block });
+                    let range =
+                        if s.range == 0 || s.range as usize >= MAX_DIST { (MAX_DIST - 1) as u8 } else { s.range };
+                    list.push(MStep {
+                        delta,
+                        range,
+                        can_move: s.can_move,
+                        can_capture: s.can_capture,
+                        hop: s.hop,
+                        block,
+                    });
                     // Plain leaps and unlimited rides are covered by bitboards (below).
                     let plain = s.hop == Hop::None && !s.lame && (range == 1 || range as usize == MAX_DIST - 1);
                     if s.can_capture && !plain {
@@ -379,7 +387,8 @@ impl Compiled {
                 // Immobility: no step that may move (or a pawn's forward step) reaches the board.
                 let mut imm = [false; CELLS];
                 for &s in &squares {
-                    imm[s as usize] = !list.iter().any(|m| m.can_move && template[(s as i16 + m.delta) as usize] != OFF);
+                    imm[s as usize] =
+                        !list.iter().any(|m| m.can_move && template[(s as i16 + m.delta) as usize] != OFF);
                 }
                 immobile[c].push(imm);
                 steps[c].push(list);
@@ -387,11 +396,13 @@ impl Compiled {
         }
         for (c, list) in rays.iter_mut().enumerate() {
             for ray in list.iter_mut() {
-                let codes = |mask: u32| (0..32).filter(|t| mask & (1 << t) != 0).fold(0u64, |acc, t| acc | 1 << code(t, c));
+                let codes =
+                    |mask: u32| (0..32).filter(|t| mask & (1 << t) != 0).fold(0u64, |acc, t| acc | 1 << code(t, c));
                 ray.near_codes = codes(ray.dist_mask[1]);
                 ray.far_codes = codes(ray.dist_mask[2]);
                 ray.uniform = ray.max_dist <= 1
-                    || (ray.max_dist == MAX_DIST - 1 && (2..=ray.max_dist).all(|d| ray.dist_mask[d] == ray.dist_mask[2]));
+                    || (ray.max_dist == MAX_DIST - 1
+                        && (2..=ray.max_dist).all(|d| ray.dist_mask[d] == ray.dist_mask[2]));
             }
         }
         // Leapers first, then riders: the attack test finds the common attackers sooner.
@@ -553,7 +564,8 @@ impl Compiled {
         if let Some(pt) = pawn {
             for c in 0..2 {
                 let rel = |s: usize| if c == 0 { rank_of[s] as usize } else { ranks - 1 - rank_of[s] as usize };
-                let zone = |s: i16| template[s as usize] != OFF && rel(s as usize) + 1 >= variant.promotion_rank as usize;
+                let zone =
+                    |s: i16| template[s as usize] != OFF && rel(s as usize) + 1 >= variant.promotion_rank as usize;
                 let fwd = if c == 0 { stride } else { -stride };
                 for &s in &squares {
                     let s16 = i16::from(s);
@@ -579,17 +591,25 @@ impl Compiled {
                 }
             }
         }
-        let bb_of = |marks: &[bool; CELLS]| squares.iter().filter(|&&s| marks[s as usize]).fold(0u128, |a, &s| a | sqbb[s as usize]);
+        let bb_of = |marks: &[bool; CELLS]| {
+            squares.iter().filter(|&&s| marks[s as usize]).fold(0u128, |a, &s| a | sqbb[s as usize])
+        };
         let promo_near_bb = [bb_of(&promo_near[0]), bb_of(&promo_near[1])];
         let double_bb = [bb_of(&double_from[0]), bb_of(&double_from[1])];
         let mut pawn_leaps: [Vec<PawnLeap>; 2] = [Vec::new(), Vec::new()];
         let mut pawn_bulk = false;
         if let Some(pt) = pawn {
             let plan = plans[0][pt];
-            pawn_bulk = pawn != royal && plan.simple && plan.start == plan.end && !(variant.immobility_illegal && (plan.may_immobile || plans[1][pt].may_immobile));
+            pawn_bulk = pawn != royal
+                && plan.simple
+                && plan.start == plan.end
+                && !(variant.immobility_illegal && (plan.may_immobile || plans[1][pt].may_immobile));
             for (c, out) in pawn_leaps.iter_mut().enumerate() {
                 for m in &steps[c][pt] {
-                    let from = squares.iter().filter(|&&s| template[(s as i16 + m.delta) as usize] != OFF).fold(0u128, |a, &s| a | sqbb[s as usize]);
+                    let from = squares
+                        .iter()
+                        .filter(|&&s| template[(s as i16 + m.delta) as usize] != OFF)
+                        .fold(0u128, |a, &s| a | sqbb[s as usize]);
                     let shift = squares
                         .iter()
                         .find(|&&s| template[(s as i16 + m.delta) as usize] != OFF)

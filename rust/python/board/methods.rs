@@ -148,7 +148,12 @@ impl PyBoard {
 
     /// The legal moves from `from_mask` to `to_mask` squares, as an iterator of Moves.
     #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
-    fn generate_legal_moves<'py>(&self, py: Python<'py>, from_mask: u64, to_mask: u64) -> PyResult<Bound<'py, PyIterator>> {
+    fn generate_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
         let mut st = self.st()?;
         let idx: Vec<u16> = st
             .entry()
@@ -165,7 +170,12 @@ impl PyBoard {
 
     /// The legal captures (en passant included) from `from_mask` to `to_mask`, as an iterator.
     #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
-    fn generate_legal_captures<'py>(&self, py: Python<'py>, from_mask: u64, to_mask: u64) -> PyResult<Bound<'py, PyIterator>> {
+    fn generate_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
         let mut st = self.st()?;
         let them = st.core.side_to_move() ^ 1;
         let e = st.entry();
@@ -253,7 +263,11 @@ impl PyBoard {
                 Ok(m) => m,
                 Err(e) if e.get_type(mv.py()).is_subclass_of::<PyTypeError>()? => return Err(e),
                 Err(_) => {
-                    return Err(IllegalMoveError::new_err(format!("illegal move {} in position {}", mv.str()?, b.core.fen())))
+                    return Err(IllegalMoveError::new_err(format!(
+                        "illegal move {} in position {}",
+                        mv.str()?,
+                        b.core.fen()
+                    )))
                 }
             };
             let s = san(&b.core, m);
@@ -604,7 +618,9 @@ impl PyBoard {
                     0
                 }
             }
-            Some(s) => s.extract::<usize>().map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
+            Some(s) => {
+                s.extract::<usize>().map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?
+            }
         };
         Ok(PyBoard::from_state(self.st()?.copy_with_stack(keep)))
     }

@@ -20,14 +20,14 @@
 mod methods;
 
 use super::interrupt::run_interruptible;
-use super::moves::{core_index, interned, untracked, move_index, name64, piece, to_py_move, PyMove, PyPiece};
+use super::lock::{TryGuard, TryLock};
+use super::moves::{core_index, interned, move_index, name64, piece, to_py_move, untracked, PyMove, PyPiece};
 use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError};
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
     MoveList, BLACK, EMPTY, KING, PAWN, WHITE,
 };
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-use super::lock::{TryGuard, TryLock};
 
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -159,7 +159,10 @@ impl State {
     fn resolve_fields(&mut self, from: u8, to: u8, promo: u8, allow_null: bool) -> PyResult<Move> {
         if from == 0 && to == 0 && promo == 0 {
             if !allow_null {
-                return Err(IllegalMoveError::new_err(format!("the null move is not a legal move in {}", self.core.fen())));
+                return Err(IllegalMoveError::new_err(format!(
+                    "the null move is not a legal move in {}",
+                    self.core.fen()
+                )));
             }
             if self.core.in_check() {
                 return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", self.core.fen())));
@@ -238,7 +241,8 @@ impl State {
             && self.root_ep == other.root_ep
             && a.history.len() == b.history.len()
             && a.history.iter().zip(&b.history).all(|(x, y)| {
-                (x.mv, x.captured, x.castling, x.ep, x.halfmove, x.key) == (y.mv, y.captured, y.castling, y.ep, y.halfmove, y.key)
+                (x.mv, x.captured, x.castling, x.ep, x.halfmove, x.key)
+                    == (y.mv, y.captured, y.castling, y.ep, y.halfmove, y.key)
             })
     }
 }
@@ -358,9 +362,7 @@ fn move_fields(obj: &Bound<'_, PyAny>) -> PyResult<(u8, u8, u8)> {
     if let Ok(s) = obj.cast::<PyString>() {
         return PyMove::parse(&text(s, "move", move_text_err)?);
     }
-    PyMove::fields_of(obj)?.ok_or_else(|| {
-        PyTypeError::new_err("expected a Move (kibitz or python-chess) or UCI text")
-    })
+    PyMove::fields_of(obj)?.ok_or_else(|| PyTypeError::new_err("expected a Move (kibitz or python-chess) or UCI text"))
 }
 
 /// Long algebraic notation (python-chess's `lan`): "Ng1-f3", "e4xd5", "e7-e8=Q+", "O-O", "--".
@@ -401,7 +403,6 @@ fn san(core: &CoreBoard, m: Move) -> String {
         core.move_to_san(m)
     }
 }
-
 
 /// python-chess's `is_en_passant`: to the ep square, from a pawn, diagonally, onto an empty square.
 fn is_en_passant(st: &State, from: u8, to: u8) -> bool {
@@ -509,13 +510,18 @@ unsafe fn call_raw(
     let err = match result {
         Ok(Ok(obj)) => return obj,
         Ok(Err(e)) => e,
-        Err(_) => pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)"),
+        Err(_) => {
+            pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
+        }
     };
     err.restore(py);
     std::ptr::null_mut()
 }
 
-unsafe extern "C" fn push_raw(slf: *mut pyo3::ffi::PyObject, arg: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+unsafe extern "C" fn push_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    arg: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
     // SAFETY: METH_O: CPython passes a live borrowed argument, with the GIL held.
     unsafe {
         call_raw(slf, |py, board| {

@@ -5,7 +5,6 @@ FEN counters are read as python-chess reads them and never wrap."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

@@ -19,7 +19,7 @@ from kibitz.uci import UciEngine
 np = pytest.importorskip("numpy")
 
 ROOT = Path(__file__).resolve().parents[2]
-NET = ROOT / "rust" / "nnue" / "default.nnue"
+NET = ROOT / "rust" / "eval" / "nnue" / "default.nnue"
 
 
 def read_net(path: Path):

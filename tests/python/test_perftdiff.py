@@ -18,7 +18,6 @@ import chess
 import pytest
 
 import reference
-from kibitz import Board
 from kibitz.cli import main
 from kibitz.perftdiff import (
     DivideResult,

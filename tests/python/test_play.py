@@ -9,7 +9,7 @@ import chess
 import pytest
 
 import kibitz
-from kibitz.play import draw_board, game_over, insufficient_material, parse_move, position_key
+from kibitz.cli.play import draw_board, game_over, insufficient_material, parse_move, position_key
 from uci_session import kibitz_command
 
 

@@ -1,4 +1,4 @@
-"""Time management (kibitz.timeman): budgets never exceed the clock, adjustments behave."""
+"""Time management (kibitz.uci.timeman): budgets never exceed the clock, adjustments behave."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from kibitz import timeman
-from kibitz.timeman import Budget, Iteration, adjust, allocate, should_stop, target_ms
+from kibitz.uci import timeman
+from kibitz.uci.timeman import Budget, Iteration, adjust, allocate, should_stop, target_ms
 
 clock_ms = st.integers(min_value=-100, max_value=10_000_000)
 inc_ms = st.integers(min_value=0, max_value=60_000)

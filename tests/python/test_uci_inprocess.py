@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import kibitz
 from fake_engine import FakeEngine
-from kibitz import strength
+from kibitz.uci import strength
 from kibitz.uci import UciEngine
 
 

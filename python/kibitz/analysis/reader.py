@@ -116,8 +116,8 @@ class _Opened:
             self.raw.seek(pos)
             return head
         # A pipe without peek: wrap it so the magic bytes can be looked at.
-        self.raw = io.BufferedReader(self.raw)  # type: ignore[arg-type, assignment, type-var]
-        return bytes(self.raw.peek(n)[:n])  # type: ignore[attr-defined]
+        self.raw = io.BufferedReader(self.raw)  # type: ignore[type-var]
+        return bytes(self.raw.peek(n)[:n])
 
     def read(self, n: int) -> bytes:
         """The decoded bytes, with a compressed stream cut short read as its end: the game it

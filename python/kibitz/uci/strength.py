@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from kibitz.options import ELO_MAX, ELO_MIN
+from kibitz.uci.options import ELO_MAX, ELO_MIN
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,8 @@ def line_cp(line: Any) -> Optional[float]:
     mate = getattr(line, "mate", None)
     if mate is not None:
         if mate > 0:
-            return MATE_CP - mate
-        return -MATE_CP - mate  # mate <= 0: being mated; later is better
+            return float(MATE_CP - mate)
+        return float(-MATE_CP - mate)  # mate <= 0: being mated; later is better
     cp = getattr(line, "score_cp", None)
     return None if cp is None else float(cp)
 

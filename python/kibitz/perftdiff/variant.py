@@ -9,17 +9,13 @@ Fairy-Stockfish does) and answers ``go perft N``.
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
 import shlex
-import sys
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from kibitz.perftdiff import HANDSHAKE_TIMEOUT, DivideResult, EngineError, UciEngine
-from kibitz.variant import Board, FenError, IllegalMoveError, InvalidMoveError, VariantError, load
+from kibitz.perftdiff import DivideResult, EngineError, UciEngine
+from kibitz.variant import Board
 
 # Moves on boards up to 12 files (a-l) and 10 ranks, with a promotion letter (any piece).
 _MOVE_LINE = re.compile(r"^([a-l]\d{1,2}[a-l]\d{1,2}[a-z]?)\s*:\s*(\d+)$")
@@ -115,54 +111,3 @@ def find_variant_difference(
         board.push(move)
         path.append(move)
         d -= 1
-
-
-def cmd_perft_diff(args: argparse.Namespace, depth: int) -> int:
-    """Runs ``kibitz perft-diff --variant ...`` with the already checked DEPTH."""
-    prog = "kibitz perft-diff"
-    if args.engine is None:
-        print(f"{prog}: --variant needs --engine (a UCI engine with UCI_Variant and go perft)", file=sys.stderr)
-        return 2
-    if args.chess960:
-        print(f"{prog}: --chess960 does not apply with --variant", file=sys.stderr)
-        return 2
-    try:
-        sources, name = load(args.variant)
-        # A definition file (not a built-in name) is the last source; the engine loads it too.
-        is_file = sources[-1][0] == os.fspath(args.variant)
-        root = Board(args.variant, args.fen)
-        for m in args.moves or []:
-            root.push(m)
-        engine = VariantUciEngine(
-            args.engine,
-            name,
-            os.fspath(args.variant) if is_file else None,
-            timeout=args.timeout,
-            handshake_timeout=min(HANDSHAKE_TIMEOUT, args.timeout),
-        )
-        start = time.perf_counter()
-        with engine:
-            diff = find_variant_difference(engine.divide, root, depth)
-        secs = time.perf_counter() - start
-    except (VariantError, FenError, IllegalMoveError, InvalidMoveError, EngineError) as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        return 2
-    if diff is None:
-        print(f"No difference: kibitz and {engine.name} agree on every move of {name} to depth {depth} ({secs:.1f} s).")
-        return 0
-    plies = len(diff.path)
-    out = [f"kibitz and {engine.name} differ {plies} {'ply' if plies == 1 else 'plies'} into {name}, at depth {diff.depth}:"]
-    out.append(f"  position: {diff.fen}")
-    out.append(f"  path:     {' '.join(diff.path) if diff.path else '(the root itself)'}")
-    for move, d, ours, theirs in diff.steps:
-        out.append(f"    depth {d}  {move}: kibitz {ours} vs {theirs}")
-    if diff.kind == "moves":
-        out.append(f"  moves it misses: {' '.join(diff.missing) or '(none)'}")
-        out.append(f"  moves it has that are not legal: {' '.join(diff.extra) or '(none)'}")
-    else:
-        out.append(f"  {diff.note}")
-    out.append("Reproduce:")
-    out.append(f"  kibitz perft --variant {shlex.quote(os.fspath(args.variant))} --fen {shlex.quote(diff.fen)} {diff.depth} --divide")
-    out.append(f"  {engine.reproduce(root.fen(), diff.path, diff.depth)}")
-    print("\n".join(out))
-    return 1

@@ -19,21 +19,20 @@ tests/python/test_book.py checks that rebuilding gives the same bytes.
 
 from __future__ import annotations
 
-import argparse
+
 import bisect
 import os
 import random
 import re
 import stat
 import struct
-import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz._core import Board, FenError
 
 ENTRY = struct.Struct(">QHHI")  # key, move, weight, learn: 16 bytes, big-endian
 MAX_WEIGHT = 0xFFFF
@@ -540,112 +539,3 @@ def add_line(
             rows.append([key, raw, min(MAX_WEIGHT, weight), 0])
     rows.sort(key=lambda r: r[0])  # stable: entries of one key keep their order
     return b"".join(ENTRY.pack(*r) for r in rows)
-
-
-# ---------------------------------------------------------------------------- CLI
-
-
-def cmd_build(args: argparse.Namespace) -> int:
-    from kibitz.cli import progress  # a tqdm bar on stderr when it is a terminal
-
-    src = Path(args.source)
-    stats = BuildStats()
-    errors: List[str] = []
-    try:
-        if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = progress(parse_repertoire(src.read_text(encoding="utf-8")),
-                                             unit=" lines", desc="book build")
-            data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
-                                    use_results=False, stats=stats, errors=errors)
-        else:
-            data = build_from_games(progress(read_pgn_file(src), unit=" games", desc="book build"),
-                                    max_plies=args.max_plies,
-                                    min_games=args.min_games, use_results=not args.no_results,
-                                    stats=stats, errors=errors)
-    except OSError as e:
-        print(f"kibitz book build: cannot read {str(src)!r}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    for err in errors[:20]:
-        print(f"kibitz book build: warning: {err}", file=sys.stderr)
-    if len(errors) > 20:
-        print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
-    try:
-        write_atomically(args.output, data)
-    except OSError as e:
-        print(f"kibitz book build: cannot write {args.output!r}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
-          f"from {stats.games} games")
-    return 0
-
-
-def _open_book_arg(path: Optional[str]) -> Book:
-    return Book.open(path) if path else Book.default()
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    try:
-        board = Board(" ".join(args.fen) if args.fen else None, chess960=args.chess960)
-        for m in args.moves or []:
-            push_move(board, m)
-        book = _open_book_arg(args.book)
-    except ValueError as e:
-        print(f"kibitz book show: {e}", file=sys.stderr)
-        return 2
-    entries = book.entries(board, minimum_weight=0 if args.all else 1)
-    print(f"{board.fen()}  (key {board.polyglot_key():016x})")
-    if not entries:
-        print("no book moves")
-        return 0
-    total = sum(x.weight for x in entries) or 1
-    for x in sorted(entries, key=lambda y: -y.weight):
-        print(f"{board.san(x.move):8} {x.move:6} weight {x.weight:5}  {100 * x.weight / total:5.1f}%")
-    return 0
-
-
-def cmd_add(args: argparse.Namespace) -> int:
-    path = Path(args.book)
-    try:
-        data = read_regular_file(path, MAX_BOOK_BYTES, "book") if os.path.lexists(path) else b""
-        new = add_line(data, args.moves, fen=args.fen, weight=args.weight, chess960=args.chess960)
-    except (ValueError, OSError) as e:
-        print(f"kibitz book add: {e}", file=sys.stderr)
-        return 2
-    try:
-        write_atomically(path, new)
-    except OSError as e:
-        print(f"kibitz book add: cannot write {str(path)!r}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    print(f"{path}: added {len(args.moves)} moves ({len(new) // ENTRY.size} entries)")
-    return 0
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("book", help="build, show and edit Polyglot opening books")
-    bsub = p.add_subparsers(dest="book_command", metavar="ACTION")
-    p.set_defaults(func=lambda a: (p.print_help(), 0)[1])
-
-    b = bsub.add_parser("build", help="build a Polyglot book from a PGN file (or a .txt repertoire)")
-    b.add_argument("source", metavar="GAMES.pgn", help="PGN games, or a repertoire .txt (one line per line of play)")
-    b.add_argument("-o", "--output", required=True, metavar="BOOK.bin")
-    b.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, help=f"plies per game (default {DEFAULT_MAX_PLIES})")
-    b.add_argument("--min-games", type=int, default=DEFAULT_MIN_GAMES, help="games a move needs to enter the book (default 1)")
-    b.add_argument("--no-results", action="store_true", help="weight 1 per game instead of 2 per win + 1 per draw")
-    b.add_argument("--repertoire", action="store_true", help="read SOURCE as a repertoire text file")
-    b.set_defaults(func=cmd_build)
-
-    s = bsub.add_parser("show", help="list the book moves of a position with their weights")
-    s.add_argument("fen", nargs="*", metavar="FEN", help="position (default: the start position)")
-    s.add_argument("--book", default=None, help="book file (default: the built-in book)")
-    s.add_argument("--moves", nargs="*", metavar="M", help="moves (UCI or SAN) to play first")
-    s.add_argument("--all", action="store_true", help="also list weight-0 entries")
-    s.add_argument("--chess960", action="store_true")
-    s.set_defaults(func=cmd_show)
-
-    a = bsub.add_parser("add", help="add a line of moves to a book (created if missing)")
-    a.add_argument("book", metavar="BOOK.bin")
-    a.add_argument("moves", nargs="+", metavar="MOVE", help="UCI or SAN moves")
-    a.add_argument("--fen", default=None, help="position the line starts from")
-    a.add_argument("--weight", type=int, default=1, help="weight added to each move (default 1)")
-    a.add_argument("--chess960", action="store_true")
-    a.set_defaults(func=cmd_add)

@@ -25,20 +25,19 @@ The search is also available in Python: :func:`find_difference` takes any functi
 
 from __future__ import annotations
 
-import argparse
+
 import os
 import queue
 import re
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
-from kibitz._core import STARTING_FEN, Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz._core import STARTING_FEN, Board
 
 __all__ = [
     "DivideResult",
@@ -676,85 +675,3 @@ def format_difference(
 
 
 # -- command line ----------------------------------------------------------------------
-
-
-# The longest --timeout: a week; nan, inf and more are usage errors, not endless waits.
-MAX_TIMEOUT = 7 * 86400.0
-
-
-def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from kibitz.cli import float_in
-
-    p = sub.add_parser(
-        "perft-diff",
-        help="find where another move generator first differs from kibitz",
-        description=(
-            "Compare another generator's perft divide with kibitz's and descend into the first "
-            "differing subtree until the move lists differ; print that position, the missing and "
-            "the illegal moves, and commands to reproduce. Exit status: 0 no difference, "
-            "1 difference found, 2 error."
-        ),
-    )
-    p.add_argument("depth", type=int, nargs="?", metavar="DEPTH", help="plies to compare (at least 1)")
-    who = p.add_mutually_exclusive_group(required=True)
-    who.add_argument("--engine", metavar='"COMMAND ..."', help="a UCI engine that implements 'go perft N' (e.g. stockfish)")
-    who.add_argument(
-        "--script",
-        metavar='"COMMAND ..."',
-        help="a program run as COMMAND FEN DEPTH [MOVE ...] (or with {fen} {depth} {moves}) "
-        "that prints 'move: count' lines and 'Nodes searched: N'",
-    )
-    p.add_argument("--fen", default=None, help="root position (default: the start position)")
-    p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the root first")
-    p.add_argument("--chess960", action="store_true", help="Chess960: sets UCI_Chess960, castling as king takes rook")
-    p.add_argument("--variant", metavar="NAME|FILE", help="a chess variant (built-in name or definition file): sets UCI_Variant")
-    p.add_argument(
-        "--timeout",
-        type=float_in(0.0, MAX_TIMEOUT, lo_open=True),
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help=f"longest wait for each answer (default {DEFAULT_TIMEOUT:g})",
-    )
-    p.set_defaults(func=cmd_perft_diff)
-
-
-def cmd_perft_diff(args: argparse.Namespace) -> int:
-    from kibitz.cli import depth_from_args  # here: cli imports this module to register it
-
-    prog = "kibitz perft-diff"
-    depth = depth_from_args(args)
-    moves = list(args.moves or [])
-    if depth is None or not 1 <= depth <= MAX_DEPTH:
-        print(f"{prog}: DEPTH between 1 and {MAX_DEPTH} is required", file=sys.stderr)
-        return 2
-    if args.variant is not None:  # the table-driven generator for chess variants
-        from kibitz.variant.perftdiff import cmd_perft_diff as variant_perft_diff
-
-        return variant_perft_diff(args, depth)
-    try:
-        Board(args.fen, chess960=args.chess960)  # check the root before starting anything
-        engine: Union[UciEngine, ScriptEngine]
-        if args.engine is not None:
-            engine = UciEngine(
-                args.engine,
-                timeout=args.timeout,
-                handshake_timeout=min(HANDSHAKE_TIMEOUT, args.timeout),
-                chess960=args.chess960,
-            )
-        else:
-            engine = ScriptEngine(args.script, timeout=args.timeout)
-        start = time.perf_counter()
-        with engine:
-            diff = find_difference(engine.divide, depth, args.fen, moves, chess960=args.chess960)
-        secs = time.perf_counter() - start
-    except (FenError, IllegalMoveError, InvalidMoveError) as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        return 2
-    except EngineError as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        return 2
-    if diff is None:
-        print(f"No difference: kibitz and {engine.name} agree on every move to depth {depth} ({secs:.1f} s).")
-        return 0
-    print(format_difference(diff, engine.name, engine.reproduce, args.fen, len(moves)))
-    return 1

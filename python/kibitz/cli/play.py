@@ -16,10 +16,10 @@ import sys
 from typing import Any, Dict, List, Optional, TextIO
 
 import kibitz
-from kibitz import strength
+from kibitz.uci import strength
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
-from kibitz.book import Book, BookError, piece_at
-from kibitz.options import ELO_MAX, ELO_MIN
+from kibitz.book import Book, BookError
+from kibitz.uci.options import ELO_MAX, ELO_MIN
 
 AmbiguousMoveError = getattr(kibitz, "AmbiguousMoveError", ValueError)
 
@@ -291,7 +291,7 @@ MAX_DEPTH = 120
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from kibitz.cli import float_in, int_in
+    from kibitz.cli.common import float_in, int_in
 
     p = sub.add_parser("play", help="play a game against kibitz in the terminal")
     p.add_argument("--color", "--colour", choices=["white", "black", "random"], default="white",

@@ -27,12 +27,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
-from kibitz import strength, timeman
+from kibitz.uci import strength, timeman
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
-from kibitz.options import OptionError, Options
+from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
-    import argparse
 
     from kibitz.book import Book
 
@@ -949,12 +948,3 @@ def _wake_reader(session: UciEngine) -> None:
         ident = threading.main_thread().ident
         if ident is not None and hasattr(signal, "pthread_kill"):
             signal.pthread_kill(ident, signal.SIGINT)
-
-
-def cmd_uci(args: argparse.Namespace) -> int:
-    return run_uci()
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("uci", help="speak UCI on stdin/stdout (the default with no subcommand)")
-    p.set_defaults(func=cmd_uci)

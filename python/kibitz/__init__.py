@@ -234,6 +234,10 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them
     from kibitz.analysis import analyse_games as analyse_games, read_games as read_games
 
 
+# Submodules python-chess code reaches as attributes of the package (``chess.polyglot``).
+_SUBMODULES = ("polyglot", "svg")
+
+
 def __getattr__(name: str) -> object:
     # analyse_games / read_games load kibitz.analysis (dataclasses, compression readers) on
     # first use, so that `import kibitz` and the UCI engine's start stay fast.
@@ -241,4 +245,8 @@ def __getattr__(name: str) -> object:
         from kibitz import analysis
 
         return getattr(analysis, name)
+    if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
+        import importlib
+
+        return importlib.import_module(f"kibitz.{name}")
     raise AttributeError(f"module 'kibitz' has no attribute {name!r}")

@@ -89,6 +89,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NetError", m.py().get_type::<NetError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    // Polyglot's 781 random numbers, for `kibitz.polyglot.POLYGLOT_RANDOM_ARRAY`.
+    m.add("POLYGLOT_RANDOM_ARRAY", crate::POLYGLOT_RANDOM.to_vec())?;
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     variant::register(m)?;

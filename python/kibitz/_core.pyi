@@ -27,9 +27,9 @@ __all__ = [
 ]
 
 STARTING_FEN: str
-# Polyglot's 781 random numbers (piece-square, castling, en-passant file, side to move).
-POLYGLOT_RANDOM_ARRAY: list[int]
 """The FEN of the standard start position."""
+POLYGLOT_RANDOM_ARRAY: list[int]
+"""Polyglot's 781 random numbers (piece-square, castling, en-passant file, side to move)."""
 __version__: str
 """kibitz's version (Cargo.toml's, the only place it is written)."""
 

@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | bindings | `python/` | the PyO3 extension `kibitz._core` (behind the `python` feature), built on this file's public surface only |
 //! | engine | `engine/` | choosing a move: iterative deepening, alpha-beta, quiescence, move ordering, SEE, the transposition table, threads |
+//! | tablebases | `tablebase/` | Syzygy WDL and DTZ probing (through `shakmaty-syzygy`), for the engine and for Python |
 //! | evaluation | `eval/` | scoring a position: the hand-written evaluation with its tuned weights, and the neural net |
 //! | rules | `chess/` | positions and moves: board, make/unmake, move generation, FEN, SAN, PGN, perft, game end |
 //! | variants | `variant/` | a separate, table-driven generator for chess variants; uses nothing from the others |
@@ -17,6 +18,7 @@
 mod chess;
 mod engine;
 mod eval;
+mod tablebase;
 mod variant;
 
 #[cfg(feature = "python")]
@@ -26,9 +28,9 @@ pub use chess::board::Board;
 pub use chess::draw::Outcome;
 pub use chess::error::{FenError, MoveError};
 pub use chess::fen::STARTPOS;
-pub use chess::polyglot_random::POLYGLOT_RANDOM;
 pub use chess::perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
+pub use chess::polyglot_random::POLYGLOT_RANDOM;
 pub use chess::types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,
@@ -46,6 +48,7 @@ pub use eval::nnue::{
 };
 pub use eval::texel::quiescence_leaf;
 pub use eval::weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
+pub use tablebase::{to_shakmaty, AddedTables, TablebaseError, Tablebases};
 pub use variant::{
     divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled,
     GameValue, VBoard, VMove, Variant, VariantError, VariantSet,

@@ -545,3 +545,29 @@ class PgnReader:
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""
+
+# Syzygy tablebases (rust/python/syzygy.rs), wrapped by kibitz.syzygy.
+class MissingTableError(KeyError):
+    """No table of the position's material is loaded."""
+
+@final
+class Tablebase:
+    """A set of Syzygy tables, probed without the GIL."""
+
+    def __new__(cls) -> Tablebase: ...
+    def add_directory(self, path: str) -> tuple[int, list[tuple[str, str]]]:
+        """Adds a directory's tables: (files added, [(file, why it was skipped)])."""
+    def add_file(self, path: str) -> None:
+        """Adds one table file; OSError when it is not a usable table."""
+    @property
+    def max_pieces(self) -> int:
+        """The most pieces of any loaded table (0 when none is loaded)."""
+    @property
+    def files(self) -> int:
+        """The number of table files loaded."""
+    def probe_wdl(self, board: Board) -> int:
+        """WDL (-2..2) for the side to move."""
+    def probe_dtz(self, board: Board) -> int:
+        """DTZ in plies for the side to move."""
+    def clear(self) -> None:
+        """Forgets every table."""

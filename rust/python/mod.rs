@@ -10,6 +10,7 @@ mod interrupt;
 mod lock;
 mod moves;
 mod pgn;
+mod syzygy;
 mod variant;
 mod views;
 
@@ -94,5 +95,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     variant::register(m)?;
+    syzygy::register(m)?;
     Ok(())
 }

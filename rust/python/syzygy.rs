@@ -1,0 +1,108 @@
+//! `kibitz._core.Tablebase`: Syzygy probing for Python (`kibitz.syzygy` wraps it with
+//! python-chess's `chess.syzygy` API). Probes run without the GIL, so other Python threads
+//! go on while a table is read from disk.
+//!
+//! Errors as python-chess raises them: a missing table is `MissingTableError` (a
+//! `KeyError`), a position the tables cannot hold (castling rights, too many pieces) a
+//! `KeyError`, a table file that turns out corrupt when read an `OSError`.
+
+use std::path::PathBuf;
+use std::sync::RwLock;
+
+use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+
+use super::board::PyBoard;
+use crate::{Board as CoreBoard, TablebaseError, Tablebases};
+
+pyo3::create_exception!(kibitz, MissingTableError, PyKeyError, "No table of the position's material is loaded.");
+
+fn probe_err(e: TablebaseError) -> PyErr {
+    match e {
+        TablebaseError::MissingTable { .. } => MissingTableError::new_err(e.to_string()),
+        TablebaseError::Corrupt { .. } => PyOSError::new_err(e.to_string()),
+        TablebaseError::Castling | TablebaseError::TooManyPieces { .. } | TablebaseError::InvalidPosition => {
+            PyKeyError::new_err(e.to_string())
+        }
+    }
+}
+
+/// A set of Syzygy tables. Thread-safe: probes share the set; adding tables waits for them.
+#[pyclass(module = "kibitz._core", name = "Tablebase", frozen)]
+pub struct PyTablebase {
+    tables: RwLock<Tablebases>,
+}
+
+impl PyTablebase {
+    fn probe(&self, py: Python<'_>, board: &CoreBoard, dtz: bool) -> PyResult<i32> {
+        py.detach(|| {
+            let tables = self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let answer = if dtz { tables.probe_dtz(board) } else { tables.probe_wdl(board) };
+            answer.map_err(probe_err)
+        })
+    }
+}
+
+#[pymethods]
+impl PyTablebase {
+    #[new]
+    fn new() -> Self {
+        PyTablebase { tables: RwLock::new(Tablebases::new()) }
+    }
+
+    /// Adds the tables of a directory; returns (files added, [(file, why skipped)]).
+    fn add_directory(&self, py: Python<'_>, path: PathBuf) -> PyResult<(usize, Vec<(String, String)>)> {
+        py.detach(|| {
+            let mut tables =
+                self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let added =
+                tables.add_directory(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+            Ok((added.files, added.skipped))
+        })
+    }
+
+    /// Adds one table file.
+    fn add_file(&self, path: PathBuf) -> PyResult<()> {
+        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        tables.add_file(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
+    }
+
+    /// The most pieces of any loaded table (0 when none is loaded).
+    #[getter]
+    fn max_pieces(&self) -> PyResult<usize> {
+        Ok(self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?.max_pieces())
+    }
+
+    /// The number of table files loaded.
+    #[getter]
+    fn files(&self) -> PyResult<usize> {
+        Ok(self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?.files())
+    }
+
+    /// WDL (-2..2) of a kibitz board for the side to move.
+    fn probe_wdl(&self, py: Python<'_>, board: PyRef<'_, PyBoard>) -> PyResult<i32> {
+        let core = board.snapshot()?;
+        drop(board);
+        self.probe(py, &core, false)
+    }
+
+    /// DTZ of a kibitz board for the side to move, in plies.
+    fn probe_dtz(&self, py: Python<'_>, board: PyRef<'_, PyBoard>) -> PyResult<i32> {
+        let core = board.snapshot()?;
+        drop(board);
+        self.probe(py, &core, true)
+    }
+
+    /// Forgets every table (python-chess's `close`).
+    fn clear(&self) -> PyResult<()> {
+        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        *tables = Tablebases::new();
+        Ok(())
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTablebase>()?;
+    m.add("MissingTableError", m.py().get_type::<MissingTableError>())?;
+    Ok(())
+}

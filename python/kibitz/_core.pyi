@@ -571,3 +571,15 @@ class Tablebase:
         """DTZ in plies for the side to move."""
     def clear(self) -> None:
         """Forgets every table."""
+
+# Board planes for neural networks (rust/python/tensor.rs), wrapped by kibitz.tensor.
+PLANE_VALUES: int
+"""Values per position: 18 planes of 64 squares."""
+
+def board_planes(board: Board, canonical: bool = False, dtype: str = "float32") -> bytearray:
+    """One position's planes as a new bytearray of float32 or uint8 values."""
+
+def fill_planes_at(
+    items: Any, address: int, nbytes: int, canonical: bool = False, dtype: str = "float32", chess960: bool = False
+) -> int:
+    """Fills the planes of Boards or FENs into memory the caller owns; returns the count."""

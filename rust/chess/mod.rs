@@ -13,7 +13,8 @@
 //!   the Python API asks of a position).
 //! - Notation: `notation` (UCI and long algebraic), `san` (standard algebraic), `pgn`
 //!   (a streaming reader of game collections).
-//! - `perft`: leaf counts, the move generator's proof.
+//! - `perft`: leaf counts, the move generator's proof; `planes`: a position as 18 planes
+//!   of 8x8 for neural networks.
 //! - `error`: one error enum per failure, with fixed messages.
 
 pub(crate) mod attack;
@@ -27,6 +28,7 @@ pub(crate) mod movegen;
 pub(crate) mod notation;
 pub(crate) mod perft;
 pub(crate) mod pgn;
+pub(crate) mod planes;
 pub(crate) mod polyglot_random;
 pub(crate) mod query;
 pub(crate) mod san;

@@ -11,6 +11,7 @@ mod lock;
 mod moves;
 mod pgn;
 mod syzygy;
+mod tensor;
 mod variant;
 mod views;
 
@@ -96,5 +97,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     variant::register(m)?;
     syzygy::register(m)?;
+    tensor::register(m)?;
     Ok(())
 }

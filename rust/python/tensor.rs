@@ -1,0 +1,128 @@
+//! Board planes for neural networks (`kibitz.to_tensors`, `Board.to_tensor`): the layout
+//! is `crate::planes`' (18 planes of 8x8). NumPy stays optional: Rust fills either a new
+//! `bytearray` (one position) or the memory of an array the Python side made and checked
+//! (a batch), so the extension never links against NumPy.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyString};
+
+use super::board::PyBoard;
+use super::fen_err;
+use crate::{fill_planes, Board as CoreBoard, PLANE_VALUES};
+
+/// The element types planes can be written as.
+#[derive(Clone, Copy)]
+enum Dtype {
+    F32,
+    U8,
+}
+
+fn dtype_arg(name: &str) -> PyResult<Dtype> {
+    match name {
+        "float32" => Ok(Dtype::F32),
+        "uint8" => Ok(Dtype::U8),
+        _ => Err(PyValueError::new_err(format!("planes are float32 or uint8, not {name}"))),
+    }
+}
+
+fn write(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes: &mut [u8]) {
+    match dtype {
+        Dtype::U8 => fill_planes(board, canonical, bytes, 0u8, 1u8),
+        Dtype::F32 => {
+            let mut values = [0f32; PLANE_VALUES];
+            fill_planes(board, canonical, &mut values, 0.0, 1.0);
+            for (chunk, v) in bytes.chunks_exact_mut(4).zip(values.iter()) {
+                chunk.copy_from_slice(&v.to_ne_bytes());
+            }
+        }
+    }
+}
+
+/// One position's planes as a new bytearray (1,152 values of `dtype`, native byte order).
+#[pyfunction]
+#[pyo3(signature = (board, canonical=false, dtype="float32"))]
+pub(crate) fn board_planes<'py>(
+    py: Python<'py>,
+    board: PyRef<'_, PyBoard>,
+    canonical: bool,
+    dtype: &str,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let dtype = dtype_arg(dtype)?;
+    let core = board.snapshot()?;
+    let size = match dtype {
+        Dtype::F32 => 4,
+        Dtype::U8 => 1,
+    };
+    PyByteArray::new_with(py, PLANE_VALUES * size, |bytes| {
+        write(&core, canonical, dtype, bytes);
+        Ok(())
+    })
+}
+
+/// Fills the planes of a batch of positions (kibitz Boards or FEN strings) into memory at
+/// `address` (`nbytes` long, `len(items) * 1152` values of `dtype`), without the GIL once
+/// the positions are read. The caller (kibitz.tensor.to_tensors) owns the memory, made
+/// and checked it, and keeps it alive for the call.
+#[pyfunction]
+#[pyo3(signature = (items, address, nbytes, canonical=false, dtype="float32", chess960=false))]
+pub(crate) fn fill_planes_at(
+    py: Python<'_>,
+    items: &Bound<'_, PyAny>,
+    address: usize,
+    nbytes: usize,
+    canonical: bool,
+    dtype: &str,
+    chess960: bool,
+) -> PyResult<usize> {
+    let dtype = dtype_arg(dtype)?;
+    let size = match dtype {
+        Dtype::F32 => 4,
+        Dtype::U8 => 1,
+    };
+    let mut boards: Vec<CoreBoard> = Vec::new();
+    for (i, item) in items.try_iter()?.enumerate() {
+        let item = item?;
+        if let Ok(b) = item.cast::<PyBoard>() {
+            boards.push(b.borrow().snapshot()?);
+        } else if let Ok(s) = item.cast::<PyString>() {
+            let fen: String = s.extract()?;
+            boards.push(CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?);
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "item {i} is a {}, not a kibitz Board or a FEN string",
+                item.get_type().name()?
+            )));
+        }
+    }
+    let want = boards.len() * PLANE_VALUES * size;
+    if nbytes != want {
+        return Err(PyValueError::new_err(format!(
+            "the output holds {nbytes} bytes; {} positions need {want}",
+            boards.len()
+        )));
+    }
+    if want == 0 {
+        return Ok(0);
+    }
+    if address == 0 {
+        return Err(PyValueError::new_err("the output's address is null"));
+    }
+    let n = boards.len();
+    py.detach(|| {
+        // SAFETY: the caller passes the data pointer of a writable, C-contiguous array of
+        // exactly `nbytes` bytes that it keeps alive for this call (checked in Python).
+        let out = unsafe { std::slice::from_raw_parts_mut(address as *mut u8, nbytes) };
+        for (board, chunk) in boards.iter().zip(out.chunks_exact_mut(PLANE_VALUES * size)) {
+            write(board, canonical, dtype, chunk);
+        }
+    });
+    Ok(n)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(board_planes, m)?)?;
+    m.add_function(wrap_pyfunction!(fill_planes_at, m)?)?;
+    m.add("PLANE_VALUES", PLANE_VALUES)?;
+    Ok(())
+}

@@ -61,7 +61,8 @@ def board_to_tensor(board: Board, canonical: bool = False, dtype: Any = None) ->
     np = _numpy()
     name = _dtype_name(dtype)
     raw = board_planes(board, canonical, name)
-    return np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8)
+    planes: "np.ndarray[Any, Any]" = np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8)
+    return planes
 
 
 def to_tensors(

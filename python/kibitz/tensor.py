@@ -25,7 +25,7 @@ kibitz[numpy]``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, cast
 
 from kibitz._core import Board, board_planes, fill_planes_at
 
@@ -61,8 +61,7 @@ def board_to_tensor(board: Board, canonical: bool = False, dtype: Any = None) ->
     np = _numpy()
     name = _dtype_name(dtype)
     raw = board_planes(board, canonical, name)
-    planes: "np.ndarray[Any, Any]" = np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8)
-    return planes
+    return cast("np.ndarray[Any, Any]", np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8))
 
 
 def to_tensors(

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, cast
 from kibitz._core import Board, board_planes, fill_planes_at
 
 if TYPE_CHECKING:
-    import numpy as np
+    import numpy
 
 __all__ = ["board_to_tensor", "to_tensors", "PLANES"]
 
@@ -56,22 +56,22 @@ def _dtype_name(dtype: Any) -> str:
     return str(name)
 
 
-def board_to_tensor(board: Board, canonical: bool = False, dtype: Any = None) -> "np.ndarray[Any, Any]":
+def board_to_tensor(board: Board, canonical: bool = False, dtype: Any = None) -> "numpy.ndarray[Any, Any]":
     """One position's planes, shape (18, 8, 8), a new writable array."""
     np = _numpy()
     name = _dtype_name(dtype)
     raw = board_planes(board, canonical, name)
-    return cast("np.ndarray[Any, Any]", np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8))
+    return cast("numpy.ndarray[Any, Any]", np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8))
 
 
 def to_tensors(
     boards_or_fens: Iterable[Union[Board, str]],
     canonical: bool = False,
-    out: Optional["np.ndarray[Any, Any]"] = None,
+    out: Optional["numpy.ndarray[Any, Any]"] = None,
     dtype: Any = None,
     *,
     chess960: bool = False,
-) -> "np.ndarray[Any, Any]":
+) -> "numpy.ndarray[Any, Any]":
     """The planes of many positions (kibitz Boards or FEN strings), shape (N, 18, 8, 8).
     With ``out`` (a writable, C-contiguous float32 or uint8 array of that shape) the
     planes go there and ``out`` is returned; ``dtype`` is then ``out``'s."""

@@ -30,10 +30,17 @@ fn write(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes: &mut [u8]) {
     match dtype {
         Dtype::U8 => fill_planes(board, canonical, bytes, 0u8, 1u8),
         Dtype::F32 => {
-            let mut values = [0f32; PLANE_VALUES];
-            fill_planes(board, canonical, &mut values, 0.0, 1.0);
-            for (chunk, v) in bytes.chunks_exact_mut(4).zip(values.iter()) {
-                chunk.copy_from_slice(&v.to_ne_bytes());
+            // SAFETY: f32 has no invalid bit patterns; `align_to_mut` gives the aligned middle.
+            let (head, values, tail) = unsafe { bytes.align_to_mut::<f32>() };
+            if head.is_empty() && tail.is_empty() {
+                fill_planes(board, canonical, values, 0.0, 1.0);
+            } else {
+                // An unaligned buffer (never seen from NumPy or CPython): fill a copy.
+                let mut values = [0f32; PLANE_VALUES];
+                fill_planes(board, canonical, &mut values, 0.0, 1.0);
+                for (chunk, v) in bytes.chunks_exact_mut(4).zip(values.iter()) {
+                    chunk.copy_from_slice(&v.to_ne_bytes());
+                }
             }
         }
     }
@@ -49,15 +56,16 @@ pub(crate) fn board_planes<'py>(
     dtype: &str,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let dtype = dtype_arg(dtype)?;
-    let core = board.snapshot()?;
     let size = match dtype {
         Dtype::F32 => 4,
         Dtype::U8 => 1,
     };
-    PyByteArray::new_with(py, PLANE_VALUES * size, |bytes| {
-        write(&core, canonical, dtype, bytes);
-        Ok(())
-    })
+    board.with_core(|core| {
+        PyByteArray::new_with(py, PLANE_VALUES * size, |bytes| {
+            write(core, canonical, dtype, bytes);
+            Ok(())
+        })
+    })?
 }
 
 /// Fills the planes of a batch of positions (kibitz Boards or FEN strings) into memory at
@@ -80,14 +88,19 @@ pub(crate) fn fill_planes_at(
         Dtype::F32 => 4,
         Dtype::U8 => 1,
     };
-    let mut boards: Vec<CoreBoard> = Vec::new();
+    // Each item is a kibitz Board (read in place under its lock, with the GIL: a few
+    // hundred nanoseconds each) or a FEN (parsed and filled with the GIL released).
+    enum Item<'py> {
+        Board(Bound<'py, PyBoard>),
+        Fen(String),
+    }
+    let mut list: Vec<Item<'_>> = Vec::new();
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
         if let Ok(b) = item.cast::<PyBoard>() {
-            boards.push(b.borrow().snapshot()?);
+            list.push(Item::Board(b.clone()));
         } else if let Ok(s) = item.cast::<PyString>() {
-            let fen: String = s.extract()?;
-            boards.push(CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?);
+            list.push(Item::Fen(s.extract()?));
         } else {
             return Err(PyTypeError::new_err(format!(
                 "item {i} is a {}, not a kibitz Board or a FEN string",
@@ -95,11 +108,12 @@ pub(crate) fn fill_planes_at(
             )));
         }
     }
-    let want = boards.len() * PLANE_VALUES * size;
+    let per = PLANE_VALUES * size;
+    let want = list.len() * per;
     if nbytes != want {
         return Err(PyValueError::new_err(format!(
             "the output holds {nbytes} bytes; {} positions need {want}",
-            boards.len()
+            list.len()
         )));
     }
     if want == 0 {
@@ -108,16 +122,38 @@ pub(crate) fn fill_planes_at(
     if address == 0 {
         return Err(PyValueError::new_err("the output's address is null"));
     }
-    let n = boards.len();
-    py.detach(|| {
-        // SAFETY: the caller passes the data pointer of a writable, C-contiguous array of
-        // exactly `nbytes` bytes that it keeps alive for this call (checked in Python).
+    // Parse every FEN first (without the GIL), so that a bad one leaves the output as it was.
+    let fens: Vec<(usize, String)> = list
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| if let Item::Fen(f) = it { Some((i, f.clone())) } else { None })
+        .collect();
+    let parsed: Vec<(usize, CoreBoard)> = py
+        .detach(|| {
+            fens.into_iter()
+                .map(|(i, f)| CoreBoard::from_fen_with(&f, chess960).map(|b| (i, b)))
+                .collect::<Result<_, _>>()
+        })
+        .map_err(fen_err)?;
+    // SAFETY: the caller passes the data pointer of a writable, C-contiguous array of
+    // exactly `nbytes` bytes that it keeps alive for this call (checked in Python).
+    {
         let out = unsafe { std::slice::from_raw_parts_mut(address as *mut u8, nbytes) };
-        for (board, chunk) in boards.iter().zip(out.chunks_exact_mut(PLANE_VALUES * size)) {
-            write(board, canonical, dtype, chunk);
+        for (item, chunk) in list.iter().zip(out.chunks_exact_mut(per)) {
+            if let Item::Board(b) = item {
+                b.borrow().with_core(|core| write(core, canonical, dtype, chunk))?;
+            }
+        }
+    }
+    // The address (a plain integer, so Send) is made a slice again without the GIL.
+    py.detach(move || {
+        // SAFETY: as above; the slice made for the Boards is gone, and only FEN chunks are written.
+        let out = unsafe { std::slice::from_raw_parts_mut(address as *mut u8, nbytes) };
+        for (i, board) in &parsed {
+            write(board, canonical, dtype, &mut out[i * per..(i + 1) * per]);
         }
     });
-    Ok(n)
+    Ok(list.len())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

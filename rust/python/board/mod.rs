@@ -307,6 +307,11 @@ impl PyBoard {
         Ok(self.st()?.core.clone())
     }
 
+    /// Reads the core board in place (no copy of its history), under the board's lock.
+    pub(crate) fn with_core<R>(&self, f: impl FnOnce(&CoreBoard) -> R) -> PyResult<R> {
+        Ok(f(&self.st()?.core))
+    }
+
     pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         self.st()?.tuple(py)
     }

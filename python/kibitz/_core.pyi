@@ -351,6 +351,9 @@ class Board:
         """The Polyglot key."""
     def polyglot_key(self) -> int:
         """The Polyglot key (same as zobrist_hash)."""
+    def to_tensor(self, canonical: bool = False, dtype: Any = None) -> Any:
+        """The position as 18 planes of 8x8 for neural networks: a NumPy array of shape
+        (18, 8, 8), float32 or uint8 (kibitz.tensor documents the layout)."""
     def copy(self, *, stack: bool | int | None = None) -> Board:
         """A copy with all, none (False) or the last n moves of the history."""
     def root(self) -> Board:

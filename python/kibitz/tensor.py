@@ -59,9 +59,9 @@ def _dtype_name(dtype: Any) -> str:
 def board_to_tensor(board: Board, canonical: bool = False, dtype: Any = None) -> "numpy.ndarray[Any, Any]":
     """One position's planes, shape (18, 8, 8), a new writable array."""
     np = _numpy()
-    name = _dtype_name(dtype)
-    raw = board_planes(board, canonical, name)
-    return cast("numpy.ndarray[Any, Any]", np.frombuffer(raw, dtype=name).reshape(PLANES, 8, 8))
+    name = "float32" if dtype is None else _dtype_name(dtype)
+    # An array over the bytearray Rust filled: no copy.
+    return cast("numpy.ndarray[Any, Any]", np.ndarray((PLANES, 8, 8), name, board_planes(board, canonical, name)))
 
 
 def to_tensors(

@@ -27,6 +27,12 @@ pub const PLANE_VALUES: usize = PLANES * 64;
 pub fn fill_planes<T: Copy>(board: &Board, canonical: bool, out: &mut [T], zero: T, one: T) {
     assert_eq!(out.len(), PLANE_VALUES, "one position's planes are {PLANE_VALUES} values");
     out.fill(zero);
+    set_planes(board, canonical, out, one);
+}
+
+/// `fill_planes` into values already all zero: only the ones are written.
+pub fn set_planes<T: Copy>(board: &Board, canonical: bool, out: &mut [T], one: T) {
+    assert_eq!(out.len(), PLANE_VALUES, "one position's planes are {PLANE_VALUES} values");
     let us = board.side_to_move();
     let flip = canonical && us == BLACK;
     // Square (0..64, a1 = 0) to the index of its cell in a plane: rank 8 first.

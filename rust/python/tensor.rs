@@ -5,11 +5,12 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyString};
 
 use super::board::PyBoard;
 use super::fen_err;
-use crate::{fill_planes, Board as CoreBoard, PLANE_VALUES};
+use crate::{fill_planes, set_planes, Board as CoreBoard, PLANE_VALUES};
 
 /// The element types planes can be written as.
 #[derive(Clone, Copy)]
@@ -28,6 +29,7 @@ fn dtype_arg(name: &str) -> PyResult<Dtype> {
 
 fn write(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes: &mut [u8]) {
     match dtype {
+        // Writes the zeros too: `write` serves arrays of any prior contents.
         Dtype::U8 => fill_planes(board, canonical, bytes, 0u8, 1u8),
         Dtype::F32 => {
             // SAFETY: f32 has no invalid bit patterns; `align_to_mut` gives the aligned middle.
@@ -60,12 +62,74 @@ pub(crate) fn board_planes<'py>(
         Dtype::F32 => 4,
         Dtype::U8 => 1,
     };
+    // A new bytearray is all zero bytes, which is 0 for both dtypes: only the ones are set.
     board.with_core(|core| {
         PyByteArray::new_with(py, PLANE_VALUES * size, |bytes| {
-            write(core, canonical, dtype, bytes);
+            match dtype {
+                Dtype::U8 => set_planes(core, canonical, bytes, 1u8),
+                Dtype::F32 => {
+                    // SAFETY: f32 has no invalid bit patterns; `align_to_mut` gives the aligned middle.
+                    let (head, values, tail) = unsafe { bytes.align_to_mut::<f32>() };
+                    if head.is_empty() && tail.is_empty() {
+                        set_planes(core, canonical, values, 1.0f32);
+                    } else {
+                        write(core, canonical, dtype, bytes);
+                    }
+                }
+            }
             Ok(())
         })
     })?
+}
+
+/// What `Board.to_tensor` needs of NumPy, imported on first use (NumPy stays optional):
+/// `ndarray`, `dtype`, the two dtypes and the shape, made once.
+struct Numpy {
+    ndarray: Py<PyAny>,
+    dtype_of: Py<PyAny>,
+    float32: Py<PyAny>,
+    uint8: Py<PyAny>,
+    shape: Py<PyAny>,
+}
+
+static NUMPY: PyOnceLock<Numpy> = PyOnceLock::new();
+
+/// `Board.to_tensor`: an ndarray of shape (18, 8, 8) over a bytearray filled here, made
+/// with one call into NumPy (its types, dtypes and the shape are cached).
+pub(crate) fn board_tensor<'py>(
+    slf: &Bound<'py, PyBoard>,
+    canonical: bool,
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let np = NUMPY.get_or_try_init(py, || -> PyResult<_> {
+        let np = py.import("numpy").map_err(|_| {
+            pyo3::exceptions::PyImportError::new_err("board planes need NumPy: pip install kibitz[numpy]")
+        })?;
+        let dtype_of = np.getattr("dtype")?;
+        Ok(Numpy {
+            ndarray: np.getattr("ndarray")?.unbind(),
+            float32: dtype_of.call1(("float32",))?.unbind(),
+            uint8: dtype_of.call1(("uint8",))?.unbind(),
+            dtype_of: dtype_of.unbind(),
+            shape: (18, 8, 8).into_pyobject(py)?.into_any().unbind(),
+        })
+    })?;
+    let (name, dt) = match dtype {
+        None => ("float32", np.float32.bind(py).clone()),
+        Some(d) => {
+            let dt = np.dtype_of.bind(py).call1((d,))?;
+            if dt.eq(np.float32.bind(py))? {
+                ("float32", dt)
+            } else if dt.eq(np.uint8.bind(py))? {
+                ("uint8", dt)
+            } else {
+                return Err(PyValueError::new_err(format!("planes are float32 or uint8, not {}", dt.getattr("name")?)));
+            }
+        }
+    };
+    let raw = board_planes(py, slf.borrow(), canonical, name)?;
+    np.ndarray.bind(py).call1((np.shape.bind(py), dt, raw))
 }
 
 /// Fills the planes of a batch of positions (kibitz Boards or FEN strings) into memory at

@@ -73,6 +73,10 @@ def test_planes_match_the_independent_computation(seed: int) -> None:
         np.testing.assert_array_equal(got, want, err_msg=fen)
         np.testing.assert_array_equal(board_to_tensor(ours, canonical=True), want_canonical, err_msg=fen)
         np.testing.assert_array_equal(board_to_tensor(ours, dtype=np.uint8), want.astype(np.uint8), err_msg=fen)
+        method = ours.to_tensor(canonical=True, dtype="uint8")
+        assert method.dtype == np.uint8 and method.flags.writeable
+        np.testing.assert_array_equal(method, want_canonical.astype(np.uint8), err_msg=fen)
+        np.testing.assert_array_equal(ours.to_tensor(), want, err_msg=fen)
     batch = to_tensors(fens)
     np.testing.assert_array_equal(batch, np.stack([reference_planes(chess.Board(f)) for f in fens]))
     canonical = to_tensors([kibitz.Board(f) for f in fens], canonical=True, dtype="uint8")
@@ -102,4 +106,6 @@ def test_out_is_filled_in_place_and_checked() -> None:
     np.testing.assert_array_equal(out, kept)  # a bad item changes nothing
     with pytest.raises(TypeError):
         to_tensors([42])  # type: ignore[list-item]
+    with pytest.raises(ValueError):
+        kibitz.Board().to_tensor(dtype=np.float64)
     assert to_tensors([]).shape == (0, 18, 8, 8)

@@ -738,4 +738,15 @@ impl PyBoard {
         kwargs.set_item("check", check)?;
         svg.getattr("render")?.call((fen,), Some(&kwargs))?.extract().map(Some)
     }
+
+    /// The position as 18 planes of 8x8 for neural networks, a NumPy array (the layout is
+    /// `kibitz.tensor`'s: pieces, castling rights, legal en passant, side to move).
+    #[pyo3(signature = (canonical=false, dtype=None))]
+    fn to_tensor<'py>(
+        slf: &Bound<'py, Self>,
+        canonical: bool,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::python::tensor::board_tensor(slf, canonical, dtype)
+    }
 }

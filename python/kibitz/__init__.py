@@ -114,6 +114,8 @@ from kibitz._core import (
     SquareSet,
 )
 from kibitz._outcome import Outcome, Termination
+from kibitz._bitboards import *  # noqa: F403 (the BB_* masks, bit helpers, Status: python-chess's names)
+from kibitz import _bitboards
 
 __all__ = [
     "AmbiguousMoveError",
@@ -235,7 +237,7 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them
 
 
 # Submodules python-chess code reaches as attributes of the package (``chess.polyglot``).
-_SUBMODULES = ("polyglot", "svg")
+_SUBMODULES = ("polyglot", "svg", "syzygy", "tensor")
 
 
 def __getattr__(name: str) -> object:
@@ -245,8 +247,13 @@ def __getattr__(name: str) -> object:
         from kibitz import analysis
 
         return getattr(analysis, name)
+    if name in _bitboards._LAZY_TABLES:  # python-chess's sliding-attack tables, built on first use
+        return _bitboards.lazy_table(name)
     if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
         import importlib
 
         return importlib.import_module(f"kibitz.{name}")
     raise AttributeError(f"module 'kibitz' has no attribute {name!r}")
+
+
+__all__ += _bitboards.__all__

@@ -10,6 +10,7 @@ mod interrupt;
 mod lock;
 mod moves;
 mod pgn;
+mod squareset;
 mod syzygy;
 mod tensor;
 mod variant;

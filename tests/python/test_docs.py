@@ -36,8 +36,11 @@ DOCS = ROOT / "docs"
 
 
 def test_docs_build_strict(tmp_path: Path) -> None:
-    for module, package in (("mkdocs", "mkdocs"), ("mkdocstrings", "mkdocstrings[python]"),
-                            ("mkdocstrings_handlers.python", "mkdocstrings[python]")):
+    for module, package in (
+        ("mkdocs", "mkdocs"),
+        ("mkdocstrings", "mkdocstrings[python]"),
+        ("mkdocstrings_handlers.python", "mkdocstrings[python]"),
+    ):
         try:
             found = importlib.util.find_spec(module) is not None
         except ModuleNotFoundError:
@@ -45,9 +48,21 @@ def test_docs_build_strict(tmp_path: Path) -> None:
         if not found:
             pytest.skip(f"{package} is not installed (pip install -r docs/requirements.txt): docs build not checked")
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(tmp_path / "site")],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     site = tmp_path / "site"
@@ -79,7 +94,9 @@ def doc_blocks(kind: str) -> list[tuple[str, str]]:
         while i < len(lines):
             if lines[i].strip() == f"<!-- test: {kind} -->":
                 start = i + 1
-                assert lines[start].startswith("```"), f"docs/{page.name}:{start + 1}: a code block must follow the marker"
+                assert lines[start].startswith("```"), (
+                    f"docs/{page.name}:{start + 1}: a code block must follow the marker"
+                )
                 end = start + 1
                 while not lines[end].startswith("```"):
                     end += 1

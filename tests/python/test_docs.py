@@ -231,3 +231,19 @@ def test_workflows_pass_actionlint() -> None:
     assert workflows, "no workflows in .github/workflows"
     result = subprocess.run([actionlint, *map(str, workflows)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- the example scripts ----------------------------------------------------------------------
+
+EXAMPLE_SCRIPTS = sorted((ROOT / "examples" / "python").glob("*.py"))
+
+
+def test_there_are_example_scripts() -> None:
+    assert EXAMPLE_SCRIPTS, "examples/python/ has no scripts"
+
+
+@pytest.mark.parametrize("script", EXAMPLE_SCRIPTS, ids=[p.name for p in EXAMPLE_SCRIPTS])
+def test_example_script_runs(script: Path) -> None:
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, f"{script.name}\n{result.stdout}{result.stderr}"
+    assert result.stdout.strip(), f"{script.name} printed nothing"

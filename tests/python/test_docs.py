@@ -164,6 +164,28 @@ def test_docs_python_example(where: str, code: str) -> None:
         test()
 
 
+def test_docs_python_examples_pass_mypy_strict(tmp_path: Path) -> None:
+    # As tests/python/test_typing.py does for the README: each tested block is a module of
+    # its own, checked against the installed package (its py.typed and _core.pyi).
+    pytest.importorskip("mypy")
+    files = []
+    for i, (_, code) in enumerate(PYTHON_EXAMPLES):
+        path = tmp_path / f"docs_example_{i}.py"
+        path.write_text(code + "\n", encoding="utf-8")
+        files.append(path)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / ".mypy_cache"), *map(str, files)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    report = result.stdout + result.stderr
+    for path, (where, _) in zip(files, PYTHON_EXAMPLES):
+        report = report.replace(path.name, where)
+    assert result.returncode == 0, report
+
+
 # -- the README -------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Trains kibitz's neural evaluation (NNUE, issue 14) from self-play records and writes the
+"""Trains kibitz's neural evaluation (NNUE) from self-play records and writes the
 quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
@@ -6,7 +6,7 @@ quantised net file that rust/eval/nnue/ reads.
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
-the hand-written evaluation (examples/nodematch.rs, 200 games each, same 620k positions;
+the hand-written evaluation (tools/nodematch.rs, 200 games each, same 620k positions;
 benches/results/nnue-training.md): hidden 256 -> 128 (the smaller net overfits less on a
 few million positions, and is faster), batches of 16384 -> 1024 (more steps), score weight
 0.75 -> 1.0 (the game results of a few thousand games are memorised rather than learnt),

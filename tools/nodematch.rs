@@ -1,5 +1,5 @@
 //! A match between two evaluations at a fixed node count per move, inside one process: a
-//! quick screen for nets (issue 14) before a timed match with match.py, which the strength
+//! quick screen for nets before a timed match with match.py, which the strength
 //! claims still come from (a node-limited match ignores speed).
 //!
 //! `cargo run --release --example nodematch -- --a SPEC --b SPEC [--nodes 5000]

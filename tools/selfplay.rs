@@ -2,7 +2,7 @@
 //! per move, and the positions it meets are written with the game's final result -- as text
 //! for Texel tuning (`--format text`, the default: every position out of check), or as
 //! binary records for training a neural evaluation (`--format nnue`: quiet positions only,
-//! with the search's score; issue 14).
+//! with the search's score).
 //!
 //! `cargo run --release --example selfplay -- --games N --out FILE [--format text|nnue]
 //!  [--nodes 5000] [--threads 2] [--seed 1] [--random-plies 2] [OPENINGS...]`

@@ -8,7 +8,7 @@
 //!
 //! DATA are PGN files (positions from ply SKIP_PLIES on, with the game's result; unfinished
 //! games and time forfeits are left out) or text files of `FEN;RESULT;GAME` lines as
-//! examples/selfplay.rs writes them. Positions in check are dropped, every other one is
+//! tools/selfplay.rs writes them. Positions in check are dropped, every other one is
 //! replaced by the end of its quiescence search's principal variation (`quiescence_leaf`),
 //! so the static evaluation is what the search would use there.
 //!
@@ -544,7 +544,7 @@ fn main() {
         eprintln!("{name:12} {}  ->  {}", show(&old), show(&new));
     }
     let src = format!(
-        "// Tuned by examples/texel.rs: K = {k:.4}, {} train / {} validation positions;\n\
+        "// Tuned by tools/texel.rs: K = {k:.4}, {} train / {} validation positions;\n\
          // MSE train {tr0:.6} -> {tr1:.6}, validation {va0:.6} -> {va1:.6}.\n{}",
         train.samples.len(),
         valid.samples.len(),

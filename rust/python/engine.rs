@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::board::PyBoard;
 use super::interrupt::run_interruptible;
-use super::{move_err, NetError};
+use super::{move_err, open_regular, NetError};
 use crate::{
     embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, Network, SearchOutcome,
     MAX_DEPTH, MAX_THREADS,
@@ -226,11 +226,31 @@ impl EvalChoice {
     }
 }
 
-/// Reads a net file: `OSError` when it cannot be read, `kibitz.NetError` (a `ValueError`)
-/// naming the file and what is wrong when it is not a valid net.
+/// Reads a net file: `OSError` when it cannot be read or is no regular file (a FIFO, a
+/// device, a directory), `kibitz.NetError` (a `ValueError`) naming the file and what is
+/// wrong when it is not a valid net. Nothing here can block or read without bound: the
+/// file type is checked before it is opened (opening a FIFO would wait for a writer), and
+/// the size the header announces is compared with the file's before the body is read.
 fn read_net(path: &str) -> PyResult<Arc<Network>> {
-    let bytes = std::fs::read(path).map_err(|e| PyOSError::new_err(format!("cannot read net file {path:?}: {e}")))?;
-    Network::from_bytes(&bytes).map(Arc::new).map_err(|e| NetError::new_err(format!("{path:?}: {e}")))
+    use std::io::Read;
+    let os_err = |e: std::io::Error| PyOSError::new_err(format!("cannot read net file {path:?}: {e}"));
+    let net_err = |e: crate::NetError| NetError::new_err(format!("{path:?}: {e}"));
+    let (file, len) = open_regular(path).map_err(os_err)?;
+    let mut header = Vec::with_capacity(Network::HEADER_BYTES);
+    (&file).take(Network::HEADER_BYTES as u64).read_to_end(&mut header).map_err(os_err)?;
+    let expected = Network::size_from_header(&header).map_err(net_err)?;
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    if len < expected {
+        return Err(net_err(crate::NetError::Truncated { expected, got: len }));
+    }
+    if len > expected {
+        return Err(net_err(crate::NetError::TrailingBytes { expected, got: len }));
+    }
+    let mut bytes = header;
+    bytes.reserve_exact(expected - bytes.len());
+    // One byte more than announced is read if the file grew meanwhile: from_bytes refuses it.
+    (&file).take((expected + 1 - bytes.len()) as u64).read_to_end(&mut bytes).map_err(os_err)?;
+    Network::from_bytes(&bytes).map(Arc::new).map_err(net_err)
 }
 
 fn check_threads(threads: AnyInt) -> PyResult<usize> {

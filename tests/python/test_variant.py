@@ -354,6 +354,31 @@ def test_cli_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert rc == 2 and "illegal move e2e5" in err
 
 
+def test_perft_refuses_a_fifo_a_device_and_a_huge_file_as_variant_definitions_without_reading_them(
+    tmp_path: Path,
+) -> None:
+    """Each case runs in its own process with a time limit: reading a FIFO waits for a
+    writer and /dev/zero never ends, so a loader that reads first would hang or fill memory."""
+    import os
+
+    fifo = tmp_path / "fifo.ini"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.ini"
+    with open(huge, "wb") as f:
+        f.truncate(600 << 20)  # sparse: no disk space taken
+    cases = [(str(fifo), "a FIFO, not a regular file"), (str(huge), "more than the")]
+    if os.path.exists("/dev/zero"):
+        cases.append(("/dev/zero", "not a regular file"))
+    cases.append((str(tmp_path), "a directory, not a regular file"))
+    for path, message in cases:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kibitz", "perft", "--variant", path, "1"],
+            capture_output=True, text=True, timeout=30,
+        )
+        assert proc.returncode == 2, (path, proc.stdout, proc.stderr)
+        assert "cannot read variant definition" in proc.stderr and message in proc.stderr, (path, proc.stderr)
+
+
 def test_perft_diff_finds_a_planted_bug(capsys: pytest.CaptureFixture[str]) -> None:
     """A test engine whose cannon also captures like a rook: perft-diff names the position
     and the move it should not have."""

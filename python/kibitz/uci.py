@@ -102,6 +102,7 @@ class GoParams:
     infinite: bool = False
     ponder: bool = False
     searchmoves: List[str] = field(default_factory=list)
+    at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
 
     def clock(self, white: bool) -> tuple[Optional[int], int]:
         t = self.wtime if white else self.btime
@@ -514,6 +515,12 @@ class UciEngine:
                         setattr(go, tok, 0)
                         i += 2
                         continue
+                    if tok in ("depth", "nodes", "mate") and value == 0:
+                        # Nothing to search: answer at once with a legal move (waiting for
+                        # a stop that may never come would leave the GUI hanging).
+                        go.at_once = True
+                        i += 2
+                        continue
                     self.info(f"go {tok} {value} is not positive; ignored")
                     i += 2
                     continue
@@ -555,7 +562,7 @@ class UciEngine:
             movetime_ms=go.movetime, overhead_ms=overhead,
         )
         now = time.monotonic()
-        no_limit = not (budget.timed or go.depth or go.nodes or go.mate)
+        no_limit = not (budget.timed or go.depth or go.nodes or go.mate or go.at_once)
         job = SearchJob(
             board=board, go=go, budget=budget, start=now, search_start=now,
             pondering=go.ponder, wait_for_stop=go.infinite or go.ponder or no_limit,
@@ -726,8 +733,8 @@ class UciEngine:
         want_net = self.options.get_bool("UseNNUE")
         if getattr(engine, "nnue", want_net) != want_net:
             engine.nnue = want_net
-        if job.stop_event.is_set():
-            kwargs["depth"] = 1  # stopped before it began: answer at once
+        if job.stop_event.is_set() or go.at_once:
+            kwargs["depth"] = 1  # stopped before it began, or depth/nodes/mate 0: answer at once
         result = engine.search(board, **kwargs)
 
         best = getattr(result, "best_move", None)
@@ -857,7 +864,9 @@ class UciEngine:
                 finally:
                     self.reading = False
                 if line is None:
-                    self.shutdown(wait_finite=True)
+                    # End of input: nobody can send stop any more, so even a finite search
+                    # (go depth 120 may take hours) is stopped; its bestmove is still written.
+                    self.shutdown(wait_finite=False)
                     break
                 if not self.handle(line):
                     break

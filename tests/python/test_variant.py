@@ -272,6 +272,27 @@ def test_bad_input_raises_value_errors_and_changes_nothing() -> None:
     assert issubclass(VariantError, ValueError)
 
 
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/8/8/8/8/RK6 w Q - 0 1",  # castling b1-c1 beside the king's step b1-c1
+    "4k3/8/8/8/8/8/8/R1K5 w Q - 0 1",  # castling leaves the king on c1
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+])
+def test_castling_whose_king_move_reads_as_another_move_is_written_king_takes_rook(fen: str) -> None:
+    board = Board("chess", fen)
+    moves = board.legal_moves
+    assert len(set(moves)) == len(moves), moves
+    for depth in (1, 2, 3):
+        counts = board.divide(depth)
+        assert sorted(counts) == sorted(moves)
+        assert sum(counts.values()) == board.perft(depth)
+    for m in moves:  # each text plays its own move, and pop gives the same text back
+        b = board.copy()
+        b.push(m)
+        assert b.pop() == m and b.fen() == board.fen()
+    if fen.startswith("4k3"):
+        assert "b1a1" in moves or "c1a1" in moves
+
+
 def test_definition_errors_name_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.ini"
     path.write_text("[mine:chess]\nmaxFile = 10\ncustomPiece1 = a:BNx\n")

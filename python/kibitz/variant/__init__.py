@@ -4,7 +4,8 @@
 (``builtin_variants()``) or the path of a definition file in the format described in
 ``data/README.md`` (pieces as named types or in Betza notation; the file's last section is
 the variant, earlier ones may serve as parents). Moves are UCI text as Fairy-Stockfish
-writes it (``a9a10c``; castling as the king's move, ``f1i1``).
+writes it (``a9a10c``; castling as the king's move, ``f1i1``, or as the king taking
+its own rook, ``b1a1``, where the king's move would read as another move of the king).
 
 The generator is a reference, not the engine's: kibitz plays only orthodox chess.
 """

@@ -474,7 +474,16 @@ class Engine:
     def threads(self) -> int:
         """Search threads (Lazy SMP; 1 is deterministic)."""
     def set_threads(self, threads: int) -> None:
-        """Sets the number of search threads (1..256) for the next search."""
+        """Sets the number of search threads (1..1024) for the next search; at most
+        ``thread_limit`` of them search."""
+    @property
+    def effective_threads(self) -> int:
+        """The threads that actually search: ``threads``, but at most ``thread_limit``."""
+    @property
+    def thread_limit(self) -> int:
+        """The most threads that search at once (by default the machine's cores)."""
+    def set_thread_limit(self, limit: int) -> None:
+        """Sets ``thread_limit`` (1..1024)."""
     def hashfull(self) -> int:
         """Hash table use in permille."""
 

@@ -97,8 +97,9 @@ def default_options() -> List[Option]:
         Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
         Option("Clear Hash", "button", help="empty the transposition table"),
         # Lazy SMP: helper threads share the table with the main thread. 1 by default (the
-        # deterministic search); 256 at most, as kibitz.Engine accepts.
-        Option("Threads", "spin", 1, 1, 256, help="search threads"),
+        # deterministic search); 1024 at most, as kibitz.Engine accepts (GUIs often set the
+        # maximum: at most as many threads as the machine has cores search).
+        Option("Threads", "spin", 1, 1, 1024, help="search threads"),
         # 256 lines: more than any GUI shows; every line costs a full-width re-search.
         Option("MultiPV", "spin", 1, 1, 256, help="number of best lines shown"),
         Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),

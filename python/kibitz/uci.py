@@ -220,13 +220,22 @@ class UciEngine:
             engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
-                engine.set_threads(threads)
+                self._set_threads(engine, threads)
             self._engine = engine
             if not self.options.get_bool("UseNNUE"):
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
                 self._load_net(self.options.get_str("EvalFile"))
         return self._engine
+
+    def _set_threads(self, engine: Any, threads: int) -> None:
+        """Set the search threads, saying so when fewer than asked will search (the engine
+        caps them at the machine's cores)."""
+        engine.set_threads(threads)
+        effective = getattr(engine, "effective_threads", threads)
+        if effective < threads:
+            self.info(f"Threads {threads}: {effective} will search "
+                      f"(at most one per core: {getattr(engine, 'thread_limit', effective)})")
 
     def _load_net(self, path: str) -> None:
         """Load a net file into the engine (empty path: the embedded net); a file that
@@ -392,7 +401,7 @@ class UciEngine:
         elif name == "Threads":
             if self._engine is not None:
                 engine = self._engine
-                self._apply_to_engine(lambda: engine.set_threads(int(value)), "Threads")
+                self._apply_to_engine(lambda: self._set_threads(engine, int(value)), "Threads")
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")

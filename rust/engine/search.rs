@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::order::*;
+use crate::engine::pool::Pool;
 use crate::engine::tt::*;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::{evaluate, SEE_VALUE};
@@ -250,16 +251,37 @@ impl Features {
 
 /// The searcher with its long-lived state: the table and the ordering heuristics.
 pub struct Engine {
-    pub tt: TranspositionTable,
+    /// Shared with the helper threads during a search; changed (`tt_mut`) only when they
+    /// are idle.
+    tt: Arc<TranspositionTable>,
     heur: Box<Heuristics>,
     pub features: Features,
-    /// Search threads (Lazy SMP): 1 = the main thread alone, the deterministic default.
+    /// Search threads asked for (Lazy SMP): 1 = the main thread alone, the deterministic
+    /// default.
     threads: usize,
-    /// The helper threads' own ordering heuristics, kept across searches like the main one's.
-    helper_heur: Vec<Box<Heuristics>>,
-    /// The neural evaluation (issue 14), shared read-only by every search thread; `None`
-    /// means the hand-written `eval::evaluate`. New engines start with the embedded net.
+    /// The most threads that search at once (`set_thread_limit`): by default the machine's
+    /// cores, since more threads than cores only take time from the main thread, which keeps
+    /// the clock.
+    thread_limit: usize,
+    /// The helper threads, kept alive between searches.
+    pool: Pool,
+    /// The neural evaluation, shared read-only by every search thread; `None` means the
+    /// hand-written `eval::evaluate`. New engines start with the embedded net.
     net: Option<Arc<Network>>,
+}
+
+/// The machine's hardware threads (1 when unknown).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Raises a stop flag when dropped: the helpers stop even if the main search unwinds.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Engine {
@@ -276,20 +298,33 @@ impl Engine {
     fn with_table(tt: TranspositionTable) -> Engine {
         let features = Features::from_env();
         Engine {
-            tt,
+            tt: Arc::new(tt),
             heur: Heuristics::new(),
             features,
             threads: 1,
-            helper_heur: Vec::new(),
+            thread_limit: available_cores(),
+            pool: Pool::default(),
             net: if features.nnue { crate::eval::nnue::embedded() } else { None },
         }
+    }
+
+    /// The table, for a change: waits for the helper threads of the last search to finish
+    /// (they hold the only other references, and drop them before they report idle).
+    fn tt_mut(&mut self) -> &mut TranspositionTable {
+        self.pool.wait_idle();
+        if Arc::get_mut(&mut self.tt).is_none() {
+            // Unreachable while the helpers keep their promise; a fresh table keeps the
+            // engine working all the same.
+            self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb()));
+        }
+        Arc::get_mut(&mut self.tt).expect("a table just made has no other owner")
     }
 
     /// The evaluation the search uses from now on: a net, or `None` for the hand-written
     /// one. The table is cleared, since its stored evaluations came from the other one.
     pub fn set_net(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
-        self.tt.clear();
+        self.tt_mut().clear();
     }
 
     /// The net the search evaluates with (`None`: the hand-written evaluation).
@@ -308,25 +343,52 @@ impl Engine {
 
     /// Forget the table and the histories (a new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tt_mut().clear();
         self.heur.clear();
-        self.helper_heur.iter_mut().for_each(|h| h.clear());
+        self.pool.for_each_heuristics(|h| h.clear());
     }
 
-    /// Number of search threads, 1..=MAX_THREADS (clamped).
+    /// Number of search threads asked for, 1..=MAX_THREADS (clamped). At most
+    /// `thread_limit` of them search (`effective_threads`); the helper threads are started
+    /// here, off the clock, and kept for the following searches.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
-        self.helper_heur.truncate(self.threads - 1);
+        self.pool.resize(self.threads.min(self.thread_limit) - 1);
     }
 
+    /// The threads asked for (`set_threads`).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The most threads that search at once, 1..=MAX_THREADS (clamped); by default the
+    /// machine's cores (`available_cores`). Threads beyond the cores share them with the
+    /// main thread, which alone keeps the clock and answers: raise it only to measure.
+    pub fn set_thread_limit(&mut self, limit: usize) {
+        self.thread_limit = limit.clamp(1, MAX_THREADS);
+        self.set_threads(self.threads);
+    }
+
+    pub fn thread_limit(&self) -> usize {
+        self.thread_limit
+    }
+
+    /// The threads that search: the main one and the helpers started (`threads` at most
+    /// `thread_limit`, fewer if the system refused some).
+    pub fn effective_threads(&self) -> usize {
+        1 + self.pool.len()
+    }
+
+    /// Waits until the helper threads of the last search have stopped (a search returns
+    /// as soon as its main thread is done; its helpers stop within moments).
+    pub fn wait_for_helpers(&self) {
+        self.pool.wait_idle();
     }
 
     /// A new empty table of `hash_mb` megabytes; on `AllocError` the engine keeps an empty
     /// table of the old size (or 1 MB) and stays usable.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), AllocError> {
-        self.tt.resize(hash_mb)
+        self.tt_mut().resize(hash_mb)
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -348,9 +410,9 @@ impl Engine {
         report: &mut dyn FnMut(&Info) -> bool,
     ) -> SearchOutcome {
         let start = Instant::now();
-        self.tt.new_search();
+        self.tt_mut().new_search();
         let features = self.features;
-        let prepare = |h: &mut Heuristics| {
+        let prepare = move |h: &mut Heuristics| {
             h.new_search();
             h.use_killers = features.killers;
             h.use_counter = features.counter;
@@ -358,9 +420,10 @@ impl Engine {
             h.use_cont = features.cont;
         };
         prepare(&mut self.heur);
-        let helper_nodes = AtomicU64::new(0);
-        let net = self.net.as_deref();
-        if self.threads == 1 {
+        let helper_nodes = Arc::new(AtomicU64::new(0));
+        let helpers = self.pool.len();
+        if helpers == 0 {
+            let net = self.net.as_deref();
             let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
             return s.run(limits, report);
         }
@@ -369,44 +432,41 @@ impl Engine {
         // same root through the shared table, without time limits, until the main thread
         // (which alone keeps the clock, reports and decides the move) is done. Half the
         // helpers start one ply deeper, so that the threads do not walk the tree in step.
-        while self.helper_heur.len() < self.threads - 1 {
-            self.helper_heur.push(Heuristics::new());
-        }
-        let helper_stop = AtomicBool::new(false);
-        let helper_limits = Limits {
+        // The main thread answers without waiting for them: it raises their stop flag
+        // (also if it unwinds) and returns; they finish in the background.
+        let helper_stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let helper_limits = Arc::new(Limits {
             depth: limits.depth,
             nodes: None,
             soft: None,
             hard: None,
             multipv: 1,
             searchmoves: limits.searchmoves.clone(),
-        };
-        let tt = &self.tt;
-        let main_heur = &mut self.heur;
-        let helpers = &mut self.helper_heur;
-        std::thread::scope(|scope| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                prepare(h);
-                let (helper_stop, helper_nodes, helper_limits) = (&helper_stop, &helper_nodes, &helper_limits);
-                let spawned = std::thread::Builder::new()
-                    .name(format!("kibitz-search-{}", i + 1))
-                    .stack_size(HELPER_STACK)
-                    .spawn_scoped(scope, move || {
-                        let mut s =
-                            Search::new(board, tt, h, helper_stop, helper_nodes, start, helper_limits, features, net);
-                        s.main = false;
-                        s.start_depth = 1 + (i as u32 + 1) % 2;
-                        s.run(helper_limits, &mut |_| true);
-                    });
-                if spawned.is_err() {
-                    break; // fewer helpers than asked: the search is still correct
-                }
-            }
-            let mut s = Search::new(board, tt, main_heur, stop, &helper_nodes, start, limits, features, net);
-            let out = s.run(limits, report);
-            helper_stop.store(true, Ordering::SeqCst);
-            out
-        })
+        });
+        for i in 0..helpers {
+            let (tt, net, stop, nodes, lim) = (
+                Arc::clone(&self.tt),
+                self.net.clone(),
+                Arc::clone(&helper_stop.0),
+                Arc::clone(&helper_nodes),
+                Arc::clone(&helper_limits),
+            );
+            let board = board.clone();
+            self.pool.run(
+                i,
+                Box::new(move |h: &mut Heuristics| {
+                    prepare(h);
+                    let mut s = Search::new(&board, &tt, h, &stop, &nodes, start, &lim, features, net.as_deref());
+                    s.main = false;
+                    s.start_depth = 1 + (i as u32 + 1) % 2;
+                    s.run(&lim, &mut |_| true);
+                }),
+            );
+        }
+        let net = self.net.as_deref();
+        let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
+        s.run(limits, report)
+        // helper_stop is dropped here: the helpers stop.
     }
 }
 
@@ -477,12 +537,8 @@ fn clamp_eval(v: i32) -> i32 {
     v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
 }
 
-/// Most search threads accepted (the UCI `Threads` maximum).
-pub const MAX_THREADS: usize = 256;
-
-/// Stack of each helper search thread: the recursion keeps move lists and scores on the
-/// stack, about 2.5 KB a ply for up to MAX_PLY plies; 16 MB leaves a wide margin.
-const HELPER_STACK: usize = 16 << 20;
+/// Most search threads accepted (the UCI `Threads` maximum; GUIs often set the maximum).
+pub const MAX_THREADS: usize = 1024;
 
 /// How often (in nodes) the clock and the stop flag are read: 1024 nodes are about a
 /// millisecond at this engine's speed, well inside the few-ms stop promise.

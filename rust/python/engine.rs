@@ -578,11 +578,33 @@ impl PyEngine {
         self.threads.load(Ordering::SeqCst)
     }
 
-    /// Sets the number of search threads (1..256) for the next search.
+    /// Sets the number of search threads (1..1024) for the next search. At most
+    /// `thread_limit` of them search (`effective_threads`); their threads are started here
+    /// and kept between searches.
     fn set_threads(&self, threads: AnyInt) -> PyResult<()> {
         let n = check_threads(threads)?;
         self.idle()?.set_threads(n);
         self.threads.store(n, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The threads that actually search: `threads`, but at most `thread_limit`.
+    #[getter]
+    fn effective_threads(&self) -> PyResult<usize> {
+        Ok(self.idle()?.effective_threads())
+    }
+
+    /// The most threads that search at once: by default the machine's cores, since threads
+    /// beyond them take time from the main thread, which keeps the clock.
+    #[getter]
+    fn thread_limit(&self) -> PyResult<usize> {
+        Ok(self.idle()?.thread_limit())
+    }
+
+    /// Sets `thread_limit` (1..1024), e.g. to measure more threads than cores.
+    fn set_thread_limit(&self, limit: AnyInt) -> PyResult<()> {
+        let n = check_threads(limit)?;
+        self.idle()?.set_thread_limit(n);
         Ok(())
     }
 

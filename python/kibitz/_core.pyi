@@ -431,7 +431,18 @@ class SearchResult:
 class Engine:
     """The search: alpha-beta with a hash table; one search at a time."""
 
-    def __new__(cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True) -> Engine: ...
+    def __new__(
+        cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True,
+        features: dict[str, bool] | None = None,
+    ) -> Engine: ...
+    @staticmethod
+    def feature_names() -> list[str]:
+        """The names of the search features ``features`` can switch."""
+    @property
+    def features(self) -> dict[str, bool]:
+        """Every search feature and whether it is on."""
+    def set_features(self, features: dict[str, bool]) -> None:
+        """Sets the search features: the defaults with ``{name: bool}`` applied."""
     def load_eval_file(self, path: str) -> None:
         """Evaluates with the net in this file (NetError / OSError keep the current one)."""
     def use_embedded_net(self) -> None:

@@ -222,11 +222,26 @@ class UciEngine:
             if threads != 1:
                 self._set_threads(engine, threads)
             self._engine = engine
+            if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
+                self._set_features()
             if not self.options.get_bool("UseNNUE"):
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
                 self._load_net(self.options.get_str("EvalFile"))
         return self._engine
+
+    def _set_features(self) -> None:
+        """The search features of SearchOn (switched on), then SearchOff (off) over the
+        defaults (the names were checked when the options were set)."""
+        from kibitz.options import feature_list
+
+        features = {n: True for n in feature_list(self.options.get_str("SearchOn"))}
+        features.update({n: False for n in feature_list(self.options.get_str("SearchOff"))})
+        engine = self.engine()
+        engine.set_features(features)
+        if "nnue" in features:  # the net switch is UseNNUE's too
+            self.options.set("UseNNUE", "true" if features["nnue"] else "false")
+        engine.nnue = self.options.get_bool("UseNNUE")
 
     def _set_threads(self, engine: Any, threads: int) -> None:
         """Set the search threads, saying so when fewer than asked will search (the engine
@@ -407,6 +422,8 @@ class UciEngine:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
         elif name == "EvalFile":
             self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
+        elif name in ("SearchOff", "SearchOn"):
+            self._apply_to_engine(self._set_features, name)
         elif name == "UseNNUE":
             engine = self.engine()
             self._apply_to_engine(lambda: setattr(engine, "nnue", bool(value)), "UseNNUE")

@@ -8,8 +8,8 @@
 //! move mates in n plies, `-(MATE - n)` that it is mated in n plies; 0 is a draw.
 //!
 //! Measured features carry their match (W/D/L, Elo with its 95% interval, games, time
-//! control) in the comment beside them; `Features` / `KIBITZ_SEARCH_OFF` switch them off for
-//! such matches. The whole search as of these measurements against Phalanx XXV (xboard,
+//! control) in the comment beside them; `Features` (the UCI options `SearchOff` /
+//! `SearchOn`) switch them off for such matches. The whole search as of these measurements against Phalanx XXV (xboard,
 //! -b- -l-): 40 games at 2+0.05, +25 -11 =4, +127 +/- 114 Elo; 200 games at 10+0.1
 //! (concurrency 2, balanced_8ply openings): +123 -52 =25 (67.7%), +129 +/- 48 Elo, with no
 //! illegal moves, time forfeits or crashes.
@@ -139,18 +139,18 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// Switches for the selective features. They exist to measure each feature by a match
-/// (engine with vs without it): the environment variable `KIBITZ_SEARCH_OFF` (read when an
-/// `Engine` is created) lists the ones to turn off, comma-separated: asp, nmp, rfp, fut,
-/// lmp, lmr, see (main-search SEE pruning), qsee (quiescence SEE pruning), delta, ext, iir,
-/// tm (soft-limit stability factor), tt (no table probes in the tree: no cut-offs, table
-/// move or stored eval), killers, counter, history (the move-ordering heuristics;
-/// `history` also drops LMR's history term). All are on by default except two that have
-/// not yet shown a gain, which `KIBITZ_SEARCH_ON` turns on: cont (continuation history)
-/// and se (singular extensions). Measured together against the search without them
-/// (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
+/// (engine with vs without it); each has a short name (`Features::NAMES`, used by
+/// `Features::set`, kibitz.Engine's `features` argument and the hidden UCI options
+/// `SearchOff` / `SearchOn`): asp, nmp, rfp, fut, lmp, lmr, see (main-search SEE pruning),
+/// qsee (quiescence SEE pruning), delta, ext, iir, tm (soft-limit stability factor), tt (no
+/// table probes in the tree: no cut-offs, table move or stored eval), killers, counter,
+/// history (the move-ordering heuristics; `history` also drops LMR's history term), nnue.
+/// All are on by default except two that have not yet shown a gain: cont (continuation
+/// history) and se (singular extensions). Measured together against the search without
+/// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
 /// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
 /// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub aspiration: bool,
     pub null_move: bool,
@@ -171,10 +171,10 @@ pub struct Features {
     pub cont: bool,
     pub singular: bool,
     /// New engines evaluate with the embedded net (else the hand-written evaluation);
-    /// `KIBITZ_SEARCH_OFF=nnue` gives the hand-written one, for matches and benches.
+    /// switching `nnue` off gives the hand-written one, for matches and benches.
     pub nnue: bool,
-    /// For tests (off by default): every evaluation also recomputes the accumulators from
-    /// scratch and panics if the incremental ones differ.
+    /// For tests (off by default, no name): every evaluation also recomputes the
+    /// accumulators from scratch and panics if the incremental ones differ.
     pub verify_nnue: bool,
 }
 
@@ -205,47 +205,74 @@ impl Default for Features {
     }
 }
 
+/// A feature name that `Features` does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFeature(pub String);
+
+impl std::fmt::Display for UnknownFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown search feature {:?} (known: {})", self.0, Features::NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFeature {}
+
 impl Features {
-    /// Defaults with the features named in `KIBITZ_SEARCH_ON` turned on and those named in
-    /// `KIBITZ_SEARCH_OFF` turned off.
-    pub fn from_env() -> Features {
+    /// The switchable features' names.
+    pub const NAMES: [&'static str; 19] = [
+        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tm", "tt", "killers",
+        "counter", "history", "cont", "se", "nnue",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "asp" => &mut self.aspiration,
+            "nmp" => &mut self.null_move,
+            "rfp" => &mut self.reverse_futility,
+            "fut" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "lmr" => &mut self.lmr,
+            "see" => &mut self.see_pruning,
+            "qsee" => &mut self.qsearch_see,
+            "delta" => &mut self.delta,
+            "ext" => &mut self.check_extension,
+            "iir" => &mut self.iir,
+            "tm" => &mut self.time_stability,
+            "tt" => &mut self.tt,
+            "killers" => &mut self.killers,
+            "counter" => &mut self.counter,
+            "history" => &mut self.history,
+            "cont" => &mut self.cont,
+            "se" => &mut self.singular,
+            "nnue" => &mut self.nnue,
+            _ => return None,
+        })
+    }
+
+    /// Turns the feature `name` (one of `NAMES`) on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), UnknownFeature> {
+        let slot = self.switch(name).ok_or_else(|| UnknownFeature(name.to_string()))?;
+        *slot = on;
+        Ok(())
+    }
+
+    /// Whether the feature `name` is on (`None` for an unknown name).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch(name).copied()
+    }
+
+    /// The defaults with the features listed in `on` turned on, then those in `off` turned
+    /// off (comma-separated names, spaces ignored; empty lists allowed). An unknown name is
+    /// an error and nothing is changed.
+    pub fn from_lists(on: &str, off: &str) -> Result<Features, UnknownFeature> {
         let mut f = Features::default();
-        if let Ok(on) = std::env::var("KIBITZ_SEARCH_ON") {
-            for name in on.split(',').map(str::trim) {
-                match name {
-                    "cont" => f.cont = true,
-                    "se" => f.singular = true,
-                    _ => {}
-                }
+        for (list, value) in [(on, true), (off, false)] {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                f.set(name, value)?;
             }
         }
-        if let Ok(off) = std::env::var("KIBITZ_SEARCH_OFF") {
-            for name in off.split(',').map(str::trim) {
-                match name {
-                    "asp" => f.aspiration = false,
-                    "nmp" => f.null_move = false,
-                    "rfp" => f.reverse_futility = false,
-                    "fut" => f.futility = false,
-                    "lmp" => f.late_move_pruning = false,
-                    "lmr" => f.lmr = false,
-                    "see" => f.see_pruning = false,
-                    "qsee" => f.qsearch_see = false,
-                    "delta" => f.delta = false,
-                    "ext" => f.check_extension = false,
-                    "iir" => f.iir = false,
-                    "tm" => f.time_stability = false,
-                    "tt" => f.tt = false,
-                    "killers" => f.killers = false,
-                    "counter" => f.counter = false,
-                    "history" => f.history = false,
-                    "cont" => f.cont = false,
-                    "se" => f.singular = false,
-                    "nnue" => f.nnue = false,
-                    _ => {}
-                }
-            }
-        }
-        f
+        Ok(f)
     }
 }
 
@@ -296,7 +323,7 @@ impl Engine {
     }
 
     fn with_table(tt: TranspositionTable) -> Engine {
-        let features = Features::from_env();
+        let features = Features::default();
         Engine {
             tt: Arc::new(tt),
             heur: Heuristics::new(),

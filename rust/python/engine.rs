@@ -16,8 +16,8 @@ use super::board::PyBoard;
 use super::interrupt::run_interruptible;
 use super::{move_err, open_regular, NetError};
 use crate::{
-    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, Network, SearchOutcome,
-    MAX_DEPTH, MAX_THREADS,
+    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line, Move, Network,
+    SearchOutcome, MAX_DEPTH, MAX_THREADS,
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -253,6 +253,15 @@ fn read_net(path: &str) -> PyResult<Arc<Network>> {
     Network::from_bytes(&bytes).map(Arc::new).map_err(net_err)
 }
 
+/// The default features with `(name, on)` pairs applied; ValueError naming an unknown name.
+fn make_features(pairs: std::collections::HashMap<String, bool>) -> PyResult<Features> {
+    let mut f = Features::default();
+    for (name, on) in pairs {
+        f.set(&name, on).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    Ok(f)
+}
+
 fn check_threads(threads: AnyInt) -> PyResult<usize> {
     let n = threads.0;
     if !(1..=MAX_THREADS as i128).contains(&n) {
@@ -343,12 +352,23 @@ impl PyEngine {
 impl PyEngine {
     /// `eval_file`: a net file to evaluate with instead of the embedded one (see
     /// `load_eval_file`); `nnue=False`: the hand-written evaluation instead of a net.
+    ///
+    /// `features`: search features to switch on or off, `{name: bool}` over the defaults
+    /// (names in `Engine.feature_names()`; an unknown one is a ValueError), for matches
+    /// that measure a feature.
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true),
-           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True)")]
-    fn new(hash_mb: AnyInt, threads: AnyInt, eval_file: Option<String>, nnue: bool) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true, features = None),
+           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True, features=None)")]
+    fn new(
+        hash_mb: AnyInt,
+        threads: AnyInt,
+        eval_file: Option<String>,
+        nnue: bool,
+        features: Option<std::collections::HashMap<String, bool>>,
+    ) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
         let n = check_threads(threads)?;
+        let features = make_features(features.unwrap_or_default())?;
         let file = match eval_file {
             Some(path) => {
                 let net = read_net(&path)?;
@@ -357,8 +377,9 @@ impl PyEngine {
             None => None,
         };
         let mut engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
-        // KIBITZ_SEARCH_OFF=nnue (read by the core engine) turns the net off here too.
-        let choice = EvalChoice { nnue: nnue && engine.features.nnue, file };
+        engine.features = features;
+        // The `nnue` feature switched off turns the net off too.
+        let choice = EvalChoice { nnue: nnue && features.nnue, file };
         engine.set_threads(n);
         engine.set_net(choice.net());
         Ok(PyEngine {
@@ -368,6 +389,37 @@ impl PyEngine {
             threads: AtomicUsize::new(n),
             eval: Mutex::new(choice),
         })
+    }
+
+    /// The names of the search features `features` can switch.
+    #[staticmethod]
+    fn feature_names() -> Vec<&'static str> {
+        Features::NAMES.to_vec()
+    }
+
+    /// Every search feature and whether it is on.
+    #[getter]
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let f = self.idle()?.features;
+        let out = pyo3::types::PyDict::new(py);
+        for &n in Features::NAMES.iter() {
+            out.set_item(n, f.get(n).unwrap_or(false))?;
+        }
+        Ok(out)
+    }
+
+    /// Sets the search features: the defaults with `{name: bool}` applied (an unknown name
+    /// is a ValueError and changes nothing). `nnue` also sets the `nnue` attribute.
+    fn set_features(&self, features: std::collections::HashMap<String, bool>) -> PyResult<()> {
+        let f = make_features(features)?;
+        let mut engine = self.idle()?;
+        engine.features = f;
+        let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        if choice.nnue != f.nnue {
+            choice.nnue = f.nnue;
+            engine.set_net(choice.net());
+        }
+        Ok(())
     }
 
     /// Evaluates with the net in the file at `path` from now on (and clears the table).

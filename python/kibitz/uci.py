@@ -421,7 +421,10 @@ class UciEngine:
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
         elif name == "EvalFile":
-            self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
+            if self._engine is None:
+                self._prepare_engine()  # made now, with the file loaded (or refused) once
+            else:
+                self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
         elif name in ("SearchOff", "SearchOn"):
             self._apply_to_engine(self._set_features, name)
         elif name == "UseNNUE":

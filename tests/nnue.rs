@@ -746,3 +746,32 @@ fn accumulator_range_bounds_every_position() {
         }
     }
 }
+
+#[test]
+fn a_net_whose_accumulators_could_leave_the_i16_range_is_refused() {
+    // Every weight and bias at the i16 maximum: 33 of them summed wrap many times over.
+    let mut spec = random_spec(31, 16, false);
+    spec.fw.iter_mut().for_each(|w| *w = i16::MAX);
+    spec.fb.iter_mut().for_each(|b| *b = i16::MAX);
+    let err = Network::from_bytes(&encode(&spec)).unwrap_err();
+    let NetError::AccumulatorOverflow { lo, hi } = err else { panic!("expected an overflow error, got {err:?}") };
+    assert!(hi > i16::MAX as i64 && lo <= hi, "{lo}..{hi}");
+    assert!(err.to_string().contains("i16 range"), "{err}");
+    // Just inside: one neuron whose bias plus its 32 largest weights is exactly i16::MAX loads,
+    // one more and it is refused (also through from_params).
+    let mut spec = random_spec(32, 16, false);
+    spec.fw.iter_mut().for_each(|w| *w = 0);
+    spec.fb.iter_mut().for_each(|b| *b = 0);
+    for f in 0..32 {
+        spec.fw[f * 16] = 1000;
+    }
+    spec.fb[0] = i16::MAX - 32_000;
+    let net = Network::from_bytes(&encode(&spec)).expect("a net at the edge of the range loads");
+    assert_eq!(net.accumulator_range().1, i16::MAX as i64);
+    let mut params = net.params();
+    params.feature_biases[0] += 1;
+    assert_eq!(
+        Network::from_params(params).unwrap_err(),
+        NetError::AccumulatorOverflow { lo: 0, hi: i16::MAX as i64 + 1 }
+    );
+}

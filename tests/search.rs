@@ -241,3 +241,31 @@ fn every_perftsuite_position_gets_a_legal_move() {
         }
     }
 }
+
+#[test]
+fn search_features_are_switched_by_name_and_unknown_names_are_errors() {
+    let defaults = kibitz::Features::default();
+    assert_eq!(kibitz::Features::from_lists("", ""), Ok(defaults));
+    let f = kibitz::Features::from_lists("se, cont", "nmp,lmr").unwrap();
+    assert!(f.singular && f.cont && !f.null_move && !f.lmr && f.aspiration);
+    for name in kibitz::Features::NAMES {
+        let mut g = defaults;
+        let was = g.get(name).unwrap();
+        g.set(name, !was).unwrap();
+        assert_eq!(g.get(name), Some(!was), "{name}");
+        assert_ne!(g, defaults, "{name} switches nothing");
+    }
+    let err = kibitz::Features::from_lists("", "nmp,bogus").unwrap_err();
+    assert!(err.to_string().contains("\"bogus\"") && err.to_string().contains("nmp"), "{err}");
+    assert_eq!(defaults.get("bogus"), None);
+    // A switched feature changes the search: null move off at a fixed depth searches
+    // another tree.
+    let board = Board::from_fen("r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9").unwrap();
+    let stop = AtomicBool::new(false);
+    let nodes = |features: kibitz::Features| {
+        let mut e = Engine::new(16);
+        e.features = features;
+        e.search(&board, &depth(7), &stop, &mut |_: &Info| true).nodes
+    };
+    assert_ne!(nodes(defaults), nodes(kibitz::Features::from_lists("", "nmp").unwrap()));
+}

@@ -14,9 +14,13 @@ fn legal(board: &Board) -> MoveList {
     ml
 }
 
+/// An engine with `threads` search threads, however many cores the machine has (so that
+/// the helpers run even on a small one).
 fn engine(threads: usize) -> Engine {
     let mut e = Engine::new(16);
+    e.set_thread_limit(threads);
     e.set_threads(threads);
+    assert_eq!(e.effective_threads(), threads);
     e
 }
 
@@ -101,12 +105,61 @@ fn stop_reaches_every_thread() {
         Instant::now()
     });
     let mut e = engine(4);
-    // `search` returns only after every helper thread has ended (scoped threads), so the
-    // lag measures the slowest thread.
+    // `search` returns when the main thread is done; waiting for the helpers after it makes
+    // the lag measure the slowest thread.
     let out = e.search(&board, &Limits { multipv: 1, ..Default::default() }, &stop, &mut |_: &Info| true);
+    e.wait_for_helpers();
     let lag = Instant::now().duration_since(setter.join().unwrap());
     // Generous: the test machines are shared; a thread that missed the stop would run on
     // for ever, not for a quarter of a second.
     assert!(lag < Duration::from_millis(250), "took {lag:?} to stop all threads");
     assert!(legal(&board).contains(out.best.unwrap()));
+}
+
+#[test]
+fn at_the_most_threads_a_100_ms_search_answers_within_a_second_and_threads_are_capped_at_the_cores() {
+    let board = Board::from_fen("r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9").unwrap();
+    let mut e = Engine::new(16);
+    e.set_threads(kibitz::MAX_THREADS);
+    assert_eq!(e.threads(), kibitz::MAX_THREADS);
+    assert!(e.effective_threads() <= kibitz::available_cores().max(1), "{} threads", e.effective_threads());
+    let stop = AtomicBool::new(false);
+    let lim = Limits { hard: Some(Duration::from_millis(100)), multipv: 1, ..Default::default() };
+    for _ in 0..3 {
+        let start = Instant::now();
+        let out = e.search(&board, &lim, &stop, &mut |_: &Info| true);
+        // Generous: shared machines with two cores are noisy.
+        assert!(start.elapsed() < Duration::from_secs(1), "answered after {:?}", start.elapsed());
+        assert!(legal(&board).contains(out.best.unwrap()));
+    }
+}
+
+#[test]
+fn with_more_threads_than_cores_stop_is_answered_promptly_and_the_threads_are_kept() {
+    // 64 threads on however few cores: the main thread answers without waiting for every
+    // helper to be scheduled again, and the helpers stop soon after.
+    let board = Board::from_fen("r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9").unwrap();
+    let mut e = engine(64);
+    for _ in 0..2 {
+        let stop = Arc::new(AtomicBool::new(false));
+        let s2 = Arc::clone(&stop);
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            s2.store(true, Ordering::SeqCst);
+            Instant::now()
+        });
+        let out = e.search(&board, &Limits { multipv: 1, ..Default::default() }, &stop, &mut |_: &Info| true);
+        let lag = Instant::now().duration_since(setter.join().unwrap());
+        assert!(lag < Duration::from_secs(1), "answered {lag:?} after stop");
+        assert!(legal(&board).contains(out.best.unwrap()));
+        e.wait_for_helpers();
+        assert_eq!(e.effective_threads(), 64, "the pool lost threads");
+    }
+    let lim = Limits { hard: Some(Duration::from_millis(100)), multipv: 1, ..Default::default() };
+    let start = Instant::now();
+    e.search(&board, &lim, &AtomicBool::new(false), &mut |_: &Info| true);
+    assert!(start.elapsed() < Duration::from_secs(1), "answered after {:?}", start.elapsed());
+    // Fewer threads again: the pool shrinks, and one thread searches alone.
+    e.set_threads(1);
+    assert_eq!(e.effective_threads(), 1);
 }

@@ -3,7 +3,7 @@
 //! errors. Variants other than chess are checked against Fairy-Stockfish in
 //! tests/python/test_variant.py.
 
-use kibitz::{perft, variant_perft, Board, Compiled, VBoard, VariantSet};
+use kibitz::{perft, variant_divide_until, variant_perft, Board, Compiled, VBoard, VariantSet};
 use std::sync::Arc;
 
 fn builtins() -> Vec<(String, String)> {
@@ -94,6 +94,76 @@ fn bad_definitions_name_the_line() {
         let err = VariantSet::parse(&docs).and_then(|s| s.build("v")).expect_err(text);
         assert_eq!((err.source.as_str(), err.line), ("user.ini", line), "{text}: {err}");
         assert!(err.to_string().contains(message), "{text}: {err}");
+    }
+}
+
+/// Castling files that would put the rook off the board are refused, naming the line of the
+/// key (or of maxFile when the default files do not fit), and castling = false allows them.
+#[test]
+fn castling_that_would_put_the_rook_off_the_board_is_refused_naming_the_line() {
+    let cases: [(&str, usize, &str); 4] = [
+        ("[v:chess]\ncastlingKingsideFile = a\n", 2, "castlingKingsideFile a: castling kingside"),
+        ("[v:chess]\ncastlingQueensideFile = h\n", 2, "castlingQueensideFile h: castling queenside"),
+        // On a 3-file board the default queenside file (c) leaves no room for the rook.
+        ("[v]\nking = k\nrook = r\nmaxFile = 3\nstartFen = k2/3/3/3/3/3/3/K2 w - - 0 1\n", 4, "off the 3-file board"),
+        ("[v:chess]\nmaxRank = 6\ncastlingRank = 7\nstartFen = k7/8/8/8/8/K7 w - - 0 1\n", 3, "castlingRank 7"),
+    ];
+    for (text, line, message) in cases {
+        let mut docs = builtins();
+        docs.push(("user.ini".to_string(), text.to_string()));
+        let err = VariantSet::parse(&docs).and_then(|s| s.build("v")).expect_err(text);
+        assert_eq!((err.source.as_str(), err.line), ("user.ini", line), "{text}: {err}");
+        assert!(err.to_string().contains(message), "{text}: {err}");
+        let off = format!("{text}castling = false\n");
+        let mut docs = builtins();
+        docs.push(("user.ini".to_string(), off.clone()));
+        VariantSet::parse(&docs).and_then(|s| s.build("v")).unwrap_or_else(|e| panic!("{off}: {e}"));
+    }
+    // The edge that fits: kingside castling to b1 puts the rook on a1.
+    let mut docs = builtins();
+    docs.push(("user.ini".to_string(), "[v:chess]\ncastlingKingsideFile = b\n".to_string()));
+    VariantSet::parse(&docs).unwrap().build("v").unwrap();
+}
+
+/// Where castling's king move would read as another move of the king (a king on b1 with
+/// its rook on a1 castles queenside to c1, and also steps to c1), castling is written as the
+/// king taking its rook: every legal move has its own text, each text plays its own move, and
+/// divide sums to perft.
+#[test]
+fn castling_whose_king_move_collides_gets_its_own_text_and_divide_sums_to_perft() {
+    let c = chess();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for (fen, castling_text) in [
+        ("4k3/8/8/8/8/8/8/RK6 w Q - 0 1", "b1a1"),
+        ("rk6/8/8/8/8/8/8/4K3 b q - 0 1", "b8a8"),
+        ("4k3/8/8/8/8/8/8/R1K5 w Q - 0 1", "c1a1"), // the king stays on c1, the rook goes to d1
+        ("4k3/8/8/8/8/8/8/6KR w K - 0 1", "g1h1"),
+        ("4k3/8/8/8/8/8/8/2K4R w K - 0 1", "c1g1"), // no collision: the usual text
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1"),
+    ] {
+        let mut b = VBoard::from_fen_compiled(c.clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let moves = b.legal_moves();
+        let texts: Vec<String> = moves.iter().map(|&m| b.move_text(m)).collect();
+        let mut unique = texts.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), texts.len(), "{fen}: repeated move text in {texts:?}");
+        for (&m, t) in moves.iter().zip(&texts) {
+            assert_eq!(b.parse_move(t), Ok(m), "{fen}: {t}");
+        }
+        assert!(texts.iter().any(|x| x == castling_text), "{fen}: no {castling_text} in {texts:?}");
+        for depth in 1..=3 {
+            let counts = variant_divide_until(&mut b, depth, &stop).unwrap();
+            let mut names: Vec<&String> = counts.iter().map(|(m, _)| m).collect();
+            names.dedup();
+            assert_eq!(names.len(), moves.len(), "{fen}: divide({depth}) lost a move");
+            let sum: u64 = counts.iter().map(|(_, n)| n).sum();
+            assert_eq!(sum, variant_perft(&mut b, depth), "{fen}: divide({depth}) does not sum to perft");
+        }
+        // The same counts as the fast generator (in Chess960 mode, which castles a king from
+        // any square as the variant generator does).
+        let mut fast = Board::from_fen_with(fen, true).unwrap();
+        assert_eq!(variant_perft(&mut b, 3), perft(&mut fast, 3), "{fen}");
     }
 }
 

@@ -436,7 +436,18 @@ class SearchResult:
 class Engine:
     """The search: alpha-beta with a hash table; one search at a time."""
 
-    def __new__(cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True) -> Engine: ...
+    def __new__(
+        cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True,
+        features: dict[str, bool] | None = None,
+    ) -> Engine: ...
+    @staticmethod
+    def feature_names() -> list[str]:
+        """The names of the search features ``features`` can switch."""
+    @property
+    def features(self) -> dict[str, bool]:
+        """Every search feature and whether it is on."""
+    def set_features(self, features: dict[str, bool]) -> None:
+        """Sets the search features: the defaults with ``{name: bool}`` applied."""
     def load_eval_file(self, path: str) -> None:
         """Evaluates with the net in this file (NetError / OSError keep the current one)."""
     def use_embedded_net(self) -> None:
@@ -479,7 +490,16 @@ class Engine:
     def threads(self) -> int:
         """Search threads (Lazy SMP; 1 is deterministic)."""
     def set_threads(self, threads: int) -> None:
-        """Sets the number of search threads (1..256) for the next search."""
+        """Sets the number of search threads (1..1024) for the next search; at most
+        ``thread_limit`` of them search."""
+    @property
+    def effective_threads(self) -> int:
+        """The threads that actually search: ``threads``, but at most ``thread_limit``."""
+    @property
+    def thread_limit(self) -> int:
+        """The most threads that search at once (by default the machine's cores)."""
+    def set_thread_limit(self, limit: int) -> None:
+        """Sets ``thread_limit`` (1..1024)."""
     def hashfull(self) -> int:
         """Hash table use in permille."""
 

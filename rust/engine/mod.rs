@@ -6,10 +6,12 @@
 //!   deepening, the root search, the tree search and quiescence.
 //! - `order`: move ordering (killers, histories, counter moves) and the staged picker's
 //!   scores.
+//! - `pool`: the helper threads, started once and kept between searches.
 //! - `see`: static exchange evaluation, for ordering and pruning captures.
 //! - `tt`: the transposition table shared by the threads.
 
 pub(crate) mod order;
+pub(crate) mod pool;
 pub(crate) mod search;
 pub(crate) mod see;
 pub(crate) mod tt;

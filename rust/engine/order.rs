@@ -39,7 +39,7 @@ const UNDER_PROMOTION: i32 = -2_000_000;
 /// Heuristic tables that live across searches (cleared by `Engine.clear`).
 ///
 /// Each measured by a match, the engine with vs without it (self-play, 60 games, 2+0.05,
-/// balanced 8-ply openings; switches `history`, `killers`, `counter` of KIBITZ_SEARCH_OFF):
+/// balanced 8-ply openings; switches `history`, `killers`, `counter` of `Features`):
 /// history +41 -4 =15, +250 +/- 91 Elo (without it the quiet moves come in generation
 /// order and late-move pruning and reductions hit good moves too); killers +21 -16 =23,
 /// +29 +/- 70 Elo; counter move +17 -21 =22, -23 +/- 71 Elo (no gain visible next to the

@@ -8,8 +8,8 @@
 //! move mates in n plies, `-(MATE - n)` that it is mated in n plies; 0 is a draw.
 //!
 //! Measured features carry their match (W/D/L, Elo with its 95% interval, games, time
-//! control) in the comment beside them; `Features` / `KIBITZ_SEARCH_OFF` switch them off for
-//! such matches. The whole search as of these measurements against Phalanx XXV (xboard,
+//! control) in the comment beside them; `Features` (the UCI options `SearchOff` /
+//! `SearchOn`) switch them off for such matches. The whole search as of these measurements against Phalanx XXV (xboard,
 //! -b- -l-): 40 games at 2+0.05, +25 -11 =4, +127 +/- 114 Elo; 200 games at 10+0.1
 //! (concurrency 2, balanced_8ply openings): +123 -52 =25 (67.7%), +129 +/- 48 Elo, with no
 //! illegal moves, time forfeits or crashes.
@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::order::*;
+use crate::engine::pool::Pool;
 use crate::engine::tt::*;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::{evaluate, SEE_VALUE};
@@ -138,18 +139,18 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// Switches for the selective features. They exist to measure each feature by a match
-/// (engine with vs without it): the environment variable `KIBITZ_SEARCH_OFF` (read when an
-/// `Engine` is created) lists the ones to turn off, comma-separated: asp, nmp, rfp, fut,
-/// lmp, lmr, see (main-search SEE pruning), qsee (quiescence SEE pruning), delta, ext, iir,
-/// tm (soft-limit stability factor), tt (no table probes in the tree: no cut-offs, table
-/// move or stored eval), killers, counter, history (the move-ordering heuristics;
-/// `history` also drops LMR's history term). All are on by default except two that have
-/// not yet shown a gain, which `KIBITZ_SEARCH_ON` turns on: cont (continuation history)
-/// and se (singular extensions). Measured together against the search without them
-/// (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
+/// (engine with vs without it); each has a short name (`Features::NAMES`, used by
+/// `Features::set`, kibitz.Engine's `features` argument and the hidden UCI options
+/// `SearchOff` / `SearchOn`): asp, nmp, rfp, fut, lmp, lmr, see (main-search SEE pruning),
+/// qsee (quiescence SEE pruning), delta, ext, iir, tm (soft-limit stability factor), tt (no
+/// table probes in the tree: no cut-offs, table move or stored eval), killers, counter,
+/// history (the move-ordering heuristics; `history` also drops LMR's history term), nnue.
+/// All are on by default except two that have not yet shown a gain: cont (continuation
+/// history) and se (singular extensions). Measured together against the search without
+/// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
 /// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
 /// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub aspiration: bool,
     pub null_move: bool,
@@ -170,10 +171,10 @@ pub struct Features {
     pub cont: bool,
     pub singular: bool,
     /// New engines evaluate with the embedded net (else the hand-written evaluation);
-    /// `KIBITZ_SEARCH_OFF=nnue` gives the hand-written one, for matches and benches.
+    /// switching `nnue` off gives the hand-written one, for matches and benches.
     pub nnue: bool,
-    /// For tests (off by default): every evaluation also recomputes the accumulators from
-    /// scratch and panics if the incremental ones differ.
+    /// For tests (off by default, no name): every evaluation also recomputes the
+    /// accumulators from scratch and panics if the incremental ones differ.
     pub verify_nnue: bool,
 }
 
@@ -204,62 +205,110 @@ impl Default for Features {
     }
 }
 
+/// A feature name that `Features` does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFeature(pub String);
+
+impl std::fmt::Display for UnknownFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown search feature {:?} (known: {})", self.0, Features::NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFeature {}
+
 impl Features {
-    /// Defaults with the features named in `KIBITZ_SEARCH_ON` turned on and those named in
-    /// `KIBITZ_SEARCH_OFF` turned off.
-    pub fn from_env() -> Features {
+    /// The switchable features' names.
+    pub const NAMES: [&'static str; 19] = [
+        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tm", "tt", "killers",
+        "counter", "history", "cont", "se", "nnue",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "asp" => &mut self.aspiration,
+            "nmp" => &mut self.null_move,
+            "rfp" => &mut self.reverse_futility,
+            "fut" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "lmr" => &mut self.lmr,
+            "see" => &mut self.see_pruning,
+            "qsee" => &mut self.qsearch_see,
+            "delta" => &mut self.delta,
+            "ext" => &mut self.check_extension,
+            "iir" => &mut self.iir,
+            "tm" => &mut self.time_stability,
+            "tt" => &mut self.tt,
+            "killers" => &mut self.killers,
+            "counter" => &mut self.counter,
+            "history" => &mut self.history,
+            "cont" => &mut self.cont,
+            "se" => &mut self.singular,
+            "nnue" => &mut self.nnue,
+            _ => return None,
+        })
+    }
+
+    /// Turns the feature `name` (one of `NAMES`) on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), UnknownFeature> {
+        let slot = self.switch(name).ok_or_else(|| UnknownFeature(name.to_string()))?;
+        *slot = on;
+        Ok(())
+    }
+
+    /// Whether the feature `name` is on (`None` for an unknown name).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch(name).copied()
+    }
+
+    /// The defaults with the features listed in `on` turned on, then those in `off` turned
+    /// off (comma-separated names, spaces ignored; empty lists allowed). An unknown name is
+    /// an error and nothing is changed.
+    pub fn from_lists(on: &str, off: &str) -> Result<Features, UnknownFeature> {
         let mut f = Features::default();
-        if let Ok(on) = std::env::var("KIBITZ_SEARCH_ON") {
-            for name in on.split(',').map(str::trim) {
-                match name {
-                    "cont" => f.cont = true,
-                    "se" => f.singular = true,
-                    _ => {}
-                }
+        for (list, value) in [(on, true), (off, false)] {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                f.set(name, value)?;
             }
         }
-        if let Ok(off) = std::env::var("KIBITZ_SEARCH_OFF") {
-            for name in off.split(',').map(str::trim) {
-                match name {
-                    "asp" => f.aspiration = false,
-                    "nmp" => f.null_move = false,
-                    "rfp" => f.reverse_futility = false,
-                    "fut" => f.futility = false,
-                    "lmp" => f.late_move_pruning = false,
-                    "lmr" => f.lmr = false,
-                    "see" => f.see_pruning = false,
-                    "qsee" => f.qsearch_see = false,
-                    "delta" => f.delta = false,
-                    "ext" => f.check_extension = false,
-                    "iir" => f.iir = false,
-                    "tm" => f.time_stability = false,
-                    "tt" => f.tt = false,
-                    "killers" => f.killers = false,
-                    "counter" => f.counter = false,
-                    "history" => f.history = false,
-                    "cont" => f.cont = false,
-                    "se" => f.singular = false,
-                    "nnue" => f.nnue = false,
-                    _ => {}
-                }
-            }
-        }
-        f
+        Ok(f)
     }
 }
 
 /// The searcher with its long-lived state: the table and the ordering heuristics.
 pub struct Engine {
-    pub tt: TranspositionTable,
+    /// Shared with the helper threads during a search; changed (`tt_mut`) only when they
+    /// are idle.
+    tt: Arc<TranspositionTable>,
     heur: Box<Heuristics>,
     pub features: Features,
-    /// Search threads (Lazy SMP): 1 = the main thread alone, the deterministic default.
+    /// Search threads asked for (Lazy SMP): 1 = the main thread alone, the deterministic
+    /// default.
     threads: usize,
-    /// The helper threads' own ordering heuristics, kept across searches like the main one's.
-    helper_heur: Vec<Box<Heuristics>>,
-    /// The neural evaluation (issue 14), shared read-only by every search thread; `None`
-    /// means the hand-written `eval::evaluate`. New engines start with the embedded net.
+    /// The most threads that search at once (`set_thread_limit`): by default the machine's
+    /// cores, since more threads than cores only take time from the main thread, which keeps
+    /// the clock.
+    thread_limit: usize,
+    /// The helper threads, kept alive between searches.
+    pool: Pool,
+    /// The neural evaluation, shared read-only by every search thread; `None` means the
+    /// hand-written `eval::evaluate`. New engines start with the embedded net.
     net: Option<Arc<Network>>,
+}
+
+/// The machine's hardware threads (1 when unknown).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Raises a stop flag when dropped: the helpers stop even if the main search unwinds.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Engine {
@@ -274,22 +323,35 @@ impl Engine {
     }
 
     fn with_table(tt: TranspositionTable) -> Engine {
-        let features = Features::from_env();
+        let features = Features::default();
         Engine {
-            tt,
+            tt: Arc::new(tt),
             heur: Heuristics::new(),
             features,
             threads: 1,
-            helper_heur: Vec::new(),
+            thread_limit: available_cores(),
+            pool: Pool::default(),
             net: if features.nnue { crate::eval::nnue::embedded() } else { None },
         }
+    }
+
+    /// The table, for a change: waits for the helper threads of the last search to finish
+    /// (they hold the only other references, and drop them before they report idle).
+    fn tt_mut(&mut self) -> &mut TranspositionTable {
+        self.pool.wait_idle();
+        if Arc::get_mut(&mut self.tt).is_none() {
+            // Unreachable while the helpers keep their promise; a fresh table keeps the
+            // engine working all the same.
+            self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb()));
+        }
+        Arc::get_mut(&mut self.tt).expect("a table just made has no other owner")
     }
 
     /// The evaluation the search uses from now on: a net, or `None` for the hand-written
     /// one. The table is cleared, since its stored evaluations came from the other one.
     pub fn set_net(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
-        self.tt.clear();
+        self.tt_mut().clear();
     }
 
     /// The net the search evaluates with (`None`: the hand-written evaluation).
@@ -308,25 +370,52 @@ impl Engine {
 
     /// Forget the table and the histories (a new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tt_mut().clear();
         self.heur.clear();
-        self.helper_heur.iter_mut().for_each(|h| h.clear());
+        self.pool.for_each_heuristics(|h| h.clear());
     }
 
-    /// Number of search threads, 1..=MAX_THREADS (clamped).
+    /// Number of search threads asked for, 1..=MAX_THREADS (clamped). At most
+    /// `thread_limit` of them search (`effective_threads`); the helper threads are started
+    /// here, off the clock, and kept for the following searches.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, MAX_THREADS);
-        self.helper_heur.truncate(self.threads - 1);
+        self.pool.resize(self.threads.min(self.thread_limit) - 1);
     }
 
+    /// The threads asked for (`set_threads`).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The most threads that search at once, 1..=MAX_THREADS (clamped); by default the
+    /// machine's cores (`available_cores`). Threads beyond the cores share them with the
+    /// main thread, which alone keeps the clock and answers: raise it only to measure.
+    pub fn set_thread_limit(&mut self, limit: usize) {
+        self.thread_limit = limit.clamp(1, MAX_THREADS);
+        self.set_threads(self.threads);
+    }
+
+    pub fn thread_limit(&self) -> usize {
+        self.thread_limit
+    }
+
+    /// The threads that search: the main one and the helpers started (`threads` at most
+    /// `thread_limit`, fewer if the system refused some).
+    pub fn effective_threads(&self) -> usize {
+        1 + self.pool.len()
+    }
+
+    /// Waits until the helper threads of the last search have stopped (a search returns
+    /// as soon as its main thread is done; its helpers stop within moments).
+    pub fn wait_for_helpers(&self) {
+        self.pool.wait_idle();
     }
 
     /// A new empty table of `hash_mb` megabytes; on `AllocError` the engine keeps an empty
     /// table of the old size (or 1 MB) and stays usable.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), AllocError> {
-        self.tt.resize(hash_mb)
+        self.tt_mut().resize(hash_mb)
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -348,9 +437,9 @@ impl Engine {
         report: &mut dyn FnMut(&Info) -> bool,
     ) -> SearchOutcome {
         let start = Instant::now();
-        self.tt.new_search();
+        self.tt_mut().new_search();
         let features = self.features;
-        let prepare = |h: &mut Heuristics| {
+        let prepare = move |h: &mut Heuristics| {
             h.new_search();
             h.use_killers = features.killers;
             h.use_counter = features.counter;
@@ -358,9 +447,10 @@ impl Engine {
             h.use_cont = features.cont;
         };
         prepare(&mut self.heur);
-        let helper_nodes = AtomicU64::new(0);
-        let net = self.net.as_deref();
-        if self.threads == 1 {
+        let helper_nodes = Arc::new(AtomicU64::new(0));
+        let helpers = self.pool.len();
+        if helpers == 0 {
+            let net = self.net.as_deref();
             let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
             return s.run(limits, report);
         }
@@ -369,44 +459,41 @@ impl Engine {
         // same root through the shared table, without time limits, until the main thread
         // (which alone keeps the clock, reports and decides the move) is done. Half the
         // helpers start one ply deeper, so that the threads do not walk the tree in step.
-        while self.helper_heur.len() < self.threads - 1 {
-            self.helper_heur.push(Heuristics::new());
-        }
-        let helper_stop = AtomicBool::new(false);
-        let helper_limits = Limits {
+        // The main thread answers without waiting for them: it raises their stop flag
+        // (also if it unwinds) and returns; they finish in the background.
+        let helper_stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let helper_limits = Arc::new(Limits {
             depth: limits.depth,
             nodes: None,
             soft: None,
             hard: None,
             multipv: 1,
             searchmoves: limits.searchmoves.clone(),
-        };
-        let tt = &self.tt;
-        let main_heur = &mut self.heur;
-        let helpers = &mut self.helper_heur;
-        std::thread::scope(|scope| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                prepare(h);
-                let (helper_stop, helper_nodes, helper_limits) = (&helper_stop, &helper_nodes, &helper_limits);
-                let spawned = std::thread::Builder::new()
-                    .name(format!("kibitz-search-{}", i + 1))
-                    .stack_size(HELPER_STACK)
-                    .spawn_scoped(scope, move || {
-                        let mut s =
-                            Search::new(board, tt, h, helper_stop, helper_nodes, start, helper_limits, features, net);
-                        s.main = false;
-                        s.start_depth = 1 + (i as u32 + 1) % 2;
-                        s.run(helper_limits, &mut |_| true);
-                    });
-                if spawned.is_err() {
-                    break; // fewer helpers than asked: the search is still correct
-                }
-            }
-            let mut s = Search::new(board, tt, main_heur, stop, &helper_nodes, start, limits, features, net);
-            let out = s.run(limits, report);
-            helper_stop.store(true, Ordering::SeqCst);
-            out
-        })
+        });
+        for i in 0..helpers {
+            let (tt, net, stop, nodes, lim) = (
+                Arc::clone(&self.tt),
+                self.net.clone(),
+                Arc::clone(&helper_stop.0),
+                Arc::clone(&helper_nodes),
+                Arc::clone(&helper_limits),
+            );
+            let board = board.clone();
+            self.pool.run(
+                i,
+                Box::new(move |h: &mut Heuristics| {
+                    prepare(h);
+                    let mut s = Search::new(&board, &tt, h, &stop, &nodes, start, &lim, features, net.as_deref());
+                    s.main = false;
+                    s.start_depth = 1 + (i as u32 + 1) % 2;
+                    s.run(&lim, &mut |_| true);
+                }),
+            );
+        }
+        let net = self.net.as_deref();
+        let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
+        s.run(limits, report)
+        // helper_stop is dropped here: the helpers stop.
     }
 }
 
@@ -477,12 +564,8 @@ fn clamp_eval(v: i32) -> i32 {
     v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
 }
 
-/// Most search threads accepted (the UCI `Threads` maximum).
-pub const MAX_THREADS: usize = 256;
-
-/// Stack of each helper search thread: the recursion keeps move lists and scores on the
-/// stack, about 2.5 KB a ply for up to MAX_PLY plies; 16 MB leaves a wide margin.
-const HELPER_STACK: usize = 16 << 20;
+/// Most search threads accepted (the UCI `Threads` maximum; GUIs often set the maximum).
+pub const MAX_THREADS: usize = 1024;
 
 /// How often (in nodes) the clock and the stop flag are read: 1024 nodes are about a
 /// millisecond at this engine's speed, well inside the few-ms stop promise.

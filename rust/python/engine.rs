@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use super::board::PyBoard;
 use super::interrupt::run_interruptible;
-use super::{move_err, NetError};
+use super::{move_err, open_regular, NetError};
 use crate::{
-    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Info, Limits, Line, Move, Network, SearchOutcome,
-    MAX_DEPTH, MAX_THREADS,
+    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line, Move, Network,
+    SearchOutcome, MAX_DEPTH, MAX_THREADS,
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -226,11 +226,40 @@ impl EvalChoice {
     }
 }
 
-/// Reads a net file: `OSError` when it cannot be read, `kibitz.NetError` (a `ValueError`)
-/// naming the file and what is wrong when it is not a valid net.
+/// Reads a net file: `OSError` when it cannot be read or is no regular file (a FIFO, a
+/// device, a directory), `kibitz.NetError` (a `ValueError`) naming the file and what is
+/// wrong when it is not a valid net. Nothing here can block or read without bound: the
+/// file type is checked before it is opened (opening a FIFO would wait for a writer), and
+/// the size the header announces is compared with the file's before the body is read.
 fn read_net(path: &str) -> PyResult<Arc<Network>> {
-    let bytes = std::fs::read(path).map_err(|e| PyOSError::new_err(format!("cannot read net file {path:?}: {e}")))?;
-    Network::from_bytes(&bytes).map(Arc::new).map_err(|e| NetError::new_err(format!("{path:?}: {e}")))
+    use std::io::Read;
+    let os_err = |e: std::io::Error| PyOSError::new_err(format!("cannot read net file {path:?}: {e}"));
+    let net_err = |e: crate::NetError| NetError::new_err(format!("{path:?}: {e}"));
+    let (file, len) = open_regular(path).map_err(os_err)?;
+    let mut header = Vec::with_capacity(Network::HEADER_BYTES);
+    (&file).take(Network::HEADER_BYTES as u64).read_to_end(&mut header).map_err(os_err)?;
+    let expected = Network::size_from_header(&header).map_err(net_err)?;
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    if len < expected {
+        return Err(net_err(crate::NetError::Truncated { expected, got: len }));
+    }
+    if len > expected {
+        return Err(net_err(crate::NetError::TrailingBytes { expected, got: len }));
+    }
+    let mut bytes = header;
+    bytes.reserve_exact(expected - bytes.len());
+    // One byte more than announced is read if the file grew meanwhile: from_bytes refuses it.
+    (&file).take((expected + 1 - bytes.len()) as u64).read_to_end(&mut bytes).map_err(os_err)?;
+    Network::from_bytes(&bytes).map(Arc::new).map_err(net_err)
+}
+
+/// The default features with `(name, on)` pairs applied; ValueError naming an unknown name.
+fn make_features(pairs: std::collections::HashMap<String, bool>) -> PyResult<Features> {
+    let mut f = Features::default();
+    for (name, on) in pairs {
+        f.set(&name, on).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    Ok(f)
 }
 
 fn check_threads(threads: AnyInt) -> PyResult<usize> {
@@ -323,12 +352,23 @@ impl PyEngine {
 impl PyEngine {
     /// `eval_file`: a net file to evaluate with instead of the embedded one (see
     /// `load_eval_file`); `nnue=False`: the hand-written evaluation instead of a net.
+    ///
+    /// `features`: search features to switch on or off, `{name: bool}` over the defaults
+    /// (names in `Engine.feature_names()`; an unknown one is a ValueError), for matches
+    /// that measure a feature.
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true),
-           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True)")]
-    fn new(hash_mb: AnyInt, threads: AnyInt, eval_file: Option<String>, nnue: bool) -> PyResult<Self> {
+    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true, features = None),
+           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True, features=None)")]
+    fn new(
+        hash_mb: AnyInt,
+        threads: AnyInt,
+        eval_file: Option<String>,
+        nnue: bool,
+        features: Option<std::collections::HashMap<String, bool>>,
+    ) -> PyResult<Self> {
         let mb = check_hash(hash_mb)?;
         let n = check_threads(threads)?;
+        let features = make_features(features.unwrap_or_default())?;
         let file = match eval_file {
             Some(path) => {
                 let net = read_net(&path)?;
@@ -337,8 +377,9 @@ impl PyEngine {
             None => None,
         };
         let mut engine = CoreEngine::try_new(mb).map_err(alloc_err)?;
-        // KIBITZ_SEARCH_OFF=nnue (read by the core engine) turns the net off here too.
-        let choice = EvalChoice { nnue: nnue && engine.features.nnue, file };
+        engine.features = features;
+        // The `nnue` feature switched off turns the net off too.
+        let choice = EvalChoice { nnue: nnue && features.nnue, file };
         engine.set_threads(n);
         engine.set_net(choice.net());
         Ok(PyEngine {
@@ -348,6 +389,37 @@ impl PyEngine {
             threads: AtomicUsize::new(n),
             eval: Mutex::new(choice),
         })
+    }
+
+    /// The names of the search features `features` can switch.
+    #[staticmethod]
+    fn feature_names() -> Vec<&'static str> {
+        Features::NAMES.to_vec()
+    }
+
+    /// Every search feature and whether it is on.
+    #[getter]
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let f = self.idle()?.features;
+        let out = pyo3::types::PyDict::new(py);
+        for &n in Features::NAMES.iter() {
+            out.set_item(n, f.get(n).unwrap_or(false))?;
+        }
+        Ok(out)
+    }
+
+    /// Sets the search features: the defaults with `{name: bool}` applied (an unknown name
+    /// is a ValueError and changes nothing). `nnue` also sets the `nnue` attribute.
+    fn set_features(&self, features: std::collections::HashMap<String, bool>) -> PyResult<()> {
+        let f = make_features(features)?;
+        let mut engine = self.idle()?;
+        engine.features = f;
+        let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        if choice.nnue != f.nnue {
+            choice.nnue = f.nnue;
+            engine.set_net(choice.net());
+        }
+        Ok(())
     }
 
     /// Evaluates with the net in the file at `path` from now on (and clears the table).
@@ -558,11 +630,33 @@ impl PyEngine {
         self.threads.load(Ordering::SeqCst)
     }
 
-    /// Sets the number of search threads (1..256) for the next search.
+    /// Sets the number of search threads (1..1024) for the next search. At most
+    /// `thread_limit` of them search (`effective_threads`); their threads are started here
+    /// and kept between searches.
     fn set_threads(&self, threads: AnyInt) -> PyResult<()> {
         let n = check_threads(threads)?;
         self.idle()?.set_threads(n);
         self.threads.store(n, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The threads that actually search: `threads`, but at most `thread_limit`.
+    #[getter]
+    fn effective_threads(&self) -> PyResult<usize> {
+        Ok(self.idle()?.effective_threads())
+    }
+
+    /// The most threads that search at once: by default the machine's cores, since threads
+    /// beyond them take time from the main thread, which keeps the clock.
+    #[getter]
+    fn thread_limit(&self) -> PyResult<usize> {
+        Ok(self.idle()?.thread_limit())
+    }
+
+    /// Sets `thread_limit` (1..1024), e.g. to measure more threads than cores.
+    fn set_thread_limit(&self, limit: AnyInt) -> PyResult<()> {
+        let n = check_threads(limit)?;
+        self.idle()?.set_thread_limit(n);
         Ok(())
     }
 

@@ -42,6 +42,53 @@ pyo3::create_exception!(
     "A file that is not a valid kibitz net (wrong header, truncated, corrupt)."
 );
 
+/// Opens `path` for reading when it is a regular file, with its size; any other kind of
+/// file (a FIFO, whose opening would wait for a writer; a device such as /dev/zero, which
+/// never ends; a directory) is an `InvalidInput` error naming the kind, found without
+/// opening it. The file is opened non-blocking and checked again, so one swapped in
+/// meanwhile cannot block either.
+pub(crate) fn open_regular(path: &str) -> std::io::Result<(std::fs::File, u64)> {
+    fn check(meta: &std::fs::Metadata) -> std::io::Result<u64> {
+        if meta.is_file() {
+            return Ok(meta.len());
+        }
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                let t = meta.file_type();
+                if t.is_fifo() {
+                    "a FIFO"
+                } else if t.is_char_device() || t.is_block_device() {
+                    "a device"
+                } else if t.is_socket() {
+                    "a socket"
+                } else {
+                    "not a regular file"
+                }
+            }
+            #[cfg(not(unix))]
+            {
+                "not a regular file"
+            }
+        };
+        Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{kind}, not a regular file")))
+    }
+    check(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(0o4000); // O_NONBLOCK: opening a FIFO returns at once
+    }
+    let file = options.open(path)?;
+    let len = check(&file.metadata()?)?;
+    Ok((file, len))
+}
+
 pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
     FenError::new_err(e.to_string())
 }

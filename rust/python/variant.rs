@@ -102,10 +102,11 @@ impl PyVariantBoard {
         self.inner.fen()
     }
 
-    /// The legal moves in UCI notation as Fairy-Stockfish writes them (`a9a10c`).
+    /// The legal moves in UCI notation as Fairy-Stockfish writes them (`a9a10c`); a castling
+    /// whose king move would read as another move is written as the king taking its rook.
     fn legal_moves(&mut self) -> Vec<String> {
-        let c = self.inner.compiled().clone();
-        self.inner.legal_moves().into_iter().map(|m| c.move_text(m)).collect()
+        let moves = self.inner.legal_moves();
+        moves.into_iter().map(|m| self.inner.move_text(m)).collect()
     }
 
     /// Whether `text` is a legal move here (InvalidMoveError if it is not a move at all).
@@ -137,7 +138,7 @@ impl PyVariantBoard {
             return Err(pyo3::exceptions::PyIndexError::new_err("pop from a board with no moves"));
         };
         self.inner.unmake();
-        Ok(self.inner.compiled().move_text(m))
+        Ok(self.inner.move_text(m))
     }
 
     fn is_check(&self) -> bool {

@@ -423,5 +423,58 @@ pub(crate) fn build_variant(
         n_move_rule: int("nMoveRule", 50, 0, 10000)?,
         pieces,
     };
+    if v.castling {
+        check_castling(&v, section, &get)?;
+    }
     Ok(v)
+}
+
+/// Castling must keep king and rook on the board: the king lands on the castling file, the
+/// rook beside it towards the centre (kingside: the file left of the king's, queenside: the
+/// file right of it), on the castling rank. An error names the line of the key to change (or
+/// of `maxFile` / `maxRank` / the section when the default does not fit the board).
+fn check_castling<'e>(
+    v: &Variant,
+    section: &Section,
+    get: &impl Fn(&str) -> Option<&'e Entry>,
+) -> Result<(), VariantError> {
+    let file_name = |f: i32| ((b'a' as i32 + f) as u8) as char;
+    let locate = |keys: &[&str]| -> (String, usize) {
+        keys.iter()
+            .find_map(|k| get(k))
+            .map(|e| (e.source.clone(), e.line))
+            .unwrap_or((section.source.clone(), section.line))
+    };
+    if v.castling_rank > v.ranks {
+        let (source, line) = locate(&["castlingRank", "maxRank"]);
+        return Err(VariantError {
+            source,
+            line,
+            message: format!(
+                "castlingRank {} is off the {}-rank board (set castlingRank, or castling = false)",
+                v.castling_rank, v.ranks
+            ),
+        });
+    }
+    let files = v.files as i32;
+    for (key, king, rook, side) in [
+        ("castlingKingsideFile", v.castling_kingside_file as i32, v.castling_kingside_file as i32 - 1, "kingside"),
+        ("castlingQueensideFile", v.castling_queenside_file as i32, v.castling_queenside_file as i32 + 1, "queenside"),
+    ] {
+        if !(0..files).contains(&rook) {
+            let (source, line) = locate(&[key, "maxFile"]);
+            let beyond = if rook < 0 { 'a' } else { file_name(files - 1) };
+            return Err(VariantError {
+                source,
+                line,
+                message: format!(
+                    "{key} {}: castling {side} would put the king on the {} file and its rook beyond the {beyond} \
+                     file, off the {files}-file board; choose another {key}, or set castling = false",
+                    file_name(king),
+                    file_name(king),
+                ),
+            });
+        }
+    }
+    Ok(())
 }

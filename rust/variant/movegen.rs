@@ -972,6 +972,30 @@ impl VBoard {
         v
     }
 
+    /// UCI text of a move of this position, as Fairy-Stockfish writes it (squares, then the
+    /// promotion letter; castling as the king's move, `e1g1`), except for a castling whose
+    /// king's move would read as another move of the king (a king on b1 castling to c1 beside
+    /// its step to c1) or as no move (the king stays): that one is written as the king taking
+    /// its own rook (`b1a1`), as Chess960 UCI writes every castling, so that no two legal
+    /// moves share a text.
+    pub fn move_text(&self, m: VMove) -> String {
+        if m.kind == CASTLE && self.castling_text_collides(m) {
+            return format!("{}{}", self.c.square_name(m.from), self.c.square_name(m.rook));
+        }
+        self.c.move_text(m)
+    }
+
+    /// Whether castling `m`'s king-move text also names a (pseudo-legal) move of the king
+    /// itself, or no move at all.
+    fn castling_text_collides(&self, m: VMove) -> bool {
+        if m.to == m.from {
+            return true;
+        }
+        let mut moves: Vec<VMove> = Vec::with_capacity(32);
+        self.piece_moves(m.from, &mut moves);
+        moves.iter().any(|o| o.to == m.to && o.promo == 0)
+    }
+
     /// The legal move written `text` (UCI, as Fairy-Stockfish writes it), generating only the
     /// moves of the piece on its from-square. Err(true) if the text is not a move at all,
     /// Err(false) if it is well formed but not legal here.
@@ -1002,7 +1026,17 @@ impl VBoard {
         if Some(kind(cell)) == c.royal && c.variant.castling {
             self.castling_moves(self.check != 0, &mut moves);
         }
-        moves.retain(|m| m.from == from && m.to == to && m.promo == promo);
+        // Castling answers to its own text: the king's destination where that names no other
+        // move of the king, and the king taking its own rook always.
+        moves.retain(|m| {
+            m.from == from
+                && m.promo == promo
+                && if m.kind == CASTLE {
+                    m.rook == to || (m.to == to && !self.castling_text_collides(*m))
+                } else {
+                    m.to == to
+                }
+        });
         self.filter_marked(&mut moves);
         moves.first().copied().ok_or(false)
     }

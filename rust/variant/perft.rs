@@ -108,7 +108,7 @@ pub fn divide_until(b: &mut VBoard, depth: u32, stop: &AtomicBool) -> Option<Vec
         b.make(m);
         let n = if depth <= 1 { Some(1) } else { count(b, depth - 1, 0, &mut bufs, stop) };
         b.unmake();
-        out.push((b.compiled().move_text(m), n?));
+        out.push((b.move_text(m), n?));
     }
     out.sort();
     Some(out)

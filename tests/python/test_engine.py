@@ -308,3 +308,52 @@ def test_repetition_counts_history() -> None:
         _compare(ours, ref)
     assert ours.is_repetition(3) and not ours.is_repetition(4)
     assert ours.result(claim_draw=True) == "1/2-1/2" and ours.result() == "*"
+
+
+def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_the_environment() -> None:
+    import io
+    import os
+    import subprocess
+    import sys
+
+    from kibitz.uci import UciEngine
+
+    names = kibitz.Engine.feature_names()
+    assert "nmp" in names and "se" in names
+    default = kibitz.Engine(1)
+    assert default.features["nmp"] and not default.features["se"]
+    off = kibitz.Engine(1, features={"nmp": False, "se": True})
+    assert not off.features["nmp"] and off.features["se"]
+    with pytest.raises(ValueError, match="unknown search feature 'bogus'|unknown search feature \"bogus\""):
+        kibitz.Engine(1, features={"bogus": False})
+    with pytest.raises(ValueError, match="bogus"):
+        off.set_features({"bogus": True})
+    assert not off.features["nmp"]  # unchanged
+    off.set_features({})
+    assert off.features == default.features
+    off.set_features({"nnue": False})
+    assert off.nnue is False
+
+    board = kibitz.Board("r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9")
+    plain = kibitz.Engine(16).search(board, depth=6).nodes
+    no_nmp = kibitz.Engine(16, features={"nmp": False}).search(board, depth=6).nodes
+    assert plain != no_nmp
+
+    # The hidden UCI options: not declared, checked, and the same search as the argument.
+    out = io.StringIO()
+    s = UciEngine(out)
+    for line in ["uci", "setoption name SearchOff value nmp, bogus", "setoption name SearchOff value nmp",
+                 "position fen " + board.fen(), "go depth 6"]:
+        s.handle(line)
+    assert s._job is not None and s._job.done.wait(60)
+    lines = out.getvalue().splitlines()
+    assert not any("SearchOff" in l or "SearchOn" in l for l in lines if l.startswith("option"))
+    assert any("unknown search feature 'bogus'" in l and "unchanged" in l for l in lines), lines
+    last = [l for l in lines if l.startswith("info depth 6 ")][-1]
+    assert int(last.split(" nodes ")[1].split()[0]) == no_nmp
+
+    # The environment is not read any more.
+    env = dict(os.environ, KIBITZ_SEARCH_OFF="nnue,nmp", KIBITZ_SEARCH_ON="se")
+    code = "import kibitz; e = kibitz.Engine(1); print(e.nnue, e.features['nmp'], e.features['se'])"
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert r.stdout.split() == ["True", "True", "False"], r.stdout + r.stderr

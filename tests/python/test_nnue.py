@@ -147,6 +147,55 @@ def test_eval_file_loads_another_net_and_bad_files_keep_the_current_one(tmp_path
     assert engine.eval_file is None and engine.evaluate(board) == base
 
 
+def test_net_files_that_are_no_regular_files_or_of_the_wrong_size_are_refused_before_reading(
+    tmp_path: Path,
+) -> None:
+    """A FIFO, /dev/zero, a directory and a huge file are refused at once (in a subprocess
+    with a time limit: a loader that read first would hang or fill memory), and over UCI
+    the engine reports it, stays responsive and keeps its net."""
+    import os
+    import subprocess
+    import sys
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs FIFOs (POSIX)")
+    fifo = tmp_path / "net.fifo"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.nnue"
+    with open(huge, "wb") as f:
+        f.write(NET.read_bytes()[:32])  # a valid header, then far too much
+        f.truncate(500 << 20)  # sparse: no disk space taken
+    cases = [(fifo, "OSError", "a FIFO, not a regular file"), (tmp_path, "OSError", "a directory"),
+             (huge, "NetError", "too long: expected")]
+    if os.path.exists("/dev/zero"):
+        cases.append((Path("/dev/zero"), "OSError", "a device, not a regular file"))
+    script = (
+        "import sys, kibitz\n"
+        "try:\n    kibitz.Engine(1).load_eval_file(sys.argv[1])\n"
+        "except (OSError, ValueError) as e:\n    print(type(e).__name__, e)\n"
+    )
+    for path, kind, message in cases:
+        proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=30)
+        assert proc.stdout.startswith(kind) and message in proc.stdout, (path, proc.stdout, proc.stderr)
+
+    from uci_session import RawUci
+
+    uci = RawUci()
+    try:
+        uci.send("uci")
+        uci.expect("uciok")
+        for path, _, message in cases:
+            uci.send(f"setoption name EvalFile value {path}")
+            lines = uci.sync(timeout=10)
+            refused = [l for l in lines if message in l and "keeping the embedded net" in l]
+            assert len(refused) == 1, lines  # reported once
+        uci.send("position startpos")
+        uci.send("go depth 2")
+        uci.expect("bestmove", 20)
+    finally:
+        assert uci.close(10) == 0
+
+
 def test_search_with_a_loaded_net_plays_legal_moves(tmp_path: Path) -> None:
     engine = kibitz.Engine(4, eval_file=str(scaled_copy(tmp_path, 2)))
     for b in random_positions(10, 9):

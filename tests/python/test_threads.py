@@ -18,7 +18,7 @@ from uci_session import kibitz_command
 MIDDLEGAME = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9"
 
 
-@pytest.mark.parametrize("bad", [0, -1, 257, 2**70, -(2**70)])
+@pytest.mark.parametrize("bad", [0, -1, 1025, 2**70, -(2**70)])
 def test_threads_out_of_range_are_value_errors_naming_the_argument(bad):
     with pytest.raises(ValueError, match="threads"):
         kibitz.Engine(threads=bad)
@@ -30,7 +30,8 @@ def test_threads_out_of_range_are_value_errors_naming_the_argument(bad):
 
 def test_two_threads_play_legal_moves_and_count_helper_nodes():
     engine = kibitz.Engine(hash_mb=16, threads=2)
-    assert engine.threads == 2
+    engine.set_thread_limit(2)  # helpers even on a one-core machine
+    assert engine.threads == 2 and engine.effective_threads == 2
     assert "threads=2" in repr(engine)
     board = kibitz.Board(MIDDLEGAME)
     result = engine.search(board, nodes=200_000)
@@ -62,13 +63,44 @@ def test_stop_ends_every_thread_promptly():
     assert chess.Move.from_uci(str(out["result"].best_move)) in chess.Board(MIDDLEGAME).legal_moves
 
 
+def test_uci_at_the_most_threads_keeps_the_clock_and_answers_stop_promptly():
+    # GUIs set Threads to its maximum: the answer must still come in time on a small machine
+    # (generous bounds: shared two-core machines are noisy).
+    from uci_session import RawUci
+
+    uci = RawUci()
+    try:
+        uci.send("setoption name OwnBook value false")
+        uci.send("setoption name Threads value 1024")
+        lines = uci.sync()
+        if kibitz.Engine().thread_limit < 1024:
+            assert any(l.startswith("info string Threads 1024:") and "will search" in l for l in lines), lines
+        uci.send("position fen " + MIDDLEGAME)
+        for go, bound in [("go movetime 100", 1.0), ("go wtime 2000 btime 2000", 2.0), ("go movetime 100", 1.0)]:
+            start = time.monotonic()
+            uci.send(go)
+            line = uci.expect("bestmove", 20)
+            took = time.monotonic() - start
+            assert took < bound, f"{go}: bestmove after {took:.2f} s"
+            assert chess.Move.from_uci(line.split()[1]) in chess.Board(MIDDLEGAME).legal_moves
+        uci.send("go infinite")
+        time.sleep(0.3)
+        start = time.monotonic()
+        uci.send("stop")
+        uci.expect("bestmove", 20)
+        assert time.monotonic() - start < 1.0, f"bestmove {time.monotonic() - start:.2f} s after stop"
+        uci.sync()
+    finally:
+        assert uci.close() == 0
+
+
 def test_uci_threads_option_is_declared_and_range_checked():
     engine = chess.engine.SimpleEngine.popen_uci(kibitz_command(), timeout=30)
     try:
         opt = engine.options["Threads"]
-        assert (opt.type, opt.default, opt.min, opt.max) == ("spin", 1, 1, 256)
+        assert (opt.type, opt.default, opt.min, opt.max) == ("spin", 1, 1, 1024)
         with pytest.raises(chess.engine.EngineError):
-            engine.configure({"Threads": 257})  # python-chess checks the declared range
+            engine.configure({"Threads": 1025})  # python-chess checks the declared range
         engine.configure({"Threads": 3})
         board = chess.Board(MIDDLEGAME)
         info = engine.analyse(board, chess.engine.Limit(depth=8))

@@ -305,12 +305,30 @@ def test_chess960_castling(uci):
     assert uci.expect("bestmove").split()[1] in ("e1h1", "e1a1")
 
 
-def test_eof_finishes_a_finite_search():
-    p = subprocess.run(kibitz_command(), input=b"setoption name OwnBook value false\nposition startpos\ngo depth 3\n",
+def test_end_of_input_stops_a_finite_search_and_exits_after_its_bestmove():
+    # depth 120 would take hours: at the end of input nobody can send stop, so the search
+    # is stopped, its bestmove written, and the process ends.
+    start = time.monotonic()
+    p = subprocess.run(kibitz_command(), input=b"setoption name OwnBook value false\nposition startpos\ngo depth 120\n",
                        capture_output=True, timeout=60)
+    assert time.monotonic() - start < 20
     assert p.returncode == 0
     out = p.stdout.decode().splitlines()
     assert len(bestmoves(out)) == 1
+    assert legal_in(chess.STARTING_FEN, bestmoves(out)[0].split()[1])
+
+
+@pytest.mark.parametrize("limit", ["depth 0", "nodes 0", "mate 0", "depth 0 nodes 0 mate 0"])
+def test_go_with_a_zero_depth_nodes_or_mate_answers_at_once_with_a_legal_move(uci, limit):
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    uci.send("setoption name OwnBook value false")
+    uci.send(f"position fen {fen}")
+    start = time.monotonic()
+    uci.send(f"go {limit}")
+    line = uci.expect("bestmove", timeout=10)
+    assert time.monotonic() - start < 5
+    assert legal_in(fen, line.split()[1])
+    uci.sync()  # still answering
 
 
 def test_quit_during_search():

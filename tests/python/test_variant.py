@@ -272,6 +272,27 @@ def test_bad_input_raises_value_errors_and_changes_nothing() -> None:
     assert issubclass(VariantError, ValueError)
 
 
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/8/8/8/8/RK6 w Q - 0 1",  # castling b1-c1 beside the king's step b1-c1
+    "4k3/8/8/8/8/8/8/R1K5 w Q - 0 1",  # castling leaves the king on c1
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+])
+def test_castling_whose_king_move_reads_as_another_move_is_written_king_takes_rook(fen: str) -> None:
+    board = Board("chess", fen)
+    moves = board.legal_moves
+    assert len(set(moves)) == len(moves), moves
+    for depth in (1, 2, 3):
+        counts = board.divide(depth)
+        assert sorted(counts) == sorted(moves)
+        assert sum(counts.values()) == board.perft(depth)
+    for m in moves:  # each text plays its own move, and pop gives the same text back
+        b = board.copy()
+        b.push(m)
+        assert b.pop() == m and b.fen() == board.fen()
+    if fen.startswith("4k3"):
+        assert "b1a1" in moves or "c1a1" in moves
+
+
 def test_definition_errors_name_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.ini"
     path.write_text("[mine:chess]\nmaxFile = 10\ncustomPiece1 = a:BNx\n")
@@ -352,6 +373,33 @@ def test_cli_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert rc == 2 and "line 3: maxRank must be" in err
     rc, _, err = run(capsys, "perft", "--variant", "chess", "--moves", "e2e5", "2")
     assert rc == 2 and "illegal move e2e5" in err
+
+
+def test_perft_refuses_a_fifo_a_device_and_a_huge_file_as_variant_definitions_without_reading_them(
+    tmp_path: Path,
+) -> None:
+    """Each case runs in its own process with a time limit: reading a FIFO waits for a
+    writer and /dev/zero never ends, so a loader that reads first would hang or fill memory."""
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs FIFOs (POSIX)")
+    fifo = tmp_path / "fifo.ini"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.ini"
+    with open(huge, "wb") as f:
+        f.truncate(600 << 20)  # sparse: no disk space taken
+    cases = [(str(fifo), "a FIFO, not a regular file"), (str(huge), "more than the")]
+    if os.path.exists("/dev/zero"):
+        cases.append(("/dev/zero", "not a regular file"))
+    cases.append((str(tmp_path), "a directory, not a regular file"))
+    for path, message in cases:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kibitz", "perft", "--variant", path, "1"],
+            capture_output=True, text=True, timeout=30,
+        )
+        assert proc.returncode == 2, (path, proc.stdout, proc.stderr)
+        assert "cannot read variant definition" in proc.stderr and message in proc.stderr, (path, proc.stderr)
 
 
 def test_perft_diff_finds_a_planted_bug(capsys: pytest.CaptureFixture[str]) -> None:

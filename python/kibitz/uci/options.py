@@ -28,6 +28,7 @@ class Option:
     max: Optional[int] = None
     choices: List[str] = field(default_factory=list)
     help: str = ""
+    hidden: bool = False  # accepted by setoption, not declared after `uci` (for matches and tests)
 
     def uci_line(self) -> str:
         line = f"option name {self.name} type {self.type}"
@@ -78,7 +79,10 @@ class Option:
                 f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}"
             )
         # string
-        return "" if text == "<empty>" else text
+        text = "" if text == "<empty>" else text
+        if self.name in ("SearchOff", "SearchOn"):
+            check_feature_list(self.name, text)
+        return text
 
 
 # Strength range (UCI_Elo): the levels calibrated against Stockfish's UCI_Elo (see
@@ -97,8 +101,9 @@ def default_options() -> List[Option]:
         Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
         Option("Clear Hash", "button", help="empty the transposition table"),
         # Lazy SMP: helper threads share the table with the main thread. 1 by default (the
-        # deterministic search); 256 at most, as kibitz.Engine accepts.
-        Option("Threads", "spin", 1, 1, 256, help="search threads"),
+        # deterministic search); 1024 at most, as kibitz.Engine accepts (GUIs often set the
+        # maximum: at most as many threads as the machine has cores search).
+        Option("Threads", "spin", 1, 1, 1024, help="search threads"),
         # 256 lines: more than any GUI shows; every line costs a full-width re-search.
         Option("MultiPV", "spin", 1, 1, 256, help="number of best lines shown"),
         Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),
@@ -114,7 +119,27 @@ def default_options() -> List[Option]:
         # EvalFile loads another net file (a bad one is reported and the current net kept).
         Option("UseNNUE", "check", True, help="evaluate with the neural net (off: the hand-written evaluation)"),
         Option("EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net"),
+        # Hidden: search features to switch off / on (comma-separated names of
+        # kibitz.Engine.feature_names()), to measure a feature by a match.
+        Option("SearchOff", "string", "", hidden=True, help="search features to switch off"),
+        Option("SearchOn", "string", "", hidden=True, help="search features to switch on"),
     ]
+
+
+def feature_list(text: str) -> List[str]:
+    """The names in a SearchOff / SearchOn value."""
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def check_feature_list(option: str, text: str) -> None:
+    """OptionError naming the first name that is no search feature."""
+    import kibitz
+
+    engine = getattr(kibitz, "Engine", None)
+    known = list(engine.feature_names()) if engine is not None else []
+    for name in feature_list(text):
+        if name not in known:
+            raise OptionError(f"option {option}: unknown search feature {name!r} (known: {', '.join(known)})")
 
 
 class Options:
@@ -125,7 +150,7 @@ class Options:
         self._values: Dict[str, Value] = {k: o.default for k, o in self._decl.items()}
 
     def declarations(self) -> List[Option]:
-        return list(self._decl.values())
+        return [o for o in self._decl.values() if not o.hidden]
 
     def option(self, name: str) -> Option:
         try:

@@ -101,6 +101,7 @@ class GoParams:
     infinite: bool = False
     ponder: bool = False
     searchmoves: List[str] = field(default_factory=list)
+    at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
 
     def clock(self, white: bool) -> tuple[Optional[int], int]:
         t = self.wtime if white else self.btime
@@ -218,13 +219,37 @@ class UciEngine:
             engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
-                engine.set_threads(threads)
+                self._set_threads(engine, threads)
             self._engine = engine
+            if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
+                self._set_features()
             if not self.options.get_bool("UseNNUE"):
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
                 self._load_net(self.options.get_str("EvalFile"))
         return self._engine
+
+    def _set_features(self) -> None:
+        """The search features of SearchOn (switched on), then SearchOff (off) over the
+        defaults (the names were checked when the options were set)."""
+        from kibitz.options import feature_list
+
+        features = {n: True for n in feature_list(self.options.get_str("SearchOn"))}
+        features.update({n: False for n in feature_list(self.options.get_str("SearchOff"))})
+        engine = self.engine()
+        engine.set_features(features)
+        if "nnue" in features:  # the net switch is UseNNUE's too
+            self.options.set("UseNNUE", "true" if features["nnue"] else "false")
+        engine.nnue = self.options.get_bool("UseNNUE")
+
+    def _set_threads(self, engine: Any, threads: int) -> None:
+        """Set the search threads, saying so when fewer than asked will search (the engine
+        caps them at the machine's cores)."""
+        engine.set_threads(threads)
+        effective = getattr(engine, "effective_threads", threads)
+        if effective < threads:
+            self.info(f"Threads {threads}: {effective} will search "
+                      f"(at most one per core: {getattr(engine, 'thread_limit', effective)})")
 
     def _load_net(self, path: str) -> None:
         """Load a net file into the engine (empty path: the embedded net); a file that
@@ -390,12 +415,17 @@ class UciEngine:
         elif name == "Threads":
             if self._engine is not None:
                 engine = self._engine
-                self._apply_to_engine(lambda: engine.set_threads(int(value)), "Threads")
+                self._apply_to_engine(lambda: self._set_threads(engine, int(value)), "Threads")
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
         elif name == "EvalFile":
-            self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
+            if self._engine is None:
+                self._prepare_engine()  # made now, with the file loaded (or refused) once
+            else:
+                self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
+        elif name in ("SearchOff", "SearchOn"):
+            self._apply_to_engine(self._set_features, name)
         elif name == "UseNNUE":
             engine = self.engine()
             self._apply_to_engine(lambda: setattr(engine, "nnue", bool(value)), "UseNNUE")
@@ -513,6 +543,12 @@ class UciEngine:
                         setattr(go, tok, 0)
                         i += 2
                         continue
+                    if tok in ("depth", "nodes", "mate") and value == 0:
+                        # Nothing to search: answer at once with a legal move (waiting for
+                        # a stop that may never come would leave the GUI hanging).
+                        go.at_once = True
+                        i += 2
+                        continue
                     self.info(f"go {tok} {value} is not positive; ignored")
                     i += 2
                     continue
@@ -554,7 +590,7 @@ class UciEngine:
             movetime_ms=go.movetime, overhead_ms=overhead,
         )
         now = time.monotonic()
-        no_limit = not (budget.timed or go.depth or go.nodes or go.mate)
+        no_limit = not (budget.timed or go.depth or go.nodes or go.mate or go.at_once)
         job = SearchJob(
             board=board, go=go, budget=budget, start=now, search_start=now,
             pondering=go.ponder, wait_for_stop=go.infinite or go.ponder or no_limit,
@@ -725,8 +761,8 @@ class UciEngine:
         want_net = self.options.get_bool("UseNNUE")
         if getattr(engine, "nnue", want_net) != want_net:
             engine.nnue = want_net
-        if job.stop_event.is_set():
-            kwargs["depth"] = 1  # stopped before it began: answer at once
+        if job.stop_event.is_set() or go.at_once:
+            kwargs["depth"] = 1  # stopped before it began, or depth/nodes/mate 0: answer at once
         result = engine.search(board, **kwargs)
 
         best = getattr(result, "best_move", None)
@@ -856,7 +892,9 @@ class UciEngine:
                 finally:
                     self.reading = False
                 if line is None:
-                    self.shutdown(wait_finite=True)
+                    # End of input: nobody can send stop any more, so even a finite search
+                    # (go depth 120 may take hours) is stopped; its bestmove is still written.
+                    self.shutdown(wait_finite=False)
                     break
                 if not self.handle(line):
                     break

@@ -4,7 +4,8 @@
 (``builtin_variants()``) or the path of a definition file in the format described in
 ``data/README.md`` (pieces as named types or in Betza notation; the file's last section is
 the variant, earlier ones may serve as parents). Moves are UCI text as Fairy-Stockfish
-writes it (``a9a10c``; castling as the king's move, ``f1i1``).
+writes it (``a9a10c``; castling as the king's move, ``f1i1``, or as the king taking
+its own rook, ``b1a1``, where the king's move would read as another move of the king).
 
 The generator is a reference, not the engine's: kibitz plays only orthodox chess.
 """
@@ -12,6 +13,7 @@ The generator is a reference, not the engine's: kibitz plays only orthodox chess
 from __future__ import annotations
 
 import os
+import stat
 from importlib import resources
 from typing import Optional, Union
 
@@ -28,6 +30,10 @@ __all__ = [
 ]
 
 VariantSpec = Union[str, "os.PathLike[str]"]
+
+# The largest definition file read: the built-in ones are a few kB each, so 1 MB leaves a
+# wide margin and keeps a wrong path (a log, an image) from being read whole.
+MAX_DEFINITION_BYTES = 1 << 20
 
 
 def _builtin_sources() -> list[tuple[str, str]]:
@@ -65,16 +71,42 @@ def load(variant: VariantSpec) -> tuple[list[tuple[str, str]], str]:
                 "or give the path of a definition file"
             )
         return sources, spec
-    try:
-        with open(spec, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise VariantError(f"cannot read variant definition {spec!r}: {e}") from None
+    text = _read_definition(spec)
     sources = sources + [(spec, text)]
     names = VariantBoard.sections(sources, spec)
     if not names:
         raise VariantError(f"{spec}: no [section] defines a variant")
     return sources, names[-1]
+
+
+def _read_definition(path: str) -> str:
+    """The text of a definition file. Only a regular file of at most MAX_DEFINITION_BYTES is
+    read: a FIFO (whose opening would wait for a writer), a device such as /dev/zero (which
+    never ends) or a huge file is a VariantError, found before anything is read."""
+
+    def check(st: os.stat_result) -> None:
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else (
+                "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device or other special file")
+            raise VariantError(f"cannot read variant definition {path!r}: {kind}, not a regular file")
+        if st.st_size > MAX_DEFINITION_BYTES:
+            raise VariantError(
+                f"cannot read variant definition {path!r}: {st.st_size} bytes, more than the "
+                f"{MAX_DEFINITION_BYTES} a definition file may have")
+
+    try:
+        check(os.stat(path))
+        # Non-blocking, and checked again once open: a file swapped in meanwhile cannot hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            check(os.fstat(f.fileno()))
+            data = f.read(MAX_DEFINITION_BYTES + 1)
+        if len(data) > MAX_DEFINITION_BYTES:
+            raise VariantError(f"cannot read variant definition {path!r}: it grew past "
+                               f"{MAX_DEFINITION_BYTES} bytes while being read")
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise VariantError(f"cannot read variant definition {path!r}: {e}") from None
 
 
 class Board:

@@ -44,6 +44,9 @@ pub enum NetError {
     ChecksumMismatch { stored: u64, computed: u64 },
     /// `Network::from_params` got a weight vector of the wrong length.
     BadLength { what: &'static str, expected: usize, got: usize },
+    /// Some position's accumulator could leave the i16 range (`Network::accumulator_range`):
+    /// its sums would wrap and the evaluations would be garbage.
+    AccumulatorOverflow { lo: i64, hi: i64 },
 }
 
 impl std::fmt::Display for NetError {
@@ -72,6 +75,13 @@ impl std::fmt::Display for NetError {
             NetError::BadLength { what, expected, got } => {
                 write!(f, "{what}: expected {expected} values, got {got}")
             }
+            NetError::AccumulatorOverflow { lo, hi } => write!(
+                f,
+                "weights too large: an accumulator could reach {lo}..{hi}, outside the i16 range {}..{} \
+                 (the sums would wrap; clip the feature weights and biases when training)",
+                i16::MIN,
+                i16::MAX
+            ),
         }
     }
 }
@@ -164,17 +174,21 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// Parses and checks a net file (format in the module documentation). Every malformed
-    /// input gives a `NetError`; nothing here can panic.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+    /// The bytes at the start of a net file that `size_from_header` needs.
+    pub const HEADER_BYTES: usize = HEADER_BYTES;
+
+    /// The exact size in bytes of the net file that begins with `header` (at least
+    /// `HEADER_BYTES` of it), after checking the header: so a loader can refuse a file of
+    /// the wrong size before reading it. Errors as `from_bytes` gives them.
+    pub fn size_from_header(header: &[u8]) -> Result<usize, NetError> {
         // Compare as much of the magic as there is: "PK.." is not a net, "KBZ" a short one.
-        if !MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())]) {
+        if !MAGIC.starts_with(&header[..header.len().min(MAGIC.len())]) {
             return Err(NetError::BadMagic);
         }
-        if bytes.len() < HEADER_BYTES {
-            return Err(NetError::Truncated { expected: HEADER_BYTES, got: bytes.len() });
+        if header.len() < HEADER_BYTES {
+            return Err(NetError::Truncated { expected: HEADER_BYTES, got: header.len() });
         }
-        let field = |i: usize| u32_at(bytes, MAGIC.len() + 4 * i);
+        let field = |i: usize| u32_at(header, MAGIC.len() + 4 * i);
         let (version, inputs, hidden, scale, qa, qb) = (field(0), field(1), field(2), field(3), field(4), field(5));
         if version != VERSION {
             return Err(NetError::UnsupportedVersion(version));
@@ -183,8 +197,16 @@ impl Network {
             return Err(NetError::BadInputs(inputs));
         }
         check_shape(hidden, scale, qa, qb)?;
+        Ok(file_size(hidden as usize))
+    }
+
+    /// Parses and checks a net file (format in the module documentation). Every malformed
+    /// input gives a `NetError`; nothing here can panic.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let expected = Network::size_from_header(bytes)?;
+        let field = |i: usize| u32_at(bytes, MAGIC.len() + 4 * i);
+        let (hidden, scale, qa, qb) = (field(2), field(3), field(4), field(5));
         let h = hidden as usize;
-        let expected = file_size(h);
         if bytes.len() < expected {
             return Err(NetError::Truncated { expected, got: bytes.len() });
         }
@@ -222,7 +244,9 @@ impl Network {
         })
     }
 
-    /// Builds a network from plain vectors, with the same checks as the file loader.
+    /// Builds a network from plain vectors, with the same checks as the file loader: also
+    /// refused is a net whose accumulators could leave the i16 range in some position
+    /// (`accumulator_range`), since their sums would wrap.
     pub fn from_params(p: NetParams) -> Result<Network, NetError> {
         let hidden = u32::try_from(p.hidden).unwrap_or(u32::MAX);
         check_shape(hidden, p.scale, p.qa, p.qb)?;
@@ -236,7 +260,7 @@ impl Network {
                 return Err(NetError::BadLength { what, expected, got });
             }
         }
-        Ok(Network {
+        let net = Network {
             hidden: h,
             scale: p.scale,
             qa: p.qa,
@@ -247,7 +271,12 @@ impl Network {
             output_weights: to_lanes(&p.output_weights),
             output_bias: p.output_bias,
             path: SimdPath::detect(),
-        })
+        };
+        let (lo, hi) = net.accumulator_range();
+        if lo < i16::MIN as i64 || hi > i16::MAX as i64 {
+            return Err(NetError::AccumulatorOverflow { lo, hi });
+        }
+        Ok(net)
     }
 
     /// The network's contents as plain vectors.

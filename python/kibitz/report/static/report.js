@@ -440,6 +440,8 @@
   select.addEventListener("change", function () { sortGames(select.value); });
   sortGames(select.value);
 
-  window.kibitzReport = { games: GAMES.length, ensure: ensure };
+  // For tests and the curious: the FEN of every position of game i, as the board shows them.
+  function fens(i) { return gamePositions(GAMES[i]).map(toFen); }
+  window.kibitzReport = { games: GAMES.length, ensure: ensure, fens: fens };
   document.body.setAttribute("data-ready", "1");
 })();

@@ -190,7 +190,7 @@ def test_mistakes_listed_with_position_best_move_and_loss(driver: Any, report: t
     load(driver, page)
     record = records[0]
     sec = section(driver, record["game"])
-    items = sec.find_elements(By.CSS_SELECTOR, ".mistakes .mistake")
+    items = sec.find_elements(By.CSS_SELECTOR, ".mistakes .mistake-card")
     marked = [p for p in record["positions"] if p.get("move", {}).get("judgement")]
     assert len(items) == len(marked)
     for item, pos in zip(items, marked):

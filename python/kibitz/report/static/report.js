@@ -226,7 +226,14 @@
     view.cursor.setAttribute("x2", x.toFixed(1));
     if (view.current) view.current.classList.remove("current");
     view.current = view.moveSpans[ply] || null;
-    if (view.current) view.current.classList.add("current");
+    if (view.current) {
+      view.current.classList.add("current");
+      // Keep the current move visible inside the move list (without scrolling the page).
+      var top = view.current.offsetTop, list = view.list;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - view.current.offsetHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
     var sc = g.e[ply];
     view.info.textContent = (ply === 0 ? "Start" : "After " + moveLabel(g, ply)) + " · " + scoreText(sc) +
       " · White's win chance " + winChance(sc).toFixed(0) + "%";
@@ -274,15 +281,20 @@
     var right = h("div", "game-right");
     right.appendChild(drawGraph(g, view));
     var list = h("div", "moves");
+    view.list = list;
     var white;
     for (var ply = 1; ply <= g._moves.length; ply++) {
       white = g._pos[ply - 1].turn === "w";
-      if (white || ply === 1) list.appendChild(h("span", "num", moveNumber(g, ply) + (white ? "." : "…")));
+      if (white || ply === 1) {
+        list.appendChild(h("span", "num", moveNumber(g, ply) + (white ? "." : "…")));
+        list.appendChild(document.createTextNode(" "));
+      }
       var mk = g.j.charAt(ply - 1);
       var span = h("span", "move" + (mk !== "." ? " " + MARK_NAME[mk] : ""), g._sans[ply - 1] + (MARK[mk] || ""));
       span.setAttribute("data-ply", ply);
       view.moveSpans[ply] = span;
       list.appendChild(span);
+      list.appendChild(document.createTextNode(" "));
     }
     list.addEventListener("click", function (ev) {
       var t = ev.target;
@@ -299,7 +311,7 @@
       g.x.forEach(function (x) {
         var ply = x[0] + 1; // x[0] is the ply of the position before the move
         var kind = MARK_NAME[g.j.charAt(x[0])] || "";
-        var item = h("div", "mistake " + kind);
+        var item = h("div", "mistake-card " + kind);
         item.setAttribute("data-ply", ply);
         item.appendChild(drawBoard(g._pos[x[0]], x[0] > 0 ? g._moves[x[0] - 1] : null, 160));
         var text = h("div", "mistake-text");

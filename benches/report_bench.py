@@ -12,6 +12,7 @@ Chromium (Selenium) and measures, as medians of ``--repeat`` fresh loads:
   blunder) until the frame after that game's section is drawn and scrolled to.
 
     python benches/report_bench.py [--sizes 1000 10000] [--seed-games 8] [--nodes 1000] [--repeat 3]
+    python benches/report_bench.py --screenshots docs   # docs/report-overview.png, docs/report-game.png
 """
 
 from __future__ import annotations
@@ -113,6 +114,34 @@ def measure(page: Path, repeat: int) -> tuple[float, float, float]:
     return statistics.median(ready), statistics.median(wall), statistics.median(open_game)
 
 
+def screenshots(out: Path) -> None:
+    """The pictures of docs/report.md: a 24-game page (6 real analyses at 4000 nodes under
+    made-up names), its top, and the game with the largest blunder opened from the table."""
+    seeds = [r for r in seed_records(6, 4000) if r["status"] == "ok"]
+    records = synthesize(seeds, 24, random.Random(3))
+    for r, seed in zip(records, seeds * 4):  # the real evaluations, unperturbed
+        r["positions"], r["white"], r["black"] = seed["positions"], seed["white"], seed["black"]
+    builder = ReportBuilder("Club championship 2026")
+    for r in records:
+        builder.add(r)
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "report.html"
+        builder.write(str(page))
+        d = chromium()
+        try:
+            d.set_window_size(1200, 1400)
+            d.get(page.resolve().as_uri())
+            time.sleep(1)
+            d.save_screenshot(str(out / "report-overview.png"))
+            d.execute_script("var s = document.getElementById('sort'); s.value = 'blunder';"
+                             "s.dispatchEvent(new Event('change'));"
+                             "document.querySelector('#game-rows tr').click(); window.scrollBy(0, -10)")
+            time.sleep(0.5)
+            d.save_screenshot(str(out / "report-game.png"))
+        finally:
+            d.quit()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
@@ -120,7 +149,11 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", metavar="DIR", default=None, help="keep the pages in DIR")
+    ap.add_argument("--screenshots", metavar="DIR", default=None, help="only take the pictures of docs/report.md")
     args = ap.parse_args()
+    if args.screenshots:
+        screenshots(Path(args.screenshots))
+        return 0
     t = time.perf_counter()
     seeds = [r for r in seed_records(args.seed_games, args.nodes) if r["status"] == "ok"]
     plies = sum(len(r["positions"]) - 1 for r in seeds) / len(seeds)

@@ -250,3 +250,24 @@ def test_torn_last_line_is_skipped(analysed: tuple[Path, list[dict[str, Any]]], 
     assert len(list(read_records(str(torn)))) == len(records)
     out = tmp_path / "torn.html"
     assert write_report(read_records(str(torn)), str(out)) == len(records)
+
+
+@pytest.mark.parametrize("output", ["/nonexistent-dir/x.html", "/tmp"])
+def test_cli_report_write_errors_are_one_line(analysed: tuple[Path, list[dict[str, Any]]], output: str) -> None:
+    jsonl, _ = analysed
+    proc = subprocess.run([sys.executable, "-m", "kibitz", "report", str(jsonl), "-o", output],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "cannot write" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_report_written_again_keeps_its_mode(analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    jsonl, records = analysed
+    page = tmp_path / "page.html"
+    page.write_text("old")
+    page.chmod(0o600)
+    assert main(["report", str(jsonl), "-o", str(page)]) == 0
+    assert page.stat().st_mode & 0o777 == 0o600
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary file left

@@ -77,7 +77,11 @@ def _write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        os.chmod(tmp, 0o644)
+        try:
+            mode = os.stat(path).st_mode & 0o7777  # a page written again keeps its mode
+        except OSError:
+            mode = 0o644
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:

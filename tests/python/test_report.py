@@ -271,3 +271,26 @@ def test_report_written_again_keeps_its_mode(analysed: tuple[Path, list[dict[str
     assert page.stat().st_mode & 0o777 == 0o600
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary file left
+
+
+def test_analyse_resume_report_equals_an_uninterrupted_one(analysed: tuple[Path, list[dict[str, Any]]],
+                                                           tmp_path: Path) -> None:
+    jsonl, _ = analysed
+    pgn = jsonl.parent / "club.pgn"
+    whole = tmp_path / "whole.html"
+    out = tmp_path / "out.jsonl"
+    assert main(["analyse", str(pgn), "-o", str(out), "--report", str(whole), "--nodes", "300", "--workers", "1"]) == 1
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:2]) + lines[2][:50])  # two games kept, a torn third
+    resumed = tmp_path / "resumed.html"
+    assert main(["analyse", str(pgn), "-o", str(out), "--report", str(resumed), "--resume", "--nodes", "300",
+                 "--workers", "1"]) == 1
+    assert resumed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+
+
+def test_only_shown_tags_reach_the_page(analysed: tuple[Path, list[dict[str, Any]]]) -> None:
+    _, records = analysed
+    record = dict(records[1], headers=dict(records[1]["headers"], WhiteClock="0:03:00", Annotator="x",
+                                           WhiteElo="1850"))
+    data = game_data(record)
+    assert data["h"]["WhiteElo"] == "1850" and "WhiteClock" not in data["h"] and "Annotator" not in data["h"]

@@ -17,6 +17,9 @@ from kibitz._core import STARTING_FEN, san_line
 LINE_MOVES = 8
 # Judgement letters of the compact move string: one per move.
 JUDGEMENT_LETTERS = {"inaccuracy": "i", "mistake": "m", "blunder": "b"}
+# The tags the page shows (the others, clocks and links of online games, stay out of it).
+SHOWN_TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
+                        "TimeControl", "Variant"})
 # Points of a result for White; None for an unfinished or unknown game.
 WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -62,7 +65,7 @@ def _san_line(fen: str, moves: list[str], chess960: bool) -> list[str]:
 def game_data(record: dict[str, Any]) -> dict[str, Any]:
     """The compact form of one record for the page (short keys: the page holds thousands).
 
-    ``n`` game number, ``h`` tags, ``r`` result, ``o`` [eco, name] or None; for an analysed
+    ``n`` game number, ``h`` tags (``SHOWN_TAGS``), ``r`` result, ``o`` [eco, name] or None; for an analysed
     game also ``f`` start FEN (omitted for the usual one), ``u`` / ``s`` the moves in UCI / SAN
     (space separated), ``e`` the score of each position (``compact_score``), ``j`` one
     letter per move (``.`` none, ``i`` / ``m`` / ``b`` inaccuracy / mistake / blunder),
@@ -71,7 +74,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     win-chance points, centipawn loss, best move SAN, best line SAN], ``m`` [largest loss,
     its ply]; for a game that was not analysed ``err``, what was wrong."""
     headers = record.get("headers") or {}
-    tags = {str(k): _text(v) for k, v in headers.items()} if isinstance(headers, dict) else {}
+    tags = {str(k): _text(v) for k, v in headers.items() if k in SHOWN_TAGS} if isinstance(headers, dict) else {}
     out: dict[str, Any] = {
         "n": record.get("game"),
         "h": tags,

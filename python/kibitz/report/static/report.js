@@ -250,8 +250,13 @@
     return moveNumber(g, ply) + (white ? ". " : "… ") + g._sans[ply - 1] + (MARK[g.j.charAt(ply - 1)] || "");
   }
 
+  function player(g, colour) {
+    var elo = g.h[colour + "Elo"];
+    return tag(g, colour) + (elo && elo !== "?" && elo !== "-" ? " (" + elo + ")" : "");
+  }
+
   function gameTitle(g) {
-    return "#" + g.n + "  " + tag(g, "White") + " – " + tag(g, "Black") + "  " + g.r;
+    return "#" + g.n + "  " + player(g, "White") + " – " + player(g, "Black") + "  " + g.r;
   }
 
   function renderGame(section, g) {
@@ -259,7 +264,7 @@
     section.replaceChildren();
     var head = h("h3", null, gameTitle(g));
     section.appendChild(head);
-    var meta = [g.h.Event, g.h.Site, g.h.Date, g.h.Round ? "round " + g.h.Round : ""].filter(function (v) { return v; });
+    var meta = [g.h.Event, g.h.Site, g.h.Date, g.h.Round ? "round " + g.h.Round : "", g.h.TimeControl].filter(function (v) { return v; });
     if (g.o) meta.push(g.o[0] + " " + g.o[1]);
     section.appendChild(h("p", "meta", meta.join(" · ")));
     if (g.err) {

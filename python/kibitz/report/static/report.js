@@ -5,7 +5,9 @@
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
+  if (window.performance && performance.mark) performance.mark("kibitz-start");
   var DATA = JSON.parse(document.getElementById("kibitz-data").textContent);
+  if (window.performance && performance.mark) performance.mark("kibitz-parsed");
   var GAMES = DATA.games;
   var START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   var FILES = "abcdefgh";
@@ -461,4 +463,5 @@
   function fens(i) { return gamePositions(GAMES[i]).map(toFen); }
   window.kibitzReport = { games: GAMES.length, ensure: ensure, fens: fens };
   document.body.setAttribute("data-ready", "1");
+  if (window.performance && performance.mark) performance.mark("kibitz-ready");
 })();

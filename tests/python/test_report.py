@@ -46,6 +46,22 @@ GAMES_PGN = f"""[Event "{XSS_EVENT}"]
 1. e4 d5 2. e5 f5 3. exf6 e6 4. fxg7 Bd6 5. gxh8=Q Qh4 6. Qxg8+ Ke7 7. Qxh7+ Kd8 0-1
 
 [Event "Club"]
+[White "Dan"]
+[Black "Erin"]
+[Result "*"]
+
+*
+
+[Event "Club: an ending"]
+[White "Erin"]
+[Black "Dan"]
+[Result "*"]
+[SetUp "1"]
+[FEN "r3k2r/8/8/8/3p4/8/4P3/R3K2R w KQkq - 0 30"]
+
+30. e4 dxe3 31. O-O O-O-O 32. Ra7 Rh2 33. Rf8 Rxf8 *
+
+[Event "Club"]
 [White "Alice"]
 [Black "Carol"]
 [Result "1-0"]
@@ -62,7 +78,7 @@ def analyse_collection(tmp: Path) -> tuple[Path, list[dict[str, Any]]]:
     status = main(["analyse", str(pgn), "-o", str(out), "--nodes", "300", "--workers", "1"])
     assert status == 1  # the last game is malformed
     records = list(read_records(str(out)))
-    assert [r["status"] for r in records] == ["ok", "ok", "ok", "error"]
+    assert [r["status"] for r in records] == ["ok", "ok", "ok", "ok", "ok", "error"]
     return out, records
 
 
@@ -174,7 +190,11 @@ def test_compact_game_data(analysed: tuple[Path, list[dict[str, Any]]]) -> None:
     blunder = [x for x in mate["x"] if x[0] == 5][0]
     assert blunder[3] and blunder[4].startswith(blunder[3])  # best move, first of its line
     assert mate["m"][1] == 5 and mate["m"][0] == max(x[1] for x in mate["x"])
-    assert game_data(records[3])["err"]
+    assert game_data(records[-1])["err"]
+    ending = game_data(records[4])
+    assert ending["f"] == records[4]["start_fen"] and ending["s"].split()[:2] == ["e4", "dxe3"]
+    empty = game_data(records[3])
+    assert empty["s"] == "" and len(empty["e"]) == 1 and empty["m"] == [0.0, -1]
     assert compact_score({"cp": -37}, "8/8/8/8/8/8/8/K1k5 w - - 0 1") == -37
     assert compact_score({"mate": -3}, "8/8/8/8/8/8/8/K1k5 w - - 0 1") == "#-3"
     assert compact_score({"mate": 0}, "8/8/8/8/8/8/8/K1k5 w - - 0 1") == "#-0"
@@ -201,7 +221,7 @@ def test_player_figures(analysed: tuple[Path, list[dict[str, Any]]]) -> None:
     assert seen == set(expected)
     # Carol's only game was not analysed: she is not in the table.
     assert "Carol" not in {name for name, _ in builder.summary.player_rows()}
-    assert builder.summary.results == {"1-0": 1, "1/2-1/2": 1, "0-1": 1, "not analysed": 1}
+    assert builder.summary.results == {"1-0": 1, "1/2-1/2": 1, "0-1": 1, "*": 2, "not analysed": 1}
 
 
 def test_cli_report_equals_analyse_report(analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:

@@ -233,9 +233,10 @@ def test_cli_report_equals_analyse_report(analysed: tuple[Path, list[dict[str, A
     assert main(["report", str(jsonl), "-o", str(again)]) == 0
     assert direct.read_text(encoding="utf-8") == again.read_text(encoding="utf-8")
     # The default output name sits beside the records.
+    assert "<title>club</title>" in again.read_text(encoding="utf-8")  # the collection's name
     copy = tmp_path / "copy.jsonl"
     copy.write_bytes(jsonl.read_bytes())
-    assert main(["report", str(copy)]) == 0
+    assert main(["report", str(copy), "--title", "club"]) == 0
     assert (tmp_path / "copy.html").read_text(encoding="utf-8") == again.read_text(encoding="utf-8")
 
 

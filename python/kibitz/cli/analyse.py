@@ -223,9 +223,10 @@ def _report_builder(args: argparse.Namespace, skip: int) -> Any:
     """The ``--report`` page's builder, holding the records a resumed run keeps; or None."""
     if not getattr(args, "report", None):
         return None
+    from kibitz.cli.report import default_title
     from kibitz.report import ReportBuilder
 
-    builder = ReportBuilder()
+    builder = ReportBuilder(default_title(args.games))
     if skip:
         for rec in _records_of(args.output, skip):
             builder.add(rec)

@@ -15,6 +15,15 @@ def default_output(records: str) -> str:
     return (root if ext in (".jsonl", ".json", ".ndjson") else records) + ".html"
 
 
+def default_title(path: str) -> str:
+    """``club.jsonl`` or ``club.pgn.zst`` -> ``club``: the collection's name."""
+    name = os.path.basename(path)
+    for ext in (".zst", ".gz", ".jsonl", ".ndjson", ".json", ".pgn"):
+        if name.endswith(ext) and len(name) > len(ext):
+            name = name[: -len(ext)]
+    return name or "kibitz analysis report"
+
+
 def run(args: argparse.Namespace) -> int:
     from kibitz.report import RecordError, ReportBuilder, read_records
 
@@ -22,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     if os.path.abspath(output) == os.path.abspath(args.records):
         print(f"kibitz report: the report would overwrite its input {args.records}", file=sys.stderr)
         return 2
-    builder = ReportBuilder(args.title)
+    builder = ReportBuilder(args.title or default_title(args.records))
     try:
         for record in read_records(args.records):
             builder.add(record)
@@ -53,5 +62,5 @@ def add_parser(sub: Any) -> None:
     p.add_argument("records", metavar="RECORDS.jsonl", help="the output of `kibitz analyse -o`")
     p.add_argument("-o", "--output", metavar="REPORT.html", default=None,
                    help="where the page goes (default: RECORDS with .html)")
-    p.add_argument("--title", default=None, help="the page's title (default: kibitz analysis report)")
+    p.add_argument("--title", default=None, help="the page's title (default: the name of RECORDS without its extension)")
     p.set_defaults(func=run)

@@ -181,6 +181,18 @@ def test_graph_click_moves_and_arrow_keys_follow(driver: Any, report: tuple[Path
     pieces = {u.get_attribute("data-square"): u.get_attribute("data-piece")
               for u in sec.find_elements(By.CSS_SELECTOR, ".board use")}
     assert pieces["h8"] == "Q"
+    # Flipped, the same position with Black at the bottom: h8's queen drawn at the bottom left.
+
+    def queen_at() -> tuple[float, float]:
+        use = sec.find_element(By.CSS_SELECTOR, '.board use[data-square="h8"]')
+        return float(use.get_attribute("y")), float(use.get_attribute("x"))
+
+    assert queen_at() == (0.0, 700.0)
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    assert board_state(sec) == (9, fens[9])
+    assert queen_at() == (700.0, 0.0)
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    assert queen_at() == (0.0, 700.0)
 
 
 def test_mistakes_listed_with_position_best_move_and_loss(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:

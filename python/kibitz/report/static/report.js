@@ -145,12 +145,15 @@
 
   // ------------------------------------------------------------------ board
 
-  function drawBoard(p, lastUci, size) {
+  // Black at the bottom when flipped.
+  function drawBoard(p, lastUci, size, flipped) {
     var svg = s("svg", { viewBox: "0 0 800 800", width: size, height: size, "class": "board-svg" });
     var marked = {};
     if (lastUci) { marked[squareIndex(lastUci.slice(0, 2))] = 1; marked[squareIndex(lastUci.slice(2, 4))] = 1; }
     for (var sq = 0; sq < 64; sq++) {
-      var x = (sq % 8) * 100, y = (7 - Math.floor(sq / 8)) * 100;
+      var col = sq % 8, row = 7 - Math.floor(sq / 8);
+      if (flipped) { col = 7 - col; row = 7 - row; }
+      var x = col * 100, y = row * 100;
       var light = ((sq % 8) + Math.floor(sq / 8)) % 2 === 1;
       svg.appendChild(s("rect", { x: x, y: y, width: 100, height: 100, "class": light ? "sq light" : "sq dark" }));
       if (marked[sq]) svg.appendChild(s("rect", { x: x, y: y, width: 100, height: 100, "class": "sq last" }));
@@ -219,7 +222,7 @@
     view.ply = ply;
     active = view;
     var fen = toFen(pos[ply]);
-    view.boardBox.replaceChildren(drawBoard(pos[ply], ply > 0 ? g._moves[ply - 1] : null, 320));
+    view.boardBox.replaceChildren(drawBoard(pos[ply], ply > 0 ? g._moves[ply - 1] : null, 320, view.flipped));
     view.boardBox.setAttribute("data-fen", fen);
     view.boardBox.setAttribute("data-ply", ply);
     view.section.setAttribute("data-ply", ply);
@@ -285,6 +288,11 @@
     left.appendChild(view.boardBox);
     view.info = h("p", "info");
     left.appendChild(view.info);
+    view.flipped = false;
+    var flip = h("button", "flip", "Flip board");
+    flip.type = "button";
+    flip.addEventListener("click", function () { view.flipped = !view.flipped; setPly(view, view.ply); });
+    left.appendChild(flip);
     var right = h("div", "game-right");
     right.appendChild(drawGraph(g, view));
     var list = h("div", "moves");
@@ -320,7 +328,8 @@
         var kind = MARK_NAME[g.j.charAt(x[0])] || "";
         var item = h("div", "mistake-card " + kind);
         item.setAttribute("data-ply", ply);
-        item.appendChild(drawBoard(g._pos[x[0]], x[0] > 0 ? g._moves[x[0] - 1] : null, 160));
+        // The position before the move, seen from the side that made it.
+        item.appendChild(drawBoard(g._pos[x[0]], x[0] > 0 ? g._moves[x[0] - 1] : null, 160, g._pos[x[0]].turn === "b"));
         var text = h("div", "mistake-text");
         text.appendChild(h("p", "played", moveLabel(g, ply) + " (" + kind + ")"));
         text.appendChild(h("p", null, "Best: " + (x[3] || "–") + (x[4] ? "   line: " + x[4] : "")));

@@ -3,7 +3,8 @@
 The names are lichess's chess-openings data set (https://github.com/lichess-org/chess-openings,
 CC0 / public domain), shipped as ``data/openings.tsv.gz``: its five volumes ``a.tsv`` ..
 ``e.tsv`` concatenated under one header, unchanged otherwise (columns ``eco``, ``name``,
-``pgn``; about 3,800 lines, 52 KB compressed).
+``pgn``; about 3,800 lines, 52 KB compressed), taken at the data set's commit 51b8862
+(July 2026).
 
 Positions, not move orders, are matched: each line of the data set is replayed once (on
 first use) and its final position is keyed by its EPD (the FEN without the two move

@@ -27,8 +27,9 @@ RUST_ALONE = {"variant"}
 # Python rooms, bottom up, by the first component under kibitz/ ("" = the top-level
 # modules of the python-chess-shaped library). A room may import its own and lower ones.
 PY_LAYERS = [
-    {"", "_core", "_constants", "_outcome", "_bitboards", "_squareset", "_compat", "svg", "pgn", "polyglot"},
-    {"book", "variant", "perftdiff", "analysis", "testing"},
+    {"", "_core", "_constants", "_outcome", "_bitboards", "_squareset", "_compat", "svg", "pgn", "polyglot",
+     "openings"},
+    {"book", "variant", "perftdiff", "analysis", "testing", "report"},
     {"uci"},
     {"cli", "__main__"},
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from kibitz import openings
 from kibitz._core import Board, Engine, san_line
 from kibitz.analysis.judgement import (
     MARKS,
@@ -136,10 +137,18 @@ def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
         "headers": game.headers,
         "start_fen": game.start_fen,
         "result": game.result,
+        "opening": opening_of(positions),
         "white": side_summary(sides[True]),
         "black": side_summary(sides[False]),
         "positions": positions,
     }
+
+
+def opening_of(positions: list[dict[str, Any]]) -> Optional[dict[str, str]]:
+    """``{"eco": ..., "name": ...}`` of the deepest named position of a game (kibitz.openings,
+    matched by position), or None."""
+    found = openings.of_positions(p["fen"] for p in positions[: openings.max_plies() + 1])
+    return None if found is None else {"eco": found.eco, "name": found.name}
 
 
 def _escape_tag(value: str) -> str:
@@ -163,6 +172,13 @@ def pgn_text(record: dict[str, Any]) -> str:
     mating move). A game that could not be analysed keeps its tags and gets a comment
     saying why."""
     headers = dict(record.get("headers") or {})
+    opening = record.get("opening")
+    if isinstance(opening, dict):
+        # The classification fills in what the game's own tags lack.
+        if "ECO" not in headers and opening.get("eco"):
+            headers["ECO"] = str(opening["eco"])
+        if "Opening" not in headers and opening.get("name"):
+            headers["Opening"] = str(opening["name"])
     out = [f'[{k} "{_escape_tag(str(v))}"]' for k, v in headers.items()]
     tokens: list[str] = []
     if record.get("status") != "ok":

@@ -52,7 +52,7 @@ def _subcommand_registrars() -> list:  # type: ignore[type-arg]
 
 
 # The subcommands, one module each under kibitz/cli/ (each defines add_parser(sub)).
-SUBCOMMAND_MODULES: list[str] = ["perft", "perftdiff", "uci", "book", "play", "analyse"]
+SUBCOMMAND_MODULES: list[str] = ["perft", "perftdiff", "uci", "book", "play", "analyse", "report"]
 
 
 def _run(argv: Sequence[str] | None) -> int:

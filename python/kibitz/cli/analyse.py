@@ -109,7 +109,8 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     limits = Limits(nodes=args.nodes, depth=args.depth, movetime_ms=args.movetime, multipv=args.multipv,
                     hash_mb=args.hash)
-    to_stdout = args.output in (None, "-")
+    # With --report and no -o the records go to the report only.
+    to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
     if args.resume and to_stdout:
         print("kibitz analyse: --resume needs -o OUT.jsonl", file=sys.stderr)
         return 2
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     out_stream: Optional[BinaryIO] = None
     if to_stdout:
         out_stream = sys.stdout.buffer
-    else:
+    elif args.output is not None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
         if not args.resume:
             flags |= os.O_TRUNC
@@ -166,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
             if fd is not None:
                 os.fsync(fd)
 
+    report = _report_builder(args, skip)
     progress = Progress(opened.fraction_read)
     remaining: Iterator[Game] = games
     if args.backend == "ray":
@@ -181,14 +183,15 @@ def run(args: argparse.Namespace) -> int:
             if pgn_fd is not None:
                 _write_all(pgn_fd, pgn_text(rec).encode("utf-8"))
             line = record_line(rec)
+            if report is not None:
+                report.add(rec)
             if out_fd is not None:
                 _write_all(out_fd, line)
                 now = time.monotonic()
                 if now - last_sync >= FSYNC_INTERVAL:
                     fsync()
                     last_sync = now
-            else:
-                assert out_stream is not None
+            elif out_stream is not None:
                 out_stream.write(line)
                 out_stream.flush()
             done += 1
@@ -207,7 +210,27 @@ def run(args: argparse.Namespace) -> int:
         for fd in (pgn_fd, out_fd):
             if fd is not None:
                 os.close(fd)
+    if report is not None:
+        try:
+            report.write(args.report)
+        except OSError as e:
+            print(f"kibitz analyse: cannot write {args.report}: {e.strerror or e}", file=sys.stderr)
+            return 2
     return 1 if bad else 0
+
+
+def _report_builder(args: argparse.Namespace, skip: int) -> Any:
+    """The ``--report`` page's builder, holding the records a resumed run keeps; or None."""
+    if not getattr(args, "report", None):
+        return None
+    from kibitz.cli.report import default_title
+    from kibitz.report import ReportBuilder
+
+    builder = ReportBuilder(default_title(args.games))
+    if skip:
+        for rec in _records_of(args.output, skip):
+            builder.add(rec)
+    return builder
 
 
 def _positive(kind: type) -> Any:
@@ -233,6 +256,9 @@ def add_parser(sub: Any) -> None:
                    help="where the records go (default: standard output)")
     p.add_argument("--pgn-out", metavar="ANNOTATED.pgn", default=None,
                    help="also write the games with [%%eval] comments and ?! / ? / ?? marks")
+    p.add_argument("--report", metavar="REPORT.html", default=None,
+                   help="also write an HTML report (players, openings, graphs, mistakes; see `kibitz report`);"
+                        " without -o, the records then go only there")
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--nodes", type=_positive(int), default=None,
                        help=f"nodes searched per position (default {DEFAULT_NODES:,})")

@@ -1,0 +1,66 @@
+"""``kibitz report RECORDS.jsonl -o REPORT.html``: the HTML report of a ``kibitz analyse``
+output, without analysing again (kibitz.report; docs/report.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+
+def default_output(records: str) -> str:
+    """``club.jsonl`` -> ``club.html`` (beside the records)."""
+    root, ext = os.path.splitext(records)
+    return (root if ext in (".jsonl", ".json", ".ndjson") else records) + ".html"
+
+
+def default_title(path: str) -> str:
+    """``club.jsonl`` or ``club.pgn.zst`` -> ``club``: the collection's name."""
+    name = os.path.basename(path)
+    for ext in (".zst", ".gz", ".jsonl", ".ndjson", ".json", ".pgn"):
+        if name.endswith(ext) and len(name) > len(ext):
+            name = name[: -len(ext)]
+    return name or "kibitz analysis report"
+
+
+def run(args: argparse.Namespace) -> int:
+    from kibitz.report import RecordError, ReportBuilder, read_records
+
+    output = args.output or default_output(args.records)
+    if os.path.abspath(output) == os.path.abspath(args.records):
+        print(f"kibitz report: the report would overwrite its input {args.records}", file=sys.stderr)
+        return 2
+    builder = ReportBuilder(args.title or default_title(args.records))
+    try:
+        for record in read_records(args.records):
+            builder.add(record)
+    except RecordError as e:
+        print(f"kibitz report: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"kibitz report: cannot read {args.records}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    try:
+        n = builder.write(output)
+    except OSError as e:
+        print(f"kibitz report: cannot write {output}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"kibitz report: {n} games -> {output}", file=sys.stderr)
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Registers ``kibitz report`` (see kibitz.cli.SUBCOMMAND_MODULES)."""
+    p = sub.add_parser(
+        "report",
+        help="HTML report of a `kibitz analyse` output (players, openings, graphs, mistakes)",
+        description="Writes one self-contained HTML page from the JSON records of `kibitz analyse`: "
+                    "a table per player, results, openings, and each game's evaluation graph, board "
+                    "and mistakes. Nothing is analysed again.",
+    )
+    p.add_argument("records", metavar="RECORDS.jsonl", help="the output of `kibitz analyse -o`")
+    p.add_argument("-o", "--output", metavar="REPORT.html", default=None,
+                   help="where the page goes (default: RECORDS with .html)")
+    p.add_argument("--title", default=None, help="the page's title (default: the name of RECORDS without its extension)")
+    p.set_defaults(func=run)

@@ -24,6 +24,12 @@ __all__ = [
     "VariantBoard",
     "VariantError",
     "san_line",
+    "MissingTableError",
+    "POLYGLOT_RANDOM_ARRAY",
+    "Tablebase",
+    "PLANE_VALUES",
+    "board_planes",
+    "fill_planes_at",
 ]
 
 STARTING_FEN: str
@@ -116,14 +122,20 @@ class Piece:
 
 @final
 class SquareSet:
-    """A set of squares as a 64-bit mask (a1 = bit 0), like python-chess's SquareSet."""
+    """A mutable set of squares over a 64-bit mask (a1 = bit 0): python-chess's SquareSet,
+    with its API and semantics (built from an int masked to 64 bits or from squares)."""
 
     def __new__(cls, squares: Any = None) -> SquareSet: ...
     @property
     def mask(self) -> int:
         """The mask as an int."""
+    @mask.setter
+    def mask(self, value: int) -> None:
+        """Sets the mask (masked to 64 bits)."""
     def __iter__(self) -> Iterator[int]:
         """The squares in ascending order."""
+    def __reversed__(self) -> Iterator[int]:
+        """The squares in descending order."""
     def __len__(self) -> int:
         """The number of squares."""
     def __bool__(self) -> bool:
@@ -134,10 +146,45 @@ class SquareSet:
         """The mask."""
     def __index__(self) -> int:
         """The mask."""
-    def __hash__(self) -> int:
-        """The mask."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __eq__(self, other: object, /) -> bool:
-        """Equal to a SquareSet, an int mask or a set of squares with the same squares."""
+        """Equal to a SquareSet, an int mask or squares with the same squares."""
+    def __ne__(self, other: object, /) -> bool:
+        """Not equal."""
+    def add(self, square: int) -> None:
+        """Adds a square."""
+    def discard(self, square: int) -> None:
+        """Removes a square if present."""
+    def remove(self, square: int) -> None:
+        """Removes a square; KeyError when absent."""
+    def pop(self) -> int:
+        """Removes and returns the lowest square; KeyError when empty."""
+    def clear(self) -> None:
+        """Empties the set."""
+    def copy(self) -> SquareSet:
+        """A copy."""
+    def isdisjoint(self, other: Any) -> bool:
+        """No square in common."""
+    def issubset(self, other: Any) -> bool:
+        """Every square is in other."""
+    def issuperset(self, other: Any) -> bool:
+        """Every square of other is here."""
+    def union(self, other: Any) -> SquareSet:
+        """Union."""
+    def intersection(self, other: Any) -> SquareSet:
+        """Intersection."""
+    def difference(self, other: Any) -> SquareSet:
+        """Difference."""
+    def symmetric_difference(self, other: Any) -> SquareSet:
+        """Symmetric difference."""
+    def update(self, *others: Any) -> None:
+        """Adds the squares of every argument."""
+    def intersection_update(self, *others: Any) -> None:
+        """Keeps the squares in every argument."""
+    def difference_update(self, other: Any) -> None:
+        """Removes other's squares."""
+    def symmetric_difference_update(self, other: Any) -> None:
+        """Toggles other's squares."""
     def __or__(self, other: Any, /) -> SquareSet:
         """Union."""
     def __and__(self, other: Any, /) -> SquareSet:
@@ -146,18 +193,39 @@ class SquareSet:
         """Difference."""
     def __xor__(self, other: Any, /) -> SquareSet:
         """Symmetric difference."""
-    def __ror__(self, other: Any, /) -> SquareSet:
-        """Union."""
-    def __rand__(self, other: Any, /) -> SquareSet:
-        """Intersection."""
-    def __rsub__(self, other: Any, /) -> SquareSet:
-        """The other operand's squares not in this set."""
-    def __rxor__(self, other: Any, /) -> SquareSet:
-        """Symmetric difference."""
+    def __ior__(self, other: Any, /) -> SquareSet:
+        """In-place union."""
+    def __iand__(self, other: Any, /) -> SquareSet:
+        """In-place intersection."""
+    def __isub__(self, other: Any, /) -> SquareSet:
+        """In-place difference."""
+    def __ixor__(self, other: Any, /) -> SquareSet:
+        """In-place symmetric difference."""
+    def __lshift__(self, shift: int, /) -> SquareSet:
+        """Every square shifted up by `shift` bits (off the board is lost)."""
+    def __rshift__(self, shift: int, /) -> SquareSet:
+        """Every square shifted down by `shift` bits."""
+    def __ilshift__(self, shift: int, /) -> SquareSet:
+        """In-place left shift."""
+    def __irshift__(self, shift: int, /) -> SquareSet:
+        """In-place right shift."""
     def __invert__(self) -> SquareSet:
         """The other squares."""
+    def carry_rippler(self) -> Iterator[int]:
+        """Every subset's mask, the empty one first."""
+    def mirror(self) -> SquareSet:
+        """Ranks reversed."""
     def tolist(self) -> list[bool]:
         """64 booleans, one per square."""
+    @classmethod
+    def ray(cls, a: int, b: int) -> SquareSet:
+        """The line through two squares, edge to edge (empty when not aligned)."""
+    @classmethod
+    def between(cls, a: int, b: int) -> SquareSet:
+        """The squares strictly between two aligned squares."""
+    @classmethod
+    def from_square(cls, square: int) -> SquareSet:
+        """The set of one square."""
     def __reduce__(self) -> tuple[type[SquareSet], tuple[int]]:
         """Pickles by mask."""
 

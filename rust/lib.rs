@@ -39,8 +39,8 @@ pub use chess::types::{
 pub use eval::classic::{evaluate, SEE_VALUE};
 // Evaluation tuning (Texel's method, examples/texel.rs): the weight table and the trace.
 pub use engine::search::{
-    available_cores, mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, UnknownFeature, INF, MATE,
-    MATE_BOUND, MAX_DEPTH, MAX_THREADS,
+    available_cores, mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, Syzygy, UnknownFeature, INF,
+    MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS, TB_WIN,
 };
 pub use engine::tt::AllocError;
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};

@@ -482,6 +482,9 @@ class SearchResult:
     def hashfull(self) -> int:
         """Hash table use in permille."""
     @property
+    def tbhits(self) -> int:
+        """Tablebase probes that answered."""
+    @property
     def pv(self) -> list[str]:
         """The principal variation as UCI text."""
     @property
@@ -506,8 +509,16 @@ class Engine:
 
     def __new__(
         cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True,
-        features: dict[str, bool] | None = None,
+        features: dict[str, bool] | None = None, syzygy_path: str | None = None,
     ) -> Engine: ...
+    def set_syzygy(
+        self, path: str | None, probe_depth: int = 1, probe_limit: int = 7, rule50: bool = True
+    ) -> int:
+        """Sets the Syzygy tables the search probes (':'-separated directories; None removes
+        them); returns the number of table files."""
+    @property
+    def syzygy_files(self) -> int:
+        """The number of tablebase files the search probes (0: none)."""
     @staticmethod
     def feature_names() -> list[str]:
         """The names of the search features ``features`` can switch."""

@@ -26,12 +26,39 @@ use crate::engine::tt::*;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::{evaluate, SEE_VALUE};
 use crate::eval::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::tablebase::Tablebases;
 
 pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
 /// Scores beyond this are mates (a mate is at most MAX_PLY plies away).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+/// A tablebase win found `ply` plies from the root scores `TB_WIN - ply`: above every
+/// evaluation the search trusts as such, below every mate score (a mate found by search
+/// is shown as one; a tablebase win is a win whose mate is not yet seen).
+pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
+
+/// How the search uses Syzygy tables (the UCI options of the same names, as Stockfish has
+/// them).
+#[derive(Clone)]
+pub struct Syzygy {
+    pub tables: Arc<Tablebases>,
+    /// `SyzygyProbeDepth`: positions with as many pieces as the largest table are probed
+    /// only at this remaining depth or more (smaller ones always).
+    pub probe_depth: i32,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces (capped by the
+    /// largest table loaded).
+    pub probe_limit: usize,
+    /// `Syzygy50MoveRule`: a win the 50-move rule spoils counts as a draw.
+    pub rule50: bool,
+}
+
+impl Syzygy {
+    /// The most pieces probed: the limit, capped by the largest table.
+    fn cardinality(&self) -> u32 {
+        self.probe_limit.min(self.tables.max_pieces()) as u32
+    }
+}
 
 /// How long and how deep to search. Unset limits do not apply; with none set the search
 /// runs to `MAX_DEPTH` or until stopped.
@@ -88,6 +115,8 @@ pub struct Info {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    /// Tablebase probes that answered (UCI `tbhits`).
+    pub tbhits: u64,
 }
 
 /// The answer of a search.
@@ -101,8 +130,12 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    pub tbhits: u64,
     pub checkmate: bool,
     pub stalemate: bool,
+    /// The root position was in the tablebases and the root moves were cut to those that
+    /// keep its value by DTZ.
+    pub tb_root: bool,
 }
 
 /// Converts a score to "mate in N moves" (positive: the side to move mates), if it is one.
@@ -295,6 +328,8 @@ pub struct Engine {
     /// The neural evaluation, shared read-only by every search thread; `None` means the
     /// hand-written `eval::evaluate`. New engines start with the embedded net.
     net: Option<Arc<Network>>,
+    /// Syzygy tablebases, when set: probed in the tree and used to cut the root moves.
+    syzygy: Option<Syzygy>,
 }
 
 /// The machine's hardware threads (1 when unknown).
@@ -332,6 +367,7 @@ impl Engine {
             thread_limit: available_cores(),
             pool: Pool::default(),
             net: if features.nnue { crate::eval::nnue::embedded() } else { None },
+            syzygy: None,
         }
     }
 
@@ -366,6 +402,17 @@ impl Engine {
             Some(net) => clamp_eval(AccumulatorStack::new(net, board).evaluate(net, board.side_to_move())),
             None => evaluate(board),
         }
+    }
+
+    /// Sets (or with `None` removes) the tablebases the search probes.
+    pub fn set_syzygy(&mut self, syzygy: Option<Syzygy>) {
+        self.pool.wait_idle();
+        self.syzygy = syzygy;
+    }
+
+    /// The tablebases the search probes, if any.
+    pub fn syzygy(&self) -> Option<&Syzygy> {
+        self.syzygy.as_ref()
     }
 
     /// Forget the table and the histories (a new game).
@@ -452,6 +499,7 @@ impl Engine {
         if helpers == 0 {
             let net = self.net.as_deref();
             let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
+            s.syzygy = self.syzygy.clone();
             return s.run(limits, report);
         }
 
@@ -479,12 +527,14 @@ impl Engine {
                 Arc::clone(&helper_limits),
             );
             let board = board.clone();
+            let syzygy = self.syzygy.clone();
             self.pool.run(
                 i,
                 Box::new(move |h: &mut Heuristics| {
                     prepare(h);
                     let mut s = Search::new(&board, &tt, h, &stop, &nodes, start, &lim, features, net.as_deref());
                     s.main = false;
+                    s.syzygy = syzygy;
                     s.start_depth = 1 + (i as u32 + 1) % 2;
                     s.run(&lim, &mut |_| true);
                 }),
@@ -492,6 +542,7 @@ impl Engine {
         }
         let net = self.net.as_deref();
         let mut s = Search::new(board, &self.tt, &mut self.heur, stop, &helper_nodes, start, limits, features, net);
+        s.syzygy = self.syzygy.clone();
         s.run(limits, report)
         // helper_stop is dropped here: the helpers stop.
     }
@@ -555,6 +606,9 @@ struct Search<'a> {
     /// The net and this thread's accumulators along the line being searched (pushed and
     /// popped with every make and unmake), or `None` for the hand-written evaluation.
     nnue: Option<(&'a Network, AccumulatorStack)>,
+    /// Syzygy tables to probe, and this thread's count of probes that answered.
+    syzygy: Option<Syzygy>,
+    tbhits: u64,
 }
 
 /// A net's output kept inside the range of ordinary scores: never a mate score, whatever the
@@ -610,6 +664,8 @@ impl<'a> Search<'a> {
             lmr: lmr_table(),
             f,
             nnue: net.map(|n| (n, AccumulatorStack::new(n, board))),
+            syzygy: None,
+            tbhits: 0,
         }
     }
 
@@ -709,10 +765,16 @@ impl<'a> Search<'a> {
                 nodes: 0,
                 elapsed: self.start.elapsed(),
                 hashfull: self.tt.hashfull(),
+                tbhits: 0,
                 checkmate: ml.is_empty() && in_check,
                 stalemate: ml.is_empty() && !in_check,
+                tb_root: false,
             };
         }
+        // In the tablebases: only the moves that keep the position's value (the quickest
+        // conversion by DTZ when it is won) are searched, so a won ending is converted and a
+        // drawn one is held whatever the evaluation thinks.
+        let tb_root = self.tb_filter_root(&mut root);
         // Initial order: table move, then captures by MVV-LVA, so that even a search stopped
         // at once returns a sensible legal move.
         {
@@ -855,8 +917,10 @@ impl<'a> Search<'a> {
             nodes: self.total_nodes(),
             elapsed,
             hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits,
             checkmate: false,
             stalemate: false,
+            tb_root,
         }
     }
 
@@ -866,6 +930,54 @@ impl<'a> Search<'a> {
         let reply = self.tt.probe(self.board.key()).map(|e| e.mv).filter(|&m| !m.is_null() && self.board.is_legal(m));
         self.board.unmake_move();
         reply
+    }
+
+    /// Cuts the root moves to those that keep the root's tablebase value, when the root is
+    /// in the tables (no castling rights, few enough pieces, every child's table present).
+    /// Each move is ranked by the DTZ of the position it leads to: a win ranks by how soon
+    /// the winning side zeroes the 50-move counter (a capture or pawn move zeroes at once),
+    /// a loss by how late, a draw in between; with `rule50`, a win or loss beyond the
+    /// 50-move limit counts as a draw. Keeps the best-ranked moves; true when it cut.
+    fn tb_filter_root(&mut self, root: &mut Vec<RootMove>) -> bool {
+        let Some(tb) = self.syzygy.clone() else { return false };
+        let pieces = (self.board.occ[WHITE] | self.board.occ[BLACK]).count_ones();
+        if self.board.castling_rights() != 0 || pieces > tb.cardinality() || root.len() < 2 {
+            return false;
+        }
+        let mut ranks = Vec::with_capacity(root.len());
+        for r in root.iter() {
+            let zeroing = is_tactical(&self.board, r.mv) || kind_of(self.board.piece_at(r.mv.from())) == PAWN;
+            self.board.make_move(r.mv);
+            let rank = if !self.board.has_legal_move() {
+                if self.board.in_check() {
+                    Some(2000) // mate at once
+                } else {
+                    Some(0)
+                }
+            } else {
+                tb.tables.probe_dtz(&self.board).ok().map(|child| {
+                    // `child` is the opponent's DTZ: negative when the opponent loses.
+                    let plies = if zeroing { 1 } else { child.abs() + 1 };
+                    // The child's own counter (0 after a zeroing move) plus its DTZ.
+                    let beyond_50 = tb.rule50 && child.abs() + self.board.halfmove_clock() as i32 > 100;
+                    match child.signum() {
+                        -1 if !beyond_50 => 1000 - plies,
+                        1 if !beyond_50 => -1000 + plies,
+                        _ => 0,
+                    }
+                })
+            };
+            self.board.unmake_move();
+            match rank {
+                Some(v) => ranks.push(v),
+                None => return false, // a child's table is missing: search them all
+            }
+        }
+        self.tbhits += ranks.len() as u64;
+        let best = *ranks.iter().max().expect("at least two root moves");
+        let mut keep = ranks.iter().map(|&v| v == best);
+        root.retain(|_| keep.next().unwrap_or(false));
+        true
     }
 
     fn info(&self, root: &[RootMove], multipv: usize, depth: u32) -> Info {
@@ -886,6 +998,7 @@ impl<'a> Search<'a> {
             nodes: self.total_nodes(),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits,
         }
     }
 
@@ -964,6 +1077,7 @@ impl<'a> Search<'a> {
                         nodes: self.total_nodes(),
                         elapsed: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
+                        tbhits: self.tbhits,
                     };
                     if !report(&info) {
                         self.stopped = true;
@@ -1067,6 +1181,42 @@ impl<'a> Search<'a> {
                 let b = e.bound();
                 if b == BOUND_EXACT || (b == BOUND_LOWER && score >= beta) || (b == BOUND_UPPER && score <= alpha) {
                     return score;
+                }
+            }
+        }
+
+        // Tablebase probe (<https://www.chessprogramming.org/Syzygy_Bases>): a position with
+        // few enough pieces, just after a capture or pawn move (the WDL tables assume the
+        // 50-move counter at zero) and without castling rights, gets its exact value from the
+        // WDL table; a win or loss is a bound (the search may still find a quicker mate), a
+        // draw exact.
+        if let Some(tb) = &self.syzygy {
+            let pieces = (self.board.occ[WHITE] | self.board.occ[BLACK]).count_ones();
+            if ply > 0
+                && excluded.is_null()
+                && self.board.halfmove_clock() == 0
+                && self.board.castling_rights() == 0
+                && pieces <= tb.cardinality()
+                && (pieces < tb.cardinality() || depth >= tb.probe_depth)
+            {
+                if let Ok(wdl) = tb.tables.probe_wdl(&self.board) {
+                    self.tbhits += 1;
+                    let draw_band = if tb.rule50 { 1 } else { 0 };
+                    let (value, bound) = if wdl > draw_band {
+                        (TB_WIN - ply as i32, BOUND_LOWER)
+                    } else if wdl < -draw_band {
+                        (-TB_WIN + ply as i32, BOUND_UPPER)
+                    } else {
+                        (0, BOUND_EXACT)
+                    };
+                    if bound == BOUND_EXACT
+                        || (bound == BOUND_LOWER && value >= beta)
+                        || (bound == BOUND_UPPER && value <= alpha)
+                    {
+                        let stored_depth = (depth + 6).min(MAX_DEPTH as i32);
+                        self.tt.store(key, Move::NULL, score_to_tt(value, ply), -MATE_BOUND, stored_depth, bound);
+                        return value;
+                    }
                 }
             }
         }

@@ -17,7 +17,7 @@ use super::interrupt::run_interruptible;
 use super::{move_err, open_regular, NetError};
 use crate::{
     embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line, Move, Network,
-    SearchOutcome, MAX_DEPTH, MAX_THREADS,
+    SearchOutcome, Syzygy, Tablebases, MAX_DEPTH, MAX_THREADS,
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -55,6 +55,9 @@ pub struct PySearchResult {
     nps: u64,
     #[pyo3(get)]
     hashfull: u32,
+    /// Tablebase probes that answered.
+    #[pyo3(get)]
+    tbhits: u64,
     #[pyo3(get)]
     pv: Vec<String>,
     #[pyo3(get)]
@@ -115,6 +118,7 @@ struct Common {
     nodes: u64,
     elapsed: Duration,
     hashfull: u32,
+    tbhits: u64,
 }
 
 fn line_result(board: &CoreBoard, line: &Line, c: &Common) -> PySearchResult {
@@ -133,6 +137,7 @@ fn line_result(board: &CoreBoard, line: &Line, c: &Common) -> PySearchResult {
         time_ms: ms,
         nps,
         hashfull: c.hashfull,
+        tbhits: c.tbhits,
         pv,
         bound: line.bound.as_str().to_string(),
         checkmate: false,
@@ -143,7 +148,7 @@ fn line_result(board: &CoreBoard, line: &Line, c: &Common) -> PySearchResult {
 }
 
 fn outcome_result(py: Python<'_>, board: &CoreBoard, out: &SearchOutcome) -> PyResult<PySearchResult> {
-    let c = Common { nodes: out.nodes, elapsed: out.elapsed, hashfull: out.hashfull };
+    let c = Common { nodes: out.nodes, elapsed: out.elapsed, hashfull: out.hashfull, tbhits: out.tbhits };
     let mut lines = Vec::with_capacity(out.lines.len());
     for l in &out.lines {
         lines.push(Py::new(py, line_result(board, l, &c))?);
@@ -162,6 +167,7 @@ fn outcome_result(py: Python<'_>, board: &CoreBoard, out: &SearchOutcome) -> PyR
             time_ms: out.elapsed.as_millis() as u64,
             nps: 0,
             hashfull: out.hashfull,
+            tbhits: out.tbhits,
             pv: Vec::new(),
             bound: "exact".to_string(),
             checkmate: out.checkmate,
@@ -357,15 +363,20 @@ impl PyEngine {
     /// (names in `Engine.feature_names()`; an unknown one is a ValueError), for matches
     /// that measure a feature.
     #[new]
-    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true, features = None),
-           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True, features=None)")]
+    #[pyo3(signature = (hash_mb = AnyInt(16), threads = AnyInt(1), *, eval_file = None, nnue = true, features = None, syzygy_path = None),
+           text_signature = "(hash_mb=16, threads=1, *, eval_file=None, nnue=True, features=None, syzygy_path=None)")]
     fn new(
         hash_mb: AnyInt,
         threads: AnyInt,
         eval_file: Option<String>,
         nnue: bool,
         features: Option<std::collections::HashMap<String, bool>>,
+        syzygy_path: Option<String>,
     ) -> PyResult<Self> {
+        let syzygy = match syzygy_path {
+            Some(path) => Some(load_syzygy(&path, 1, 7, true)?),
+            None => None,
+        };
         let mb = check_hash(hash_mb)?;
         let n = check_threads(threads)?;
         let features = make_features(features.unwrap_or_default())?;
@@ -382,6 +393,7 @@ impl PyEngine {
         let choice = EvalChoice { nnue: nnue && features.nnue, file };
         engine.set_threads(n);
         engine.set_net(choice.net());
+        engine.set_syzygy(syzygy);
         Ok(PyEngine {
             stop: Arc::new(AtomicBool::new(false)),
             inner: Mutex::new(engine),
@@ -389,6 +401,28 @@ impl PyEngine {
             threads: AtomicUsize::new(n),
             eval: Mutex::new(choice),
         })
+    }
+
+    /// Sets the Syzygy tablebases the search probes: directories separated by the system's
+    /// path separator (`:`), as UCI's `SyzygyPath`; None or "" removes them. `probe_depth`,
+    /// `probe_limit` and `rule50` are UCI's `SyzygyProbeDepth`, `SyzygyProbeLimit` and
+    /// `Syzygy50MoveRule`. Returns the number of table files loaded; a directory that cannot
+    /// be read is an OSError and changes nothing.
+    #[pyo3(signature = (path, probe_depth = 1, probe_limit = 7, rule50 = true))]
+    fn set_syzygy(&self, path: Option<String>, probe_depth: i32, probe_limit: usize, rule50: bool) -> PyResult<usize> {
+        let syzygy = match path.as_deref() {
+            None | Some("") | Some("<empty>") => None,
+            Some(p) => Some(load_syzygy(p, probe_depth, probe_limit, rule50)?),
+        };
+        let files = syzygy.as_ref().map(|s| s.tables.files()).unwrap_or(0);
+        self.idle()?.set_syzygy(syzygy);
+        Ok(files)
+    }
+
+    /// The number of tablebase files the search probes (0: none).
+    #[getter]
+    fn syzygy_files(&self) -> PyResult<usize> {
+        Ok(self.idle()?.syzygy().map(|s| s.tables.files()).unwrap_or(0))
     }
 
     /// The names of the search features `features` can switch.
@@ -565,7 +599,12 @@ impl PyEngine {
             let mut report = |info: &Info| -> bool {
                 let Some(cb) = &on_info else { return true };
                 Python::attach(|py| {
-                    let c = Common { nodes: info.nodes, elapsed: info.elapsed, hashfull: info.hashfull };
+                    let c = Common {
+                        nodes: info.nodes,
+                        elapsed: info.elapsed,
+                        hashfull: info.hashfull,
+                        tbhits: info.tbhits,
+                    };
                     for line in &info.lines {
                         let obj = match Py::new(py, line_result(board_ref, line, &c)) {
                             Ok(o) => o,
@@ -674,4 +713,16 @@ impl PyEngine {
         };
         format!("Engine(hash_mb={}, threads={}{eval})", self.hash_mb(), self.threads())
     }
+}
+
+/// Loads the tables of `path` (directories separated by the system's path separator).
+fn load_syzygy(path: &str, probe_depth: i32, probe_limit: usize, rule50: bool) -> PyResult<Syzygy> {
+    let mut tables = Tablebases::new();
+    for dir in std::env::split_paths(path) {
+        if dir.as_os_str().is_empty() {
+            continue;
+        }
+        tables.add_directory(&dir).map_err(|e| PyOSError::new_err(format!("SyzygyPath {}: {e}", dir.display())))?;
+    }
+    Ok(Syzygy { tables: Arc::new(tables), probe_depth: probe_depth.max(1), probe_limit: probe_limit.min(7), rule50 })
 }

@@ -121,6 +121,15 @@ def default_options() -> List[Option]:
         Option("EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net"),
         # Hidden: search features to switch off / on (comma-separated names of
         # kibitz.Engine.feature_names()), to measure a feature by a match.
+        # Syzygy endgame tablebases, as Stockfish names the options: directories separated
+        # by ':' (';' on Windows); positions with at most SyzygyProbeLimit pieces are probed
+        # in the search (those with as many pieces as the largest table only at
+        # SyzygyProbeDepth or deeper); Syzygy50MoveRule counts wins the 50-move rule spoils
+        # as draws.
+        Option("SyzygyPath", "string", "", help="Syzygy tablebase directories, ':'-separated"),
+        Option("SyzygyProbeDepth", "spin", 1, 1, 100, help="least depth to probe the largest tables"),
+        Option("Syzygy50MoveRule", "check", True, help="a win the 50-move rule spoils is a draw"),
+        Option("SyzygyProbeLimit", "spin", 7, 0, 7, help="most pieces probed"),
         Option("SearchOff", "string", "", hidden=True, help="search features to switch off"),
         Option("SearchOn", "string", "", hidden=True, help="search features to switch on"),
     ]

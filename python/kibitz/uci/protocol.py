@@ -227,12 +227,35 @@ class UciEngine:
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
                 self._load_net(self.options.get_str("EvalFile"))
+            if self.options.get_str("SyzygyPath"):
+                self._load_syzygy()
         return self._engine
+
+    def _load_syzygy(self) -> None:
+        """Gives the engine the tables of SyzygyPath with the Syzygy* settings; a directory
+        that cannot be read is reported and the tables are off."""
+        engine = self.engine()
+        path = self.options.get_str("SyzygyPath")
+        if not hasattr(engine, "set_syzygy"):
+            return
+        try:
+            files = engine.set_syzygy(
+                path or None,
+                probe_depth=self.options.get_int("SyzygyProbeDepth"),
+                probe_limit=self.options.get_int("SyzygyProbeLimit"),
+                rule50=self.options.get_bool("Syzygy50MoveRule"),
+            )
+        except OSError as e:
+            engine.set_syzygy(None)
+            self.info(f"{e}; tablebases off")
+            return
+        if path and path != "<empty>":
+            self.info(f"found {files} tablebase files")
 
     def _set_features(self) -> None:
         """The search features of SearchOn (switched on), then SearchOff (off) over the
         defaults (the names were checked when the options were set)."""
-        from kibitz.options import feature_list
+        from kibitz.uci.options import feature_list
 
         features = {n: True for n in feature_list(self.options.get_str("SearchOn"))}
         features.update({n: False for n in feature_list(self.options.get_str("SearchOff"))})
@@ -419,6 +442,11 @@ class UciEngine:
         elif name == "Clear Hash":
             if self._engine is not None:
                 self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
+        elif name in ("SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"):
+            if self._engine is None:
+                self._prepare_engine()  # made now, with the tables loaded
+            else:
+                self._apply_to_engine(self._load_syzygy, name)
         elif name == "EvalFile":
             if self._engine is None:
                 self._prepare_engine()  # made now, with the file loaded (or refused) once
@@ -945,7 +973,7 @@ def format_info(info: Any) -> str:
     bound = get("bound")
     if (mate is not None or cp is not None) and bound in ("lower", "upper"):
         parts.append(f"{bound}bound")
-    for name, key in (("nodes", "nodes"), ("nps", "nps"), ("hashfull", "hashfull"), ("time", "time_ms")):
+    for name, key in (("nodes", "nodes"), ("nps", "nps"), ("hashfull", "hashfull"), ("tbhits", "tbhits"), ("time", "time_ms")):
         v = get(key)
         if v is not None:
             parts += [name, str(int(v))]

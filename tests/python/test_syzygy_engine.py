@@ -1,0 +1,118 @@
+"""The search with Syzygy tables: root moves cut to those that keep the tablebase value
+(checked against python-chess's prober on the same tables), a won ending converted to mate
+over the board, a drawn one held, probes counted in `tbhits`, and the UCI options."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.syzygy
+import pytest
+
+import kibitz
+
+TABLES = Path(__file__).resolve().parents[1] / "data" / "syzygy"
+
+
+@pytest.fixture(scope="module")
+def reference() -> chess.syzygy.Tablebase:
+    with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+        yield tb
+
+
+def mover_result(reference: chess.syzygy.Tablebase, board: chess.Board, move: chess.Move) -> int:
+    """The WDL, for the side that made `move`, of the position after it (2 win ... -2 loss)."""
+    child = board.copy()
+    child.push(move)
+    if child.is_checkmate():
+        return 2
+    if child.is_stalemate() or child.is_insufficient_material():
+        return 0
+    return -reference.probe_wdl(child)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/3k4/8/8/8/KR6 w - - 0 1",  # KRvK: won
+        "8/8/3k4/8/8/8/2q5/7K b - - 0 1",  # KvKQ, Black to move: won for Black
+        "8/8/8/3k4/8/8/1p6/KR6 w - - 0 1",  # KRvKP
+        "8/8/8/4k3/8/8/3P4/4K3 w - - 0 1",  # KPvK
+        "8/8/8/3k4/8/8/6r1/K1R5 w - - 0 1",  # KRvKR: drawn
+    ],
+)
+def test_the_move_played_keeps_the_tablebase_value(reference: chess.syzygy.Tablebase, fen: str) -> None:
+    engine = kibitz.Engine(16, syzygy_path=str(TABLES))
+    board = chess.Board(fen)
+    result = engine.search(kibitz.Board(fen), nodes=5000)
+    best = max(mover_result(reference, board, m) for m in board.legal_moves)
+    played = chess.Move.from_uci(result.best_move)
+    assert mover_result(reference, board, played) == best, (fen, result.best_move)
+    assert result.tbhits > 0
+
+
+def test_without_tables_there_are_no_probes() -> None:
+    result = kibitz.Engine(16).search(kibitz.Board("8/8/8/3k4/8/8/8/KR6 w - - 0 1"), nodes=2000)
+    assert result.tbhits == 0
+
+
+@pytest.mark.parametrize("tables", [True, False])
+def test_a_won_ending_is_converted_to_mate(reference: chess.syzygy.Tablebase, tables: bool) -> None:
+    # KBNvK, the ending search alone cannot win at a small node budget (without the tables
+    # the same engine reaches the 50-move rule: the second case checks that this test can
+    # tell). Both sides play kibitz's move; with the tables the winner never lets the win
+    # slip and mates inside the 50-move rule.
+    board = chess.Board("8/8/8/4k3/8/8/8/KBN5 w - - 0 1")
+    engine = kibitz.Engine(16, syzygy_path=str(TABLES)) if tables else kibitz.Engine(16)
+    for _ in range(150):
+        if board.is_game_over(claim_draw=True):
+            break
+        if tables and board.turn == chess.WHITE:
+            assert reference.probe_wdl(board) == 2, board.fen()
+        board.push_uci(engine.search(kibitz.Board(board.fen()), nodes=2000).best_move)
+    assert board.is_checkmate() == tables, board.fen()
+
+
+def test_set_syzygy_and_its_errors(tmp_path: Path) -> None:
+    engine = kibitz.Engine(16)
+    assert engine.set_syzygy(str(TABLES)) == len(list(TABLES.glob("*.rtb?")))
+    assert engine.syzygy_files > 0
+    assert engine.set_syzygy(None) == 0 and engine.syzygy_files == 0
+    with pytest.raises(OSError):
+        engine.set_syzygy(str(tmp_path / "nope"))
+    with pytest.raises(OSError):
+        kibitz.Engine(16, syzygy_path=str(tmp_path / "nope"))
+
+
+def test_uci_options_load_the_tables_and_info_shows_tbhits() -> None:
+    script = "\n".join(
+        [
+            "uci",
+            f"setoption name SyzygyPath value {TABLES}",
+            "setoption name SyzygyProbeDepth value 1",
+            "isready",
+            "position fen 8/8/8/3k4/8/8/8/KR6 w - - 0 1",
+            "go nodes 5000",
+            "setoption name SyzygyPath value /nonexistent/tables",
+            "isready",
+            "quit",
+            "",
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "kibitz"], input=script, capture_output=True, text=True, timeout=120
+    ).stdout.splitlines()
+    options = [l for l in out if l.startswith("option name Syzygy")]
+    assert {l.split()[2] for l in options} == {"SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"}
+    assert any("tablebase files" in l for l in out), out
+    infos = [l for l in out if l.startswith("info") and " tbhits " in l]
+    assert infos and int(infos[-1].split(" tbhits ")[1].split()[0]) > 0
+    best = [l for l in out if l.startswith("bestmove")][0].split()[1]
+    board = chess.Board("8/8/8/3k4/8/8/8/KR6 w - - 0 1")
+    with chess.syzygy.open_tablebase(str(TABLES)) as tb:
+        assert mover_result(tb, board, chess.Move.from_uci(best)) == 2
+    assert any("tablebases off" in l for l in out), out
+    assert out.count("readyok") == 2

@@ -11,7 +11,7 @@ import gzip
 import io
 import os
 from dataclasses import dataclass, field
-from typing import IO, Iterator, Optional, Union
+from typing import IO, Any, Iterator, Optional, Union
 
 from kibitz._core import STARTING_FEN, PgnReader
 
@@ -83,6 +83,35 @@ class _ZstdStream:
         pass
 
 
+class _Prefixed:
+    """A readable object with a few bytes read ahead of it (to look at magic bytes)."""
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._head: Union[bytes, str] = b""
+
+    def peek(self, n: int) -> Union[bytes, str]:
+        while len(self._head) < n:
+            more = self._raw.read(n - len(self._head))
+            if not more:
+                break
+            self._head = self._head + more if self._head else more
+        return self._head[:n]
+
+    def read(self, n: int = -1) -> Union[bytes, str]:
+        if self._head:
+            out, self._head = self._head, self._head[:0]
+            return out
+        out: Union[bytes, str] = self._raw.read(n)
+        return out
+
+    def tell(self) -> int:
+        return int(self._raw.tell()) - len(self._head)
+
+    def close(self) -> None:
+        self._raw.close()
+
+
 class _Opened:
     """A PGN source opened for reading: the decoded byte stream, and how far into the raw
     file reading has got (for progress estimates)."""
@@ -99,25 +128,35 @@ class _Opened:
         except (OSError, AttributeError, io.UnsupportedOperation):
             self.size = None
         head = self._peek(4)
-        if head.startswith(_GZIP_MAGIC):
+        if isinstance(head, str):
+            # A text stream (as python-chess reads): already decoded, never compressed.
+            self.stream = self.raw
+        elif not isinstance(head, (bytes, bytearray)):
+            raise TypeError(f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
+                            " open the file in binary mode")
+        elif head.startswith(_GZIP_MAGIC):
             self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
         elif head.startswith(_ZSTD_MAGIC):
             self.stream = _ZstdStream(self.raw)  # type: ignore[assignment]
         else:
             self.stream = self.raw
 
-    def _peek(self, n: int) -> bytes:
+    def _peek(self, n: int) -> Union[bytes, str]:
+        if isinstance(self.raw, io.TextIOBase):
+            return ""
         peek = getattr(self.raw, "peek", None)
         if peek is not None:
             return bytes(peek(n)[:n])
-        if self.raw.seekable():
+        seekable = getattr(self.raw, "seekable", None)
+        if seekable is not None and seekable():
             pos = self.raw.tell()
             head = self.raw.read(n)
             self.raw.seek(pos)
             return head
-        # A pipe without peek: wrap it so the magic bytes can be looked at.
-        self.raw = io.BufferedReader(self.raw)  # type: ignore[type-var]
-        return bytes(self.raw.peek(n)[:n])
+        # A pipe or any object with read() only: read the magic bytes and put them back.
+        prefixed = _Prefixed(self.raw)
+        self.raw = prefixed  # type: ignore[assignment]
+        return prefixed.peek(n)
 
     def read(self, n: int) -> bytes:
         """The decoded bytes, with a compressed stream cut short read as its end: the game it

@@ -309,3 +309,32 @@ def test_tags_that_are_not_utf8_are_read_as_windows_1252():
     assert game.headers == {"White": "Müller", "Black": data.split(b'"')[3].decode("cp1252")}
     utf8 = '[White "Müller"]\n\n1. e4 *\n'.encode()
     assert next(kibitz.read_games(io.BytesIO(utf8))).headers["White"] == "Müller"
+
+
+# ---------------------------------------------------------------------------- SAN lines
+
+
+def _knight_shuffle(plies: int) -> list[str]:
+    cycle = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    return [cycle[i % 4] for i in range(plies)]
+
+
+def test_san_line_takes_time_linear_in_the_game_length():
+    """Twice the plies take about twice the time (a quadratic san_line took 3x and more);
+    the best of a few runs of each, as a ratio, so the machine's speed does not matter."""
+    fen = chess.STARTING_FEN
+    n = 16_000
+    short, long = _knight_shuffle(n), _knight_shuffle(2 * n)
+
+    def best_time(moves: list[str]) -> float:
+        best = float("inf")
+        for _ in range(5):
+            t = time.perf_counter()
+            out = san_line(fen, moves)
+            best = min(best, time.perf_counter() - t)
+            assert len(out) == len(moves)
+        return best
+
+    assert san_line(fen, short[:4]) == ["Nf3", "Nf6", "Ng1", "Ng8"]
+    ratio = best_time(long) / best_time(short)
+    assert ratio < 2.6, ratio

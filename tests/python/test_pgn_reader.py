@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import io
 import json
-import os
 import select
 import struct
 import subprocess

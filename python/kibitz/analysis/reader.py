@@ -10,6 +10,8 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
+import zlib
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterator, Optional, Union
 
@@ -43,6 +45,25 @@ class Game:
         who = f"{h.get('White', '?')} - {h.get('Black', '?')}"
         event = f", {h['Event']}" if h.get("Event") else ""
         return f"game {self.index} ({who}{event}, line {self.line})"
+
+
+class NotAPgnFile(ValueError):
+    """A path that names something other than a file of games (a device, say)."""
+
+
+def _damaged_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions decoders raise on damaged data: gzip's and zlib's, and zstandard's."""
+    errors: list[type[BaseException]] = [zlib.error, gzip.BadGzipFile]
+    try:
+        import zstandard
+
+        errors.append(zstandard.ZstdError)
+    except ImportError:  # pragma: no cover - zstandard is a dependency
+        pass
+    return tuple(errors)
+
+
+_DAMAGED = _damaged_errors()
 
 
 class _ZstdStream:
@@ -100,8 +121,8 @@ class _Prefixed:
 
     def read(self, n: int = -1) -> Union[bytes, str]:
         if self._head:
-            out, self._head = self._head, self._head[:0]
-            return out
+            head, self._head = self._head, self._head[:0]
+            return head
         out: Union[bytes, str] = self._raw.read(n)
         return out
 
@@ -118,9 +139,15 @@ class _Opened:
 
     def __init__(self, source: Source) -> None:
         self.cut: Optional[str] = None
+        self.damaged = False
         self._own = not hasattr(source, "read")
         if self._own:
             self.raw: IO[bytes] = open(os.fspath(source), "rb")  # type: ignore[arg-type]
+            mode = os.fstat(self.raw.fileno()).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+                self.raw.close()
+                # A device (/dev/zero, a terminal) is endless or interactive: not a game file.
+                raise NotAPgnFile(f"{os.fspath(source)!s} is not a regular file or a pipe")  # type: ignore[arg-type]
         else:
             self.raw = source  # type: ignore[assignment]
         try:
@@ -128,6 +155,7 @@ class _Opened:
         except (OSError, AttributeError, io.UnsupportedOperation):
             self.size = None
         head = self._peek(4)
+        self.stream: IO[bytes]
         if isinstance(head, str):
             # A text stream (as python-chess reads): already decoded, never compressed.
             self.stream = self.raw
@@ -135,7 +163,7 @@ class _Opened:
             raise TypeError(f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
                             " open the file in binary mode")
         elif head.startswith(_GZIP_MAGIC):
-            self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
+            self.stream = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
         elif head.startswith(_ZSTD_MAGIC):
             self.stream = _ZstdStream(self.raw)  # type: ignore[assignment]
         else:
@@ -166,8 +194,22 @@ class _Opened:
             read1 = getattr(self.stream, "read1", None)
             return read1(n) if read1 is not None else self.stream.read(n)
         except EOFError as e:
-            self.cut = str(e)
+            self.cut = f"the compressed input ends early ({e})"
             return b""
+        except _DAMAGED as e:
+            # A damaged compressed stream (bad data, a bad CRC): what came before it was read
+            # and stands; the reader then reports the input as cut at this point.
+            self.cut = f"the compressed input is damaged: {e}"
+            self.damaged = True
+            return b""
+
+    def identity(self) -> Optional[tuple[int, int]]:
+        """(device, inode) of the input when it is a regular file, to tell it from the outputs."""
+        try:
+            st = os.fstat(self.raw.fileno())
+        except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            return None
+        return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
     def fraction_read(self) -> Optional[float]:
         """Share of the raw file read so far, or None when its size is unknown."""
@@ -191,10 +233,11 @@ def _games(opened: _Opened) -> Iterator[Game]:
         for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
             last = Game(index, line, headers, fen, chess960, moves, result, error)
             yield last
-        if opened.cut is not None and (last is None or last.error is None):
-            # Cut between two games: say so in a game of its own rather than end quietly.
+        if opened.cut is not None and (last is None or last.error is None or opened.damaged):
+            # Cut between two games, or damaged: say so in a game of its own rather than end
+            # quietly (a game cut in the middle is already reported truncated).
             yield Game((last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None,
-                       f"truncated: the compressed input ends early ({opened.cut})")
+                       f"truncated: {opened.cut}")
     finally:
         opened.close()
 

@@ -16,6 +16,7 @@ from kibitz.book import (
     ENTRY,
     MAX_BOOK_BYTES,
     Book,
+    BookError,
     BuildStats,
     Game,
     add_line,
@@ -47,8 +48,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"kibitz book build: cannot read {str(src)!r}: {e.strerror or e}", file=sys.stderr)
         return 2
+    except BookError as e:
+        print(f"kibitz book build: {printable(str(e))}", file=sys.stderr)
+        return 2
     for err in errors[:20]:
-        print(f"kibitz book build: warning: {err}", file=sys.stderr)
+        print(f"kibitz book build: warning: {printable(err)}", file=sys.stderr)
     if len(errors) > 20:
         print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
     try:
@@ -59,6 +63,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
           f"from {stats.games} games")
     return 0
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (escape sequences, control
+    characters, line breaks) written as its Python escape, so text taken from an input file
+    cannot drive the terminal it is printed on."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 def _open_book_arg(path: Optional[str]) -> Book:

@@ -322,6 +322,8 @@ def parse_pgn(text: str) -> Iterator[Game]:
     """The games of a PGN text: headers, main-line SAN moves and result. Comments
     ({...} and ; to end of line), variations ((...), nested), NAGs ($n) and move numbers
     are skipped. A game ends at its result token or at the next header section."""
+    # CR LF and lone CR end lines too: comments and escapes end with them.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     headers: Dict[str, str] = {}
     moves: List[str] = []
     in_moves = False

@@ -359,9 +359,6 @@ def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Itera
             return 2
         progress.update(done, bad, final=True)
     except (KeyboardInterrupt, Terminated) as e:
-        close = getattr(records, "close", None)
-        if close is not None:
-            close()  # ends the workers
         try:
             fsync()
         except OSError:
@@ -370,6 +367,11 @@ def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Itera
               f" {skip + done} games; the same command with --resume goes on from there", file=sys.stderr)
         return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else EXIT_TERMINATED
     finally:
+        # Whatever ended the run (the end of the input, an error, a signal), the workers end
+        # now rather than when the generator is collected.
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()
         signal.signal(signal.SIGTERM, previous)
     return 1 if bad else 0
 
@@ -390,7 +392,9 @@ def add_parser(sub: Any) -> None:
         aliases=["analyze"],
         help="analyse every move of a PGN collection (JSON lines, annotated PGN)",
         description="Searches every position of every game and writes one JSON record per game, "
-                    "in input order. Exit status 1 when some game could not be read.",
+                    "in input order. Exit status 1 when some game could not be read, 2 when the run "
+                    "could not start or a file failed, 130 after Ctrl-C, 141 when the output pipe "
+                    "closed, 143 after SIGTERM.",
     )
     p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", default=None,

@@ -106,3 +106,16 @@ fn an_open_variation_ends_at_the_next_tag_section() {
     assert!(games[0].error.as_deref().unwrap().contains("variation opened on line 1 is never closed"));
     assert_eq!(games[1].moves, ["c2c4"]);
 }
+
+#[test]
+fn an_endless_tag_section_is_capped() {
+    let mut text = Vec::new();
+    for i in 0..3000 {
+        text.extend_from_slice(format!("[T{i} \"v\"]\n").as_bytes());
+    }
+    text.extend_from_slice(b"\n1. e4 *\n");
+    let games = read_all(&text[..]);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].headers.len(), 1024);
+    assert!(games[0].error.as_deref().unwrap().starts_with("more than"));
+}

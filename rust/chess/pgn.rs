@@ -7,10 +7,16 @@
 //! marks (`!?`), comments (`{...}`, `; ...`), variations (`(...)`, skipped) and a result
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`). Lines starting with `%` are escapes and ignored.
 //!
-//! Memory does not grow with the file: the reader holds one chunk of input and one game.
-//! A malformed game (a broken tag, a move that is not SAN, an illegal or ambiguous move, a bad
-//! FEN tag, a file that ends inside the game) still comes out, with `error` saying what is
-//! wrong and where; the reader then goes on with the next game.
+//! LF, CR LF and a lone CR each end a line (for `;` comments, `%` escapes and line numbers).
+//! Text is UTF-8, or Windows-1252 where it is not valid UTF-8 (older files).
+//!
+//! Memory does not grow with the file: the reader holds one chunk of input and one game,
+//! and tokens and tag sections are capped (MAX_TOKEN, MAX_TAGS), so any input, binary junk
+//! included, is read in bounded memory; every pass of the tokenizer consumes input, so any
+//! input is read to its end. A malformed game (a broken tag, a move that is not SAN, an
+//! illegal or ambiguous move, a bad FEN tag, a variation never closed, a file that ends inside
+//! the game) still comes out, with `error` saying what is wrong and where; the reader then
+//! goes on with the next game, which a tag section at the start of a line begins.
 
 use std::io::{ErrorKind, Read};
 
@@ -26,7 +32,10 @@ const CHUNK: usize = 1 << 16;
 /// The longest token kept (a SAN move, a tag name or value, a move number, unknown text):
 /// longer ones are read to their end but cut, so a file of one endless token (a device, a
 /// binary file) takes no more memory than a short one. Real tokens are far shorter.
-pub const MAX_TOKEN: usize = 1 << 12;
+pub(crate) const MAX_TOKEN: usize = 1 << 12;
+
+/// The most tags kept for one game; more are read past and reported.
+pub(crate) const MAX_TAGS: usize = 1 << 10;
 
 /// The most bytes of a token quoted in a message.
 const QUOTE_MAX: usize = 40;
@@ -317,6 +326,9 @@ impl<R: Read> PgnReader<R> {
         // The tag section.
         while let Some(b'[') = self.skip_between_games()? {
             match self.tag(&mut token)? {
+                Ok(_) if game.headers.len() >= MAX_TAGS => {
+                    game.error.get_or_insert_with(|| format!("more than {MAX_TAGS} tags"));
+                }
                 Ok(pair) => game.headers.push(pair),
                 Err(why) => {
                     if game.error.is_none() {

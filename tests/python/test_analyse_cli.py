@@ -132,6 +132,12 @@ def test_devices_are_refused_not_read_forever(tmp_path):
     assert_one_line_error(p, "not a regular file")
     p = kibitz("book", "build", "/dev/zero", "-o", str(tmp_path / "b.bin"), timeout=60)
     assert_one_line_error(p, "not a regular file")
+    p = kibitz("book", "build", "/dev/zero", "--repertoire", "-o", str(tmp_path / "b.bin"), timeout=60)
+    assert_one_line_error(p, "not a regular file")
+    games = tmp_path / "g.pgn"
+    games.write_bytes(GAMES)
+    p = kibitz("analyse", str(games), "--resume", "-o", "/dev/zero", timeout=60)
+    assert_one_line_error(p, "not a regular file")
 
 
 @pytest.mark.parametrize("kind", ["gz", "zst"])

@@ -250,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
     keep_bytes = 0
     last_headers = None
     if args.resume and os.path.exists(args.output):
+        if not os.path.isfile(args.output):
+            return fail(f"cannot resume {args.output}: not a regular file")
         try:
             skip, bad, keep_bytes, last_headers = kept_records(args.output)
         except ResumeError as e:

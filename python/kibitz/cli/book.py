@@ -15,12 +15,14 @@ from kibitz.book import (
     DEFAULT_MIN_GAMES,
     ENTRY,
     MAX_BOOK_BYTES,
+    MAX_PGN_BYTES,
     Book,
     BookError,
     BuildStats,
     Game,
     add_line,
     build_from_games,
+    decode_pgn,
     parse_repertoire,
     push_move,
     read_pgn_file,
@@ -36,7 +38,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = progress(parse_repertoire(src.read_text(encoding="utf-8")),
+            games: Iterable[Game] = progress(parse_repertoire(decode_pgn(read_regular_file(src, MAX_PGN_BYTES, "repertoire"))),
                                              unit=" lines", desc="book build")
             data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
                                     use_results=False, stats=stats, errors=errors)

@@ -340,3 +340,18 @@ def test_san_line_takes_time_linear_in_the_game_length():
         gc.enable()
     ratio = best[4 * n] / best[n]
     assert ratio < 7, ratio
+
+
+def test_utf16_files_with_a_byte_order_mark_are_read(tmp_path):
+    text = (DATA / "book_games.pgn").read_text(encoding="utf-8").replace('[Event "test 1"]', '[Event "Müller"]')
+    expected = [(g.headers, g.moves, g.error) for g in kibitz.read_games(io.BytesIO(text.encode()))]
+    for encoding in ("utf-16", "utf-16-be"):
+        data = text.encode(encoding)
+        if encoding == "utf-16-be":
+            data = b"\xfe\xff" + data
+        path = tmp_path / f"{encoding}.pgn"
+        path.write_bytes(data)
+        assert [(g.headers, g.moves, g.error) for g in kibitz.read_games(path)] == expected
+        source = io.BytesIO(data)
+        assert [(g.headers, g.moves, g.error) for g in kibitz.read_games(source)] == expected
+        assert not source.closed

@@ -162,6 +162,9 @@ class _Opened:
         elif not isinstance(head, (bytes, bytearray)):
             raise TypeError(f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
                             " open the file in binary mode")
+        elif head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            # UTF-16 with its byte-order mark (some Windows editors save so): decoded to text.
+            self.stream = io.TextIOWrapper(self.raw, encoding="utf-16", errors="replace")  # type: ignore[assignment]
         elif head.startswith(_GZIP_MAGIC):
             self.stream = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
         elif head.startswith(_ZSTD_MAGIC):
@@ -221,7 +224,9 @@ class _Opened:
             return None
 
     def close(self) -> None:
-        if self.stream is not self.raw:
+        if isinstance(self.stream, io.TextIOWrapper) and self.stream is not self.raw:
+            self.stream.detach()  # leaves the underlying file open: it may be the caller's
+        elif self.stream is not self.raw:
             self.stream.close()
         if self._own:
             self.raw.close()

@@ -23,7 +23,9 @@ NODES = "200"
 
 
 def kibitz(*args: str, timeout: float = 300, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kibitz", *args], capture_output=True, timeout=timeout, **kw)
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "kibitz", *args], timeout=timeout, **kw)
 
 
 def assert_one_line_error(p: subprocess.CompletedProcess, *words: str, status: int = 2) -> str:
@@ -59,6 +61,13 @@ def test_an_output_that_is_the_input_is_refused_and_the_input_kept(games, tmp_pa
         p = kibitz("analyse", str(games), "--nodes", NODES, *args)
         assert_one_line_error(p, "the input")
         assert games.read_bytes() == GAMES
+
+
+def test_standard_output_that_is_the_input_is_refused(games):
+    with open(games, "ab") as out:
+        p = kibitz("analyse", str(games), "--nodes", NODES, stdout=out)
+    assert_one_line_error(p, "the input")
+    assert games.read_bytes() == GAMES
 
 
 def test_the_two_outputs_must_be_different_files(games, tmp_path):

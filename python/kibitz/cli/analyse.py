@@ -195,8 +195,11 @@ def _open_outputs(args: argparse.Namespace, input_id: Optional[tuple[int, int]])
         taken[input_id] = f"the input {args.games}"
     if args.output in (None, "-"):
         stdout_id = _identity(sys.stdout.fileno())
+        if stdout_id is not None and stdout_id in taken:
+            raise OutputError(f"the records would go to the standard output, which is {taken[stdout_id]};"
+                              " refusing to write into it")
         if stdout_id is not None:
-            taken.setdefault(stdout_id, "the standard output")
+            taken[stdout_id] = "the standard output"
     try:
         for path, what in ((None if args.output in (None, "-") else args.output, "the records"),
                            (args.pgn_out, "the annotated PGN")):

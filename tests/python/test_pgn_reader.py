@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import logging
 import select
 import struct
 import subprocess
@@ -97,6 +98,7 @@ def reader():
 
 def python_chess_read(data: bytes) -> list[chess.pgn.Game]:
     """The games python-chess reads from ``data`` opened as a text file would be."""
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # it logs every bad move
     handle = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace", newline=None)
     games = []
     while True:

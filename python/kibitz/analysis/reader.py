@@ -254,9 +254,13 @@ def open_games(source: Source) -> tuple[_Opened, Iterator[Game]]:
 
 
 def read_games(source: Source) -> Iterator[Game]:
-    """Yields the games of a PGN file (a path, or a binary file object), in order.
+    """Yields the games of a PGN file (a path, or a file object: binary, or text as
+    python-chess reads), in order.
 
-    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes. Each ``Game`` has
+    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes, and so is UTF-16 with a
+    byte-order mark; text that is not UTF-8 is read as Windows-1252. A path must name a
+    regular file or a pipe (NotAPgnFile, a ValueError, for a device). A damaged or cut
+    compressed file ends with a game whose ``error`` says so, after every game before it. Each ``Game`` has
     ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
     what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
     file that ends inside the game)."""

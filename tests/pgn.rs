@@ -76,3 +76,46 @@ fn broken_tags_and_junk_are_reported_per_game() {
     assert!(games[1].error.as_deref().unwrap().starts_with("not a move in SAN"));
     assert!(games[2].error.as_deref().unwrap().starts_with("unsupported variant"));
 }
+
+#[test]
+fn every_byte_of_input_moves_the_reader_on() {
+    // A quote in movetext once stopped the reader from consuming anything.
+    let games = read_all(&b"1. e4 \" e5 *\n\n[Event \"b\"]\n\n1. d4 *\n"[..]);
+    assert_eq!(games.len(), 2);
+    assert!(games[0].error.as_deref().unwrap().starts_with("not a move in SAN: \"\\\"\""));
+    assert_eq!(games[1].moves, ["d2d4"]);
+    let all: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    assert!(!read_all(&all[..]).is_empty());
+    assert!(!read_all(Trickle(&all)).is_empty());
+}
+
+#[test]
+fn lone_cr_line_ends_close_comments_and_escapes() {
+    let text = b"[Event \"a\"]\r\r1. e4 ; to the line's end\re5\r% escape\r*\r\r[Event \"b\"]\r\r1. d4 *\r";
+    let games = read_all(&text[..]);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves, ["e2e4", "e7e5"]);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!((games[1].line, &games[1].moves[..]), (8, &["d2d4".to_string()][..]));
+}
+
+#[test]
+fn an_open_variation_ends_at_the_next_tag_section() {
+    let games = read_all(&b"1. e4 (1. d4 d5 e5 *\n\n[Event \"b\"]\n\n1. c4 *\n"[..]);
+    assert_eq!(games.len(), 2);
+    assert!(games[0].error.as_deref().unwrap().contains("variation opened on line 1 is never closed"));
+    assert_eq!(games[1].moves, ["c2c4"]);
+}
+
+#[test]
+fn an_endless_tag_section_is_capped() {
+    let mut text = Vec::new();
+    for i in 0..3000 {
+        text.extend_from_slice(format!("[T{i} \"v\"]\n").as_bytes());
+    }
+    text.extend_from_slice(b"\n1. e4 *\n");
+    let games = read_all(&text[..]);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].headers.len(), 1024);
+    assert!(games[0].error.as_deref().unwrap().starts_with("more than"));
+}

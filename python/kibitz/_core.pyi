@@ -636,7 +636,8 @@ class VariantBoard:
 # PGN reading (rust/python/pgn.rs), used by kibitz.read_games / kibitz.analyse_games.
 @final
 class PgnReader:
-    """A streaming PGN reader over a binary file: yields one game at a time (replayed in Rust)."""
+    """A streaming PGN reader over a file object (binary, or text taken as UTF-8): yields one
+    game at a time (replayed in Rust)."""
 
     def __new__(cls, file: Any) -> PgnReader: ...
     def __iter__(self) -> PgnReader: ...

@@ -7,10 +7,16 @@
 //! marks (`!?`), comments (`{...}`, `; ...`), variations (`(...)`, skipped) and a result
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`). Lines starting with `%` are escapes and ignored.
 //!
-//! Memory does not grow with the file: the reader holds one chunk of input and one game.
-//! A malformed game (a broken tag, a move that is not SAN, an illegal or ambiguous move, a bad
-//! FEN tag, a file that ends inside the game) still comes out, with `error` saying what is
-//! wrong and where; the reader then goes on with the next game.
+//! LF, CR LF and a lone CR each end a line (for `;` comments, `%` escapes and line numbers).
+//! Text is UTF-8, or Windows-1252 where it is not valid UTF-8 (older files).
+//!
+//! Memory does not grow with the file: the reader holds one chunk of input and one game,
+//! and tokens and tag sections are capped (MAX_TOKEN, MAX_TAGS), so any input, binary junk
+//! included, is read in bounded memory; every pass of the tokenizer consumes input, so any
+//! input is read to its end. A malformed game (a broken tag, a move that is not SAN, an
+//! illegal or ambiguous move, a bad FEN tag, a variation never closed, a file that ends inside
+//! the game) still comes out, with `error` saying what is wrong and where; the reader then
+//! goes on with the next game, which a tag section at the start of a line begins.
 
 use std::io::{ErrorKind, Read};
 
@@ -22,6 +28,17 @@ use crate::chess::types::Move;
 /// Bytes read from the source at a time: large enough that the per-read cost (a Python
 /// call when the source is a Python file object) vanishes, small enough to stay in L2.
 const CHUNK: usize = 1 << 16;
+
+/// The longest token kept (a SAN move, a tag name or value, a move number, unknown text):
+/// longer ones are read to their end but cut, so a file of one endless token (a device, a
+/// binary file) takes no more memory than a short one. Real tokens are far shorter.
+pub(crate) const MAX_TOKEN: usize = 1 << 12;
+
+/// The most tags kept for one game; more are read past and reported.
+pub(crate) const MAX_TAGS: usize = 1 << 10;
+
+/// The most bytes of a token quoted in a message.
+const QUOTE_MAX: usize = 40;
 
 /// One game as read: its tags in file order, its start position and its main line.
 #[derive(Clone, Debug)]
@@ -67,6 +84,8 @@ pub struct PgnReader<R: Read> {
     /// Current line number (1-based) and whether the next byte starts a line.
     line: u64,
     at_line_start: bool,
+    /// Whether the last byte consumed was a carriage return (a CR LF pair is one line end).
+    after_cr: bool,
     games: u64,
 }
 
@@ -83,7 +102,17 @@ fn is_delimiter(b: u8) -> bool {
 impl<R: Read> PgnReader<R> {
     /// A reader over `src` (already decompressed; wrap it in a decoder for .gz / .zst).
     pub fn new(src: R) -> Self {
-        PgnReader { src, buf: vec![0; CHUNK], pos: 0, end: 0, eof: false, line: 1, at_line_start: true, games: 0 }
+        PgnReader {
+            src,
+            buf: vec![0; CHUNK],
+            pos: 0,
+            end: 0,
+            eof: false,
+            line: 1,
+            at_line_start: true,
+            after_cr: false,
+            games: 0,
+        }
     }
 
     /// The source, e.g. to take an error it kept aside.
@@ -119,24 +148,39 @@ impl<R: Read> PgnReader<R> {
         Ok(())
     }
 
-    /// Consumes the byte `peek` returned.
+    /// Consumes the byte `peek` returned. LF, CR LF and a lone CR each end a line.
     #[inline]
     fn bump(&mut self) {
         let b = self.buf[self.pos];
         self.pos += 1;
-        if b == b'\n' {
-            self.line += 1;
-            self.at_line_start = true;
-        } else {
-            self.at_line_start = false;
+        match b {
+            b'\n' => {
+                if !self.after_cr {
+                    self.line += 1;
+                }
+                self.at_line_start = true;
+            }
+            b'\r' => {
+                self.line += 1;
+                self.at_line_start = true;
+            }
+            _ => self.at_line_start = false,
         }
+        self.after_cr = b == b'\r';
     }
 
-    /// Skips to just past the end of the current line (or to the end of input).
+    /// Skips to just past the end of the current line (or to the end of input): past its
+    /// LF, its CR LF or its lone CR.
     fn skip_line(&mut self) -> Result<(), ReadError> {
         while let Some(b) = self.peek()? {
             self.bump();
             if b == b'\n' {
+                break;
+            }
+            if b == b'\r' {
+                if self.peek()? == Some(b'\n') {
+                    self.bump();
+                }
                 break;
             }
         }
@@ -154,14 +198,16 @@ impl<R: Read> PgnReader<R> {
         Ok(false)
     }
 
-    /// Reads a run of symbol bytes into `out` (cleared first).
+    /// Reads a run of symbol bytes into `out` (cleared first; at most MAX_TOKEN kept).
     fn symbol(&mut self, out: &mut Vec<u8>) -> Result<(), ReadError> {
         out.clear();
         while let Some(b) = self.peek()? {
             if !is_symbol(b) {
                 break;
             }
-            out.push(b);
+            if out.len() < MAX_TOKEN {
+                out.push(b);
+            }
             self.bump();
         }
         Ok(())
@@ -211,15 +257,17 @@ impl<R: Read> PgnReader<R> {
         loop {
             match self.peek()? {
                 None => return Ok(Err(broken("the input ends inside the tag's value"))),
-                Some(b'\n') => {
-                    self.bump();
+                Some(b'\n' | b'\r') => {
+                    self.skip_line()?;
                     return Ok(Err(broken("the tag's value has no closing quote")));
                 }
                 Some(b'\\') => {
                     self.bump();
                     if let Some(c) = self.peek()? {
-                        if c != b'\n' {
-                            value.push(c);
+                        if c != b'\n' && c != b'\r' {
+                            if value.len() < MAX_TOKEN {
+                                value.push(c);
+                            }
                             self.bump();
                         }
                     }
@@ -229,7 +277,9 @@ impl<R: Read> PgnReader<R> {
                     break;
                 }
                 Some(c) => {
-                    value.push(c);
+                    if value.len() < MAX_TOKEN {
+                        value.push(c);
+                    }
                     self.bump();
                 }
             }
@@ -243,12 +293,12 @@ impl<R: Read> PgnReader<R> {
             return Ok(Err(broken("expected ']' after the tag's value")));
         }
         self.bump();
-        Ok(Ok((String::from_utf8_lossy(name).into_owned(), String::from_utf8_lossy(&value).into_owned())))
+        Ok(Ok((decode_text(name), decode_text(&value))))
     }
 
     fn skip_inline_space(&mut self) -> Result<(), ReadError> {
         while let Some(b) = self.peek()? {
-            if b == b' ' || b == b'\t' || b == b'\r' {
+            if b == b' ' || b == b'\t' {
                 self.bump();
             } else {
                 break;
@@ -276,6 +326,9 @@ impl<R: Read> PgnReader<R> {
         // The tag section.
         while let Some(b'[') = self.skip_between_games()? {
             match self.tag(&mut token)? {
+                Ok(_) if game.headers.len() >= MAX_TAGS => {
+                    game.error.get_or_insert_with(|| format!("more than {MAX_TAGS} tags"));
+                }
                 Ok(pair) => game.headers.push(pair),
                 Err(why) => {
                     if game.error.is_none() {
@@ -289,12 +342,21 @@ impl<R: Read> PgnReader<R> {
         let mut board = self.start_board(&mut game);
 
         // The movetext, up to the result, the next tag section or the end of the input.
+        // Every pass of this loop consumes at least one byte: the input always moves on.
         let mut depth = 0u32; // variation nesting
+        let mut opened_on = 0u64; // line of the outermost open variation's '('
         let mut ended = false;
         while let Some(b) = self.peek()? {
             match b {
-                b'[' if depth == 0 && self.at_line_start => {
-                    // The next game's tags: this one had no result token.
+                b'[' if self.at_line_start => {
+                    // The next game's tags: this one had no result token. A variation still
+                    // open here was never closed; recovering here keeps the later games.
+                    if depth > 0 && game.error.is_none() {
+                        game.error = Some(format!(
+                            "the variation opened on line {opened_on} is never closed (the next game's tags start on line {})",
+                            self.line
+                        ));
+                    }
                     ended = true;
                     break;
                 }
@@ -317,6 +379,9 @@ impl<R: Read> PgnReader<R> {
                     break;
                 }
                 b'(' => {
+                    if depth == 0 {
+                        opened_on = self.line;
+                    }
                     self.bump();
                     depth += 1;
                 }
@@ -325,8 +390,11 @@ impl<R: Read> PgnReader<R> {
                     depth = depth.saturating_sub(1);
                 }
                 b'$' => {
+                    // A NAG: `$` and its digits (what follows them is the next token).
                     self.bump();
-                    self.symbol(&mut token)?;
+                    while let Some(b'0'..=b'9') = self.peek()? {
+                        self.bump();
+                    }
                 }
                 _ if b.is_ascii_whitespace() || matches!(b, b'.' | b'!' | b'?' | b'[' | b']' | b'}' | b'*') => {
                     self.bump()
@@ -352,35 +420,41 @@ impl<R: Read> PgnReader<R> {
                         if let Err(why) = play(board, &token, line, &mut game) {
                             game.error = Some(why);
                         }
-                        if game.error.is_some() {
-                            // Stop replaying at the first problem; read on to the game's end.
-                            continue;
-                        }
                     }
                 }
                 _ => {
-                    // Bytes that cannot start any PGN token (say, a figurine in UTF-8): a bad move.
+                    // Bytes that cannot start any PGN token (a stray quote, a figurine in
+                    // UTF-8, binary junk): a bad move. The first byte is taken whatever it
+                    // is, then the rest of the token up to a delimiter.
                     let line = self.line;
                     token.clear();
+                    token.push(b);
+                    self.bump();
                     while let Some(c) = self.peek()? {
                         if is_delimiter(c) {
                             break;
                         }
-                        token.push(c);
+                        if token.len() < MAX_TOKEN {
+                            token.push(c);
+                        }
                         self.bump();
                     }
                     if depth == 0 && game.error.is_none() {
-                        game.error =
-                            Some(format!("not a move in SAN: {:?} on line {line}", String::from_utf8_lossy(&token)));
+                        game.error = Some(format!("not a move in SAN: {} on line {line}", quote(&token)));
                     }
                 }
             }
             if game.error.is_some() {
+                // Stop replaying at the first problem; read on to the game's end.
                 board = None;
             }
         }
         if !ended && game.error.is_none() {
-            game.error = Some("truncated: the input ends before the game's result".to_string());
+            game.error = Some(if depth > 0 {
+                format!("truncated: the input ends inside the variation opened on line {opened_on}")
+            } else {
+                "truncated: the input ends before the game's result".to_string()
+            });
         }
         Ok(Some(game))
     }
@@ -431,7 +505,12 @@ fn play(board: &mut Board, token: &[u8], line: u64, game: &mut PgnGame) -> Resul
         let dots = if board.side_to_move() == crate::chess::types::WHITE { "." } else { "..." };
         format!("at {}{dots} (ply {}, line {line})", board.fullmove_number(), board.ply() + 1)
     };
-    let text = std::str::from_utf8(token).unwrap_or("");
+    let Ok(text) = std::str::from_utf8(token) else {
+        return Err(format!("not a move in SAN: {} {}", quote(token), at(board)));
+    };
+    if token.len() > QUOTE_MAX {
+        return Err(format!("not a move in SAN: {} {}: far too long", quote(token), at(board)));
+    }
     if text == "--" || text == "Z0" {
         return Err(format!("null move {text} {}: null moves are not analysable", at(board)));
     }
@@ -443,6 +522,43 @@ fn play(board: &mut Board, token: &[u8], line: u64, game: &mut PgnGame) -> Resul
     game.moves.push(board.move_to_uci(m));
     board.make_move(m);
     Ok(())
+}
+
+/// Text from the input as a string: UTF-8 when it is valid UTF-8, else Windows-1252 (the
+/// encoding of most older PGN files, a superset of Latin-1's printable characters).
+pub fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+/// One Windows-1252 byte as a character (the five unassigned bytes as the C1 controls of
+/// the same number, as the WHATWG Encoding Standard maps them).
+fn windows_1252(b: u8) -> char {
+    const HIGH: [u16; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+        0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+        0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    match b {
+        0x80..=0x9F => char::from_u32(u32::from(HIGH[usize::from(b - 0x80)])).unwrap_or('\u{FFFD}'),
+        _ => char::from(b),
+    }
+}
+
+/// A token quoted for a message: decoded as `decode_text` does, cut to QUOTE_MAX bytes
+/// (with the full length said), with Rust's escapes for quotes and control characters.
+fn quote(token: &[u8]) -> String {
+    if token.len() <= QUOTE_MAX {
+        return format!("{:?}", decode_text(token));
+    }
+    let mut cut = QUOTE_MAX;
+    while cut > 0 && std::str::from_utf8(&token[..cut]).is_err() && std::str::from_utf8(token).is_ok() {
+        cut -= 1; // not inside a UTF-8 character
+    }
+    let more = if token.len() >= MAX_TOKEN { format!("at least {MAX_TOKEN}") } else { token.len().to_string() };
+    format!("{:?}... ({more} bytes)", decode_text(&token[..cut]))
 }
 
 impl<R: Read> Iterator for PgnReader<R> {

@@ -11,12 +11,36 @@ impl Board {
     /// The SAN of a legal move, with `+` or `#` when it checks or mates.
     pub fn move_to_san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);
-        let mut after = self.clone();
+        // The position alone: cloning the move history too made a game's SAN quadratic.
+        let mut after = self.position_only();
         after.make_move(m);
         if after.in_check() {
             s.push(if after.has_legal_move() { '+' } else { '#' });
         }
         s
+    }
+
+    /// A copy of the position without the move history (which `in_check` and
+    /// `has_legal_move` do not look at).
+    fn position_only(&self) -> Board {
+        Board {
+            cells: self.cells,
+            index: self.index,
+            list: self.list,
+            count: self.count,
+            bb: self.bb,
+            occ: self.occ,
+            side: self.side,
+            castling: self.castling,
+            castle_rook: self.castle_rook,
+            castle_mask: self.castle_mask,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            key: self.key,
+            chess960: self.chess960,
+            history: Vec::with_capacity(1),
+        }
     }
 
     fn san_without_suffix(&self, m: Move) -> String {

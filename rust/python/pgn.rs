@@ -1,5 +1,5 @@
-//! PGN reading for Python: `_core.PgnReader(file)` iterates over the games of a binary file
-//! object (plain, or a gzip / zstd decoder opened by `kibitz.analysis.reader`), and
+//! PGN reading for Python: `_core.PgnReader(file)` iterates over the games of a file object
+//! (binary or text) (plain, or a gzip / zstd decoder opened by `kibitz.analysis.reader`), and
 //! `_core.san_line` writes a line of UCI moves as SAN (for annotated PGN output).
 //!
 //! The reader calls the file's `read(n)` once per 64 KB chunk and does the tokenizing and the
@@ -10,35 +10,72 @@ use std::io::{Error as IoError, Read};
 
 use super::{fen_err, move_err};
 use crate::{Board as CoreBoard, PgnReader as CoreReader};
-use pyo3::exceptions::PyOSError;
+use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
-/// `std::io::Read` over a Python binary file object: each `read` is one call of its
-/// `read(n)`. A Python exception is kept aside and raised again by the caller.
+/// `std::io::Read` over a Python file object: each `read` is one call of its `read(n)`
+/// (after a check for signals, so Ctrl-C stops a long read). A binary file gives bytes, a
+/// text file str (taken as UTF-8, as python-chess reads text files); what a `read(n)` gives
+/// beyond `n` bytes (a str of n characters, a file object that ignores n) is kept for the
+/// next call. A Python exception is kept aside and raised again by the caller.
 struct PyFile {
     file: Py<PyAny>,
     error: Option<PyErr>,
+    /// Bytes read from the file and not yet handed out, from `pending_at` on.
+    pending: Vec<u8>,
+    pending_at: usize,
+}
+
+impl PyFile {
+    fn new(file: Py<PyAny>) -> Self {
+        PyFile { file, error: None, pending: Vec::new(), pending_at: 0 }
+    }
+
+    /// One `read(n)` of the file into `pending`; false at the end of the file.
+    fn read_more(&mut self, py: Python<'_>, n: usize) -> PyResult<bool> {
+        py.check_signals()?;
+        let obj = self.file.bind(py).call_method1("read", (n,))?;
+        self.pending.clear();
+        self.pending_at = 0;
+        if let Ok(bytes) = obj.cast::<PyBytes>() {
+            self.pending.extend_from_slice(bytes.as_bytes());
+        } else if let Ok(text) = obj.cast::<PyString>() {
+            self.pending.extend_from_slice(text.to_cow()?.as_bytes());
+        } else if let Ok(array) = obj.cast::<PyByteArray>() {
+            self.pending.extend_from_slice(&array.to_vec());
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "the PGN source's read() returned {}, not bytes or str: open the file in binary mode",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(!self.pending.is_empty())
+    }
 }
 
 impl Read for PyFile {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        Python::attach(|py| {
-            let got = self.file.bind(py).call_method1("read", (buf.len(),)).and_then(|obj| {
-                let bytes = obj.cast_into::<PyBytes>().map_err(|_| {
-                    PyOSError::new_err("the PGN source must be opened in binary mode (read() returned no bytes object)")
-                })?;
-                let data = bytes.as_bytes();
-                let n = data.len().min(buf.len());
-                buf[..n].copy_from_slice(&data[..n]);
-                Ok(n)
-            });
-            got.map_err(|e| {
-                let msg = e.to_string();
-                self.error = Some(e);
-                IoError::other(msg)
-            })
-        })
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.pending_at >= self.pending.len() {
+            let more = Python::attach(|py| self.read_more(py, buf.len()));
+            match more {
+                Ok(true) => {}
+                Ok(false) => return Ok(0),
+                Err(e) => {
+                    let msg = e.to_string();
+                    self.error = Some(e);
+                    return Err(IoError::other(msg));
+                }
+            }
+        }
+        let data = &self.pending[self.pending_at..];
+        let n = data.len().min(buf.len());
+        buf[..n].copy_from_slice(&data[..n]);
+        self.pending_at += n;
+        Ok(n)
     }
 }
 
@@ -55,7 +92,7 @@ pub struct PyPgnReader {
 impl PyPgnReader {
     #[new]
     fn new(file: Py<PyAny>) -> Self {
-        PyPgnReader { inner: CoreReader::new(PyFile { file, error: None }) }
+        PyPgnReader { inner: CoreReader::new(PyFile::new(file)) }
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {

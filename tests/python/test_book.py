@@ -293,3 +293,34 @@ def test_add_line_chess960_castling():
     assert [e.move for e in Book(data).entries(b)] == ["e1g1"]
     data2 = add_line(b"", ["O-O"], fen=fen)
     assert data == data2
+
+
+def test_book_build_prints_text_from_the_pgn_escaped(tmp_path):
+    """A move token holding a terminal escape (ESC c resets a terminal) is printed as its
+    escape, never raw."""
+    src = tmp_path / "evil.pgn"
+    src.write_bytes(b'[Event "x"]\n\n1. e4 \x1bc\x07 *\n')
+    p = subprocess.run([sys.executable, "-m", "kibitz", "book", "build", str(src), "-o", str(tmp_path / "b.bin")],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "\\x1bc\\x07" in err
+
+
+def test_book_build_reads_lone_cr_and_windows_1252_files_as_python_chess_does(tmp_path):
+    text = (DATA / "book_games.pgn").read_bytes().replace(b"\n", b"\r")
+    text = text.replace(b'[Event "test 1"]', b'[Event "M\xfcller"]')
+    games = list(kbook.read_pgn_file(_write(tmp_path / "cr.pgn", text)))
+    handle = io.TextIOWrapper(io.BytesIO(text), encoding="cp1252", newline=None)
+    ref = []
+    while (g := chess.pgn.read_game(handle)) is not None:
+        ref.append(g)
+    assert len(games) == len(ref) > 100
+    assert [len(g.moves) for g in games] == [len(list(r.mainline_moves())) for r in ref]
+    assert games[0].headers["Event"] == "Müller"
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path

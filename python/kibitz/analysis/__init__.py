@@ -45,6 +45,7 @@ def analyse_games(
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     limits = Limits(nodes=nodes, depth=depth, movetime_ms=movetime_ms, multipv=multipv, hash_mb=hash_mb)
+    limits.check()
     games = read_games(source)
     if backend == "ray":
         return backends.ray_cluster(games, limits, ray_address)

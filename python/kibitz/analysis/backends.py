@@ -14,6 +14,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Deque, Iterable, Iterator, Optional, Union
 
@@ -50,10 +52,38 @@ _worker_engine: Optional[Engine] = None
 _worker_limits: Optional[Limits] = None
 
 
-def _init_worker(limits: Limits) -> None:
-    """Worker start: its own engine; Ctrl-C is the parent's business (it stops the pool)."""
+def _end_with_parent(parent: int) -> None:
+    """Makes this worker end when the process that started it ends, however it ends (a
+    SIGTERM or SIGKILL to the parent leaves no one to tell the worker): on Linux the kernel
+    sends SIGTERM (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the parent's id."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent ended before the request was made
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kibitz-parent-watch", daemon=True).start()
+
+
+def _init_worker(limits: Limits, parent: int) -> None:
+    """Worker start: its own engine; Ctrl-C is the parent's business (it stops the pool);
+    the worker ends when the parent does."""
     global _worker_engine, _worker_limits
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent(parent)
     _worker_engine = Engine(hash_mb=limits.hash_mb)
     _worker_limits = limits
 
@@ -79,13 +109,20 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
     window = workers * (1 + WINDOW_PER_WORKER)
     pending: Deque[Union["Future[dict[str, Any]]", dict[str, Any]]] = collections.deque()
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(),
-                                   initializer=_init_worker, initargs=(limits,))
+                                   initializer=_init_worker, initargs=(limits, os.getpid()))
     try:
         it = iter(games)
         exhausted = False
+        read_error: Optional[Exception] = None
         while True:
             while not exhausted and len(pending) < window:
-                game = next(it, None)
+                try:
+                    game = next(it, None)
+                except Exception as e:
+                    # The input failed: the games read before it are still analysed and
+                    # yielded, as one worker would; the error comes after them.
+                    read_error = e
+                    game = None
                 if game is None:
                     exhausted = True
                 elif game.error is not None:
@@ -96,6 +133,8 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
                 break
             head = pending.popleft()
             yield head if isinstance(head, dict) else head.result()
+        if read_error is not None:
+            raise read_error
     except BaseException:
         # Ctrl-C, or the consumer stopped early: end the workers now rather than wait for
         # each to finish its game (minutes at large budgets). ProcessPoolExecutor has no
@@ -110,6 +149,14 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
 # -------------------------------------------------------------------- Ray
 
 
+def require_ray() -> None:
+    """RuntimeError with what to install when Ray cannot be imported."""
+    try:
+        import ray  # noqa: F401
+    except ImportError as e:
+        raise RuntimeError("the ray backend needs Ray: pip install 'kibitz[ray]'") from e
+
+
 def _analyse_chunk(games: list[Game], limits: Limits) -> list[dict[str, Any]]:
     """A Ray task: a few games on one engine, cleared before each."""
     engine = Engine(hash_mb=limits.hash_mb)
@@ -120,10 +167,8 @@ def ray_cluster(games: Iterable[Game], limits: Limits, address: Optional[str] = 
                 chunk: int = RAY_CHUNK) -> Iterator[dict[str, Any]]:
     """Analyses on a Ray cluster (``address``; None starts or joins a local one), chunks of
     ``chunk`` games per task, one CPU per task; yields records in input order."""
-    try:
-        import ray
-    except ImportError as e:
-        raise RuntimeError("the ray backend needs Ray: pip install 'kibitz[ray]'") from e
+    require_ray()
+    import ray
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)

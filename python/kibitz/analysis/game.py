@@ -9,6 +9,7 @@ analyses a game changes nothing at a fixed node count or depth.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -32,6 +33,10 @@ DEFAULT_NODES = 100_000
 DEFAULT_HASH_MB = 16
 
 
+# A position with no legal move (White mated): a search of it ends before it starts.
+_MATED_FEN = "7k/8/8/8/8/8/5PPP/r5K1 w - - 0 1"
+
+
 @dataclass(frozen=True)
 class Limits:
     """How long each position is searched (the first set of nodes / depth / movetime_ms
@@ -42,6 +47,15 @@ class Limits:
     movetime_ms: Optional[float] = None
     multipv: int = 1
     hash_mb: int = DEFAULT_HASH_MB
+
+    def check(self) -> None:
+        """ValueError naming the first limit the engine refuses (its own ranges and
+        messages), before any game is read or any output opened: an engine of ``hash_mb``
+        is made and searches a mated position, which checks every limit and ends at once."""
+        if self.movetime_ms is not None and not (math.isfinite(self.movetime_ms) and self.movetime_ms > 0):
+            raise ValueError(f"movetime_ms must be a finite number above 0, got {self.movetime_ms}")
+        engine = Engine(hash_mb=self.hash_mb)
+        engine.search(Board(_MATED_FEN), **self.search_kwargs())
 
     def search_kwargs(self) -> dict[str, Any]:
         if self.nodes is None and self.depth is None and self.movetime_ms is None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
+import zlib
 from dataclasses import dataclass, field
-from typing import IO, Iterator, Optional, Union
+from typing import IO, Any, Iterator, Optional, Union
 
 from kibitz._core import STARTING_FEN, PgnReader
 
@@ -43,6 +45,25 @@ class Game:
         who = f"{h.get('White', '?')} - {h.get('Black', '?')}"
         event = f", {h['Event']}" if h.get("Event") else ""
         return f"game {self.index} ({who}{event}, line {self.line})"
+
+
+class NotAPgnFile(ValueError):
+    """A path that names something other than a file of games (a device, say)."""
+
+
+def _damaged_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions decoders raise on damaged data: gzip's and zlib's, and zstandard's."""
+    errors: list[type[BaseException]] = [zlib.error, gzip.BadGzipFile]
+    try:
+        import zstandard
+
+        errors.append(zstandard.ZstdError)
+    except ImportError:  # pragma: no cover - zstandard is a dependency
+        pass
+    return tuple(errors)
+
+
+_DAMAGED = _damaged_errors()
 
 
 class _ZstdStream:
@@ -83,15 +104,50 @@ class _ZstdStream:
         pass
 
 
+class _Prefixed:
+    """A readable object with a few bytes read ahead of it (to look at magic bytes)."""
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._head: Union[bytes, str] = b""
+
+    def peek(self, n: int) -> Union[bytes, str]:
+        while len(self._head) < n:
+            more = self._raw.read(n - len(self._head))
+            if not more:
+                break
+            self._head = self._head + more if self._head else more
+        return self._head[:n]
+
+    def read(self, n: int = -1) -> Union[bytes, str]:
+        if self._head:
+            head, self._head = self._head, self._head[:0]
+            return head
+        out: Union[bytes, str] = self._raw.read(n)
+        return out
+
+    def tell(self) -> int:
+        return int(self._raw.tell()) - len(self._head)
+
+    def close(self) -> None:
+        self._raw.close()
+
+
 class _Opened:
     """A PGN source opened for reading: the decoded byte stream, and how far into the raw
     file reading has got (for progress estimates)."""
 
     def __init__(self, source: Source) -> None:
         self.cut: Optional[str] = None
+        self.damaged = False
         self._own = not hasattr(source, "read")
         if self._own:
             self.raw: IO[bytes] = open(os.fspath(source), "rb")  # type: ignore[arg-type]
+            mode = os.fstat(self.raw.fileno()).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+                self.raw.close()
+                # A device (/dev/zero, a terminal) is endless or interactive: not a game file.
+                raise NotAPgnFile(f"{os.fspath(source)!s} is not a regular file or a pipe")  # type: ignore[arg-type]
         else:
             self.raw = source  # type: ignore[assignment]
         try:
@@ -99,25 +155,39 @@ class _Opened:
         except (OSError, AttributeError, io.UnsupportedOperation):
             self.size = None
         head = self._peek(4)
-        if head.startswith(_GZIP_MAGIC):
-            self.stream: IO[bytes] = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
+        self.stream: IO[bytes]
+        if isinstance(head, str):
+            # A text stream (as python-chess reads): already decoded, never compressed.
+            self.stream = self.raw
+        elif not isinstance(head, (bytes, bytearray)):
+            raise TypeError(f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
+                            " open the file in binary mode")
+        elif head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            # UTF-16 with its byte-order mark (some Windows editors save so): decoded to text.
+            self.stream = io.TextIOWrapper(self.raw, encoding="utf-16", errors="replace")  # type: ignore[assignment]
+        elif head.startswith(_GZIP_MAGIC):
+            self.stream = gzip.GzipFile(fileobj=self.raw, mode="rb")  # type: ignore[assignment]
         elif head.startswith(_ZSTD_MAGIC):
             self.stream = _ZstdStream(self.raw)  # type: ignore[assignment]
         else:
             self.stream = self.raw
 
-    def _peek(self, n: int) -> bytes:
+    def _peek(self, n: int) -> Union[bytes, str]:
+        if isinstance(self.raw, io.TextIOBase):
+            return ""
         peek = getattr(self.raw, "peek", None)
         if peek is not None:
             return bytes(peek(n)[:n])
-        if self.raw.seekable():
+        seekable = getattr(self.raw, "seekable", None)
+        if seekable is not None and seekable():
             pos = self.raw.tell()
             head = self.raw.read(n)
             self.raw.seek(pos)
             return head
-        # A pipe without peek: wrap it so the magic bytes can be looked at.
-        self.raw = io.BufferedReader(self.raw)  # type: ignore[type-var]
-        return bytes(self.raw.peek(n)[:n])
+        # A pipe or any object with read() only: read the magic bytes and put them back.
+        prefixed = _Prefixed(self.raw)
+        self.raw = prefixed  # type: ignore[assignment]
+        return prefixed.peek(n)
 
     def read(self, n: int) -> bytes:
         """The decoded bytes, with a compressed stream cut short read as its end: the game it
@@ -127,8 +197,22 @@ class _Opened:
             read1 = getattr(self.stream, "read1", None)
             return read1(n) if read1 is not None else self.stream.read(n)
         except EOFError as e:
-            self.cut = str(e)
+            self.cut = f"the compressed input ends early ({e})"
             return b""
+        except _DAMAGED as e:
+            # A damaged compressed stream (bad data, a bad CRC): what came before it was read
+            # and stands; the reader then reports the input as cut at this point.
+            self.cut = f"the compressed input is damaged: {e}"
+            self.damaged = True
+            return b""
+
+    def identity(self) -> Optional[tuple[int, int]]:
+        """(device, inode) of the input when it is a regular file, to tell it from the outputs."""
+        try:
+            st = os.fstat(self.raw.fileno())
+        except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            return None
+        return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
     def fraction_read(self) -> Optional[float]:
         """Share of the raw file read so far, or None when its size is unknown."""
@@ -140,7 +224,9 @@ class _Opened:
             return None
 
     def close(self) -> None:
-        if self.stream is not self.raw:
+        if isinstance(self.stream, io.TextIOWrapper) and self.stream is not self.raw:
+            self.stream.detach()  # leaves the underlying file open: it may be the caller's
+        elif self.stream is not self.raw:
             self.stream.close()
         if self._own:
             self.raw.close()
@@ -152,10 +238,11 @@ def _games(opened: _Opened) -> Iterator[Game]:
         for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
             last = Game(index, line, headers, fen, chess960, moves, result, error)
             yield last
-        if opened.cut is not None and (last is None or last.error is None):
-            # Cut between two games: say so in a game of its own rather than end quietly.
+        if opened.cut is not None and (last is None or last.error is None or opened.damaged):
+            # Cut between two games, or damaged: say so in a game of its own rather than end
+            # quietly (a game cut in the middle is already reported truncated).
             yield Game((last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None,
-                       f"truncated: the compressed input ends early ({opened.cut})")
+                       f"truncated: {opened.cut}")
     finally:
         opened.close()
 
@@ -167,9 +254,13 @@ def open_games(source: Source) -> tuple[_Opened, Iterator[Game]]:
 
 
 def read_games(source: Source) -> Iterator[Game]:
-    """Yields the games of a PGN file (a path, or a binary file object), in order.
+    """Yields the games of a PGN file (a path, or a file object: binary, or text as
+    python-chess reads), in order.
 
-    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes. Each ``Game`` has
+    ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes, and so is UTF-16 with a
+    byte-order mark; text that is not UTF-8 is read as Windows-1252. A path must name a
+    regular file or a pipe (NotAPgnFile, a ValueError, for a device). A damaged or cut
+    compressed file ends with a game whose ``error`` says so, after every game before it. Each ``Game`` has
     ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
     what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
     file that ends inside the game)."""

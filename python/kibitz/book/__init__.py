@@ -322,6 +322,8 @@ def parse_pgn(text: str) -> Iterator[Game]:
     """The games of a PGN text: headers, main-line SAN moves and result. Comments
     ({...} and ; to end of line), variations ((...), nested), NAGs ($n) and move numbers
     are skipped. A game ends at its result token or at the next header section."""
+    # CR LF and lone CR end lines too: comments and escapes end with them.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     headers: Dict[str, str] = {}
     moves: List[str] = []
     in_moves = False
@@ -391,10 +393,28 @@ def parse_pgn(text: str) -> Iterator[Game]:
         yield finish("")
 
 
+# The largest PGN file a book is built from (bytes): it is read whole; a limit keeps a
+# wrong path (a device, a huge file) from filling memory.
+MAX_PGN_BYTES = 1 << 30
+
+
+def decode_pgn(data: bytes) -> str:
+    """PGN bytes as text: UTF-8 when they are valid UTF-8, else Windows-1252 (older files),
+    as the analysis reader decodes them (its five unassigned bytes as the C1 controls)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1").translate(_CP1252_HIGH)
+
+
+# Latin-1 to Windows-1252: the characters Windows-1252 puts at 0x80..0x9F.
+_CP1252_HIGH = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
+                if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+
+
 def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ignore[type-arg]
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
-    yield from parse_pgn(text)
+    """The games of a PGN file: a regular file of at most MAX_PGN_BYTES (BookError else)."""
+    yield from parse_pgn(decode_pgn(read_regular_file(Path(path), MAX_PGN_BYTES, "PGN file")))
 
 
 def _start_board(headers: Dict[str, str]) -> Board:

@@ -14,13 +14,24 @@ import argparse
 import itertools
 import json
 import os
+import signal
+import stat
 import sys
 import time
-from typing import Any, BinaryIO, Iterator, Optional
+from typing import Any, Iterator, Optional
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: outputs are not locked
+    fcntl = None  # type: ignore[assignment]
 
 from kibitz.analysis import backends
 from kibitz.analysis.game import DEFAULT_NODES, Limits, pgn_text
 from kibitz.analysis.reader import Game, open_games
+from kibitz.cli.common import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, float_in
+
+# 128 + SIGTERM, what a shell reports for a command ended by kill.
+EXIT_TERMINATED = 143
 
 # Longest stretch between fsyncs (s): a power cut loses at most this much work, and a run
 # of quick games does not wait on the disk for each one.
@@ -106,110 +117,271 @@ class Progress:
         sys.stderr.flush()
 
 
+class OutputError(Exception):
+    """An output that cannot be opened, locked or used (one line for the user)."""
+
+
+class Output:
+    """One output file, opened without truncating it, then locked (``flock``) so that a second
+    run on it is refused; ``start`` cuts it (to empty, or to the kept records of a resumed
+    run) once everything else has been checked, so a failed start leaves it as it was."""
+
+    def __init__(self, path: str, what: str) -> None:
+        self.path = path
+        self.what = what
+        self.created = False
+        try:
+            try:
+                self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+                self.created = True
+            except FileExistsError:
+                self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError as e:
+            raise OutputError(f"cannot write {what} {path}: {e.strerror or e}") from None
+        st = os.fstat(self.fd)
+        self.identity = (st.st_dev, st.st_ino)
+        self.regular = stat.S_ISREG(st.st_mode)
+
+    def lock(self) -> None:
+        """Takes the run's lock on the file; OutputError when another run holds it."""
+        if self.regular and fcntl is not None:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise OutputError(f"{self.path} is being written by another run (it is locked); not starting a"
+                                  " second one on it") from None
+            except OSError:
+                pass  # a file system without locks: go on unlocked
+
+    def start(self, keep: int = 0) -> None:
+        if self.regular:
+            os.ftruncate(self.fd, keep)
+            os.fsync(self.fd)
+
+    def write(self, data: bytes) -> None:
+        _write_all(self.fd, data)
+
+    def fsync(self) -> None:
+        if self.regular:
+            os.fsync(self.fd)
+
+    def close(self, failed: bool = False) -> None:
+        """Closes the file (once); after a failed start, removes it if this run made it."""
+        if self.fd < 0:
+            return
+        if failed and self.created:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+        os.close(self.fd)
+        self.fd = -1
+
+
+def _identity(fd: int) -> Optional[tuple[int, int]]:
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def _open_outputs(args: argparse.Namespace, input_id: Optional[tuple[int, int]]) -> list[Output]:
+    """The output files (records, annotated PGN), each checked not to be the input or the
+    other output (the same file, by device and inode, whatever the path)."""
+    outputs: list[Output] = []
+    taken: dict[tuple[int, int], str] = {}
+    if input_id is not None:
+        taken[input_id] = f"the input {args.games}"
+    if args.output in (None, "-"):
+        stdout_id = _identity(sys.stdout.fileno())
+        if stdout_id is not None and stdout_id in taken:
+            raise OutputError(f"the records would go to the standard output, which is {taken[stdout_id]};"
+                              " refusing to write into it")
+        if stdout_id is not None:
+            taken[stdout_id] = "the standard output"
+    try:
+        for path, what in ((None if args.output in (None, "-") else args.output, "the records"),
+                           (args.pgn_out, "the annotated PGN")):
+            if path is None:
+                continue
+            out = Output(path, what)
+            if out.identity in taken:
+                out.close(failed=True)
+                raise OutputError(f"{what} would go to {path}, which is {taken[out.identity]}; refusing to"
+                                  " overwrite it")
+            taken[out.identity] = f"{what} ({path})"
+            outputs.append(out)
+        for out in outputs:
+            out.lock()
+    except BaseException:
+        for out in outputs:
+            out.close(failed=True)
+        raise
+    return outputs
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+class Terminated(BaseException):
+    """SIGTERM: unwinds like Ctrl-C, so the worker processes are ended too."""
+
+
 def run(args: argparse.Namespace) -> int:
+    def fail(message: str) -> int:
+        print(f"kibitz analyse: {message}", file=sys.stderr)
+        return 2
+
     limits = Limits(nodes=args.nodes, depth=args.depth, movetime_ms=args.movetime, multipv=args.multipv,
                     hash_mb=args.hash)
     # With --report and no -o the records go to the report only.
     to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
     if args.resume and to_stdout:
-        print("kibitz analyse: --resume needs -o OUT.jsonl", file=sys.stderr)
-        return 2
+        return fail("--resume needs -o OUT.jsonl")
+    # Everything that can be checked is checked before any output is touched.
+    try:
+        limits.check()
+    except ValueError as e:
+        return fail(str(e))
+    if args.backend == "ray":
+        try:
+            backends.require_ray()
+        except RuntimeError as e:
+            return fail(str(e))
     skip = bad = 0
     keep_bytes = 0
     last_headers = None
     if args.resume and os.path.exists(args.output):
+        if not os.path.isfile(args.output):
+            return fail(f"cannot resume {args.output}: not a regular file")
         try:
             skip, bad, keep_bytes, last_headers = kept_records(args.output)
         except ResumeError as e:
-            print(f"kibitz analyse: {e}", file=sys.stderr)
-            return 2
+            return fail(str(e))
+        except OSError as e:
+            return fail(f"cannot read {args.output}: {e.strerror or e}")
     try:
         opened, games = open_games(args.games)
+    except (OSError, ValueError) as e:
+        return fail(f"cannot read {args.games}: {getattr(e, 'strerror', None) or e}")
+    try:
+        outputs = _open_outputs(args, opened.identity())
+    except OutputError as e:
+        opened.close()
+        return fail(str(e))
+    records_out = next((o for o in outputs if o.what == "the records"), None)
+    pgn_out = next((o for o in outputs if o.what == "the annotated PGN"), None)
+    try:
         if skip:
             # The games already done are read past; the last of them must be the last record's.
-            game = next(itertools.islice(games, skip - 1, None), None)
+            try:
+                game = next(itertools.islice(games, skip - 1, None), None)
+            except (OSError, ValueError) as e:
+                return fail(f"reading {args.games} failed: {e}")
             if game is None or game.headers != last_headers:
-                print(f"kibitz analyse: {args.output} does not continue {args.games} (its game {skip} is not the"
-                      " input's); not resuming", file=sys.stderr)
-                return 2
-    except OSError as e:
-        print(f"kibitz analyse: cannot read {args.games}: {e}", file=sys.stderr)
-        return 2
+                return fail(f"{args.output} does not continue {args.games} (its game {skip} is not the"
+                            " input's); not resuming")
+        try:
+            if records_out is not None:
+                records_out.start(keep_bytes if args.resume else 0)
+            if pgn_out is not None:
+                pgn_out.start()
+                if args.resume and skip:
+                    # The annotated PGN is a function of the records: rebuild it from the kept ones.
+                    for rec in _records_of(args.output, skip):
+                        pgn_out.write(pgn_text(rec).encode("utf-8"))
+                    pgn_out.fsync()
+        except OSError as e:
+            return fail(f"cannot write the outputs: {e.strerror or e}")
+        return _analyse(args, limits, opened, games, records_out, pgn_out, skip, bad)
+    finally:
+        for out in outputs:
+            out.close()
 
-    out_fd: Optional[int] = None
-    out_stream: Optional[BinaryIO] = None
-    if to_stdout:
-        out_stream = sys.stdout.buffer
-    elif args.output is not None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-        if not args.resume:
-            flags |= os.O_TRUNC
-        out_fd = os.open(args.output, flags, 0o644)
-        if args.resume:
-            os.truncate(args.output, keep_bytes)
-            os.fsync(out_fd)
-    pgn_fd: Optional[int] = None
-    if args.pgn_out:
-        if args.resume and skip:
-            # The annotated PGN is a function of the records: rebuild it from the kept ones.
-            tmp = args.pgn_out + ".tmp"
-            tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            for rec in _records_of(args.output, skip):
-                _write_all(tfd, pgn_text(rec).encode("utf-8"))
-            os.fsync(tfd)
-            os.close(tfd)
-            os.replace(tmp, args.pgn_out)
-        pgn_fd = os.open(args.pgn_out, os.O_WRONLY | os.O_CREAT | os.O_APPEND
-                         | (0 if args.resume and skip else os.O_TRUNC), 0o644)
+
+def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Iterator[Game],
+             records_out: Optional[Output], pgn_out: Optional[Output], skip: int, bad: int) -> int:
+    """The run proper, once every output is open and cut: records in input order, written
+    as they come; a read error ends it after every game read so far is written."""
+    outputs = [o for o in (pgn_out, records_out) if o is not None]
 
     def fsync() -> None:
-        for fd in (pgn_fd, out_fd):
-            if fd is not None:
-                os.fsync(fd)
+        for out in outputs:
+            out.fsync()
 
     report = _report_builder(args, skip)
     progress = Progress(opened.fraction_read)
-    remaining: Iterator[Game] = games
     if args.backend == "ray":
-        records = backends.ray_cluster(remaining, limits, args.ray_address)
+        records = backends.ray_cluster(games, limits, args.ray_address)
     else:
-        records = backends.pool(remaining, limits, args.workers or backends.default_workers())
+        records = backends.pool(games, limits, args.workers or backends.default_workers())
     done = 0
     last_sync = time.monotonic()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        for rec in records:
+        while True:
+            try:
+                rec = next(records, None)
+            except (OSError, ValueError, EOFError) as e:
+                fsync()
+                print(f"kibitz analyse: reading {args.games} failed after {skip + done} games: {e}",
+                      file=sys.stderr)
+                return 2
+            if rec is None:
+                break
             if rec.get("status") != "ok":
                 bad += 1
-            if pgn_fd is not None:
-                _write_all(pgn_fd, pgn_text(rec).encode("utf-8"))
-            line = record_line(rec)
-            if report is not None:
-                report.add(rec)
-            if out_fd is not None:
-                _write_all(out_fd, line)
-                now = time.monotonic()
-                if now - last_sync >= FSYNC_INTERVAL:
-                    fsync()
-                    last_sync = now
-            elif out_stream is not None:
-                out_stream.write(line)
-                out_stream.flush()
+            current = "the annotated PGN"
+            try:
+                if pgn_out is not None:
+                    pgn_out.write(pgn_text(rec).encode("utf-8"))
+                line = record_line(rec)
+                if report is not None:
+                    report.add(rec)
+                if records_out is not None:
+                    current = records_out.path
+                    records_out.write(line)
+                    now = time.monotonic()
+                    if now - last_sync >= FSYNC_INTERVAL:
+                        fsync()
+                        last_sync = now
+                else:
+                    current = "the standard output"
+                    sys.stdout.buffer.write(line)
+                    sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                if records_out is None and current == "the standard output":
+                    return EXIT_CLOSED_PIPE
+                raise
+            except OSError as e:
+                where = pgn_out.path if current == "the annotated PGN" and pgn_out is not None else current
+                print(f"kibitz analyse: writing {where} failed: {e.strerror or e}", file=sys.stderr)
+                return 2
             done += 1
             progress.update(done, bad)
-        fsync()
+        try:
+            fsync()
+        except OSError as e:
+            print(f"kibitz analyse: writing the outputs failed: {e.strerror or e}", file=sys.stderr)
+            return 2
         progress.update(done, bad, final=True)
-    except KeyboardInterrupt:
-        fsync()
-        print(f"\nkibitz analyse: interrupted after {skip + done} games; the same command with --resume"
-              " goes on from there", file=sys.stderr)
-        return 130
-    except OSError as e:
-        print(f"kibitz analyse: reading {args.games} failed: {e}", file=sys.stderr)
-        return 2
+    except (KeyboardInterrupt, Terminated) as e:
+        try:
+            fsync()
+        except OSError:
+            pass
+        print(f"\nkibitz analyse: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'} after"
+              f" {skip + done} games; the same command with --resume goes on from there", file=sys.stderr)
+        return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else EXIT_TERMINATED
     finally:
-        for fd in (pgn_fd, out_fd):
-            if fd is not None:
-                os.close(fd)
+        # Whatever ended the run (the end of the input, an error, a signal), the workers end
+        # now rather than when the generator is collected.
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()
+        signal.signal(signal.SIGTERM, previous)
     if report is not None:
         try:
             report.write(args.report)
@@ -249,7 +421,9 @@ def add_parser(sub: Any) -> None:
         aliases=["analyze"],
         help="analyse every move of a PGN collection (JSON lines, annotated PGN)",
         description="Searches every position of every game and writes one JSON record per game, "
-                    "in input order. Exit status 1 when some game could not be read.",
+                    "in input order. Exit status 1 when some game could not be read, 2 when the run "
+                    "could not start or a file failed, 130 after Ctrl-C, 141 when the output pipe "
+                    "closed, 143 after SIGTERM.",
     )
     p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", default=None,
@@ -263,7 +437,7 @@ def add_parser(sub: Any) -> None:
     limit.add_argument("--nodes", type=_positive(int), default=None,
                        help=f"nodes searched per position (default {DEFAULT_NODES:,})")
     limit.add_argument("--depth", type=_positive(int), default=None, help="depth searched per position")
-    limit.add_argument("--movetime", type=_positive(float), default=None, metavar="MS",
+    limit.add_argument("--movetime", type=float_in(0.0, 1e12, lo_open=True), default=None, metavar="MS",
                        help="milliseconds per position (not reproducible; prefer --nodes)")
     p.add_argument("--multipv", type=_positive(int), default=1, metavar="K",
                    help="also report the K best lines of each position")

@@ -15,11 +15,14 @@ from kibitz.book import (
     DEFAULT_MIN_GAMES,
     ENTRY,
     MAX_BOOK_BYTES,
+    MAX_PGN_BYTES,
     Book,
+    BookError,
     BuildStats,
     Game,
     add_line,
     build_from_games,
+    decode_pgn,
     parse_repertoire,
     push_move,
     read_pgn_file,
@@ -35,7 +38,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = progress(parse_repertoire(src.read_text(encoding="utf-8")),
+            games: Iterable[Game] = progress(parse_repertoire(decode_pgn(read_regular_file(src, MAX_PGN_BYTES, "repertoire"))),
                                              unit=" lines", desc="book build")
             data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
                                     use_results=False, stats=stats, errors=errors)
@@ -47,8 +50,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"kibitz book build: cannot read {str(src)!r}: {e.strerror or e}", file=sys.stderr)
         return 2
+    except BookError as e:
+        print(f"kibitz book build: {printable(str(e))}", file=sys.stderr)
+        return 2
     for err in errors[:20]:
-        print(f"kibitz book build: warning: {err}", file=sys.stderr)
+        print(f"kibitz book build: warning: {printable(err)}", file=sys.stderr)
     if len(errors) > 20:
         print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
     try:
@@ -59,6 +65,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
           f"from {stats.games} games")
     return 0
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (escape sequences, control
+    characters, line breaks) written as its Python escape, so text taken from an input file
+    cannot drive the terminal it is printed on."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 def _open_book_arg(path: Optional[str]) -> Book:

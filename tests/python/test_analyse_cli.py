@@ -1,0 +1,247 @@
+"""``kibitz analyse``'s files and processes: outputs never destroy the input or each other,
+a failed start leaves the outputs as they were, errors are one line (never a traceback),
+every game read is written before a read error is reported, the workers end with the run,
+and two runs on one output are refused.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GAMES = (DATA / "book_games.pgn").read_bytes()
+NODES = "200"
+
+
+def kibitz(*args: str, timeout: float = 300, **kw) -> subprocess.CompletedProcess:
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "kibitz", *args], timeout=timeout, **kw)
+
+
+def assert_one_line_error(p: subprocess.CompletedProcess, *words: str, status: int = 2) -> str:
+    err = p.stderr.decode()
+    assert p.returncode == status, err
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    path = tmp_path / "g.pgn"
+    path.write_bytes(GAMES)
+    return path
+
+
+def count_records(path: Path) -> int:
+    return sum(1 for _ in path.read_bytes().splitlines())
+
+
+# ---------------------------------------------------------------------------- outputs
+
+
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(games, tmp_path):
+    link = tmp_path / "hard-link.pgn"
+    os.link(games, link)
+    for args in (["-o", str(games)], ["--pgn-out", str(games)], ["-o", str(link)],
+                 ["--pgn-out", str(tmp_path / "." / "g.pgn")]):
+        p = kibitz("analyse", str(games), "--nodes", NODES, *args)
+        assert_one_line_error(p, "the input")
+        assert games.read_bytes() == GAMES
+
+
+def test_standard_output_that_is_the_input_is_refused(games):
+    with open(games, "ab") as out:
+        p = kibitz("analyse", str(games), "--nodes", NODES, stdout=out)
+    assert_one_line_error(p, "the input")
+    assert games.read_bytes() == GAMES
+
+
+def test_the_two_outputs_must_be_different_files(games, tmp_path):
+    out = tmp_path / "o.txt"
+    out.write_bytes(b"keep\n")
+    p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(out), "--pgn-out", str(out))
+    assert_one_line_error(p, "refusing")
+    assert out.read_bytes() == b"keep\n"
+
+
+@pytest.mark.parametrize("bad", [
+    ["--pgn-out", "/nonexistent-dir/x.pgn"],
+    ["--depth", "200"],
+    ["--hash", "2000000"],
+    ["--movetime", "inf"],
+    ["--resume", "--pgn-out", "/nonexistent-dir/x.pgn"],
+])
+def test_a_failed_start_leaves_the_existing_output_as_it_was(games, tmp_path, bad):
+    keep = tmp_path / "keep.jsonl"
+    keep.write_bytes(b'{"game":1}\n')
+    budget = [] if {"--depth", "--movetime"} & set(bad) else ["--nodes", NODES]  # one limit at a time
+    p = kibitz("analyse", str(games), *budget, "-o", str(keep), *bad)
+    err = p.stderr.decode()
+    assert p.returncode == 2 and "Traceback" not in err and "not allowed" not in err, err
+    assert keep.read_bytes() == b'{"game":1}\n'
+
+
+def test_unusable_outputs_are_one_line_errors(games, tmp_path):
+    assert_one_line_error(kibitz("analyse", str(games), "-o", "/nonexistent-dir/x.jsonl"), "cannot write")
+    assert_one_line_error(kibitz("analyse", str(games), "-o", str(tmp_path)), "cannot write")
+    if os.geteuid() != 0:  # root writes read-only files
+        ro = tmp_path / "ro.jsonl"
+        ro.write_bytes(b"")
+        ro.chmod(0o444)
+        assert_one_line_error(kibitz("analyse", str(games), "-o", str(ro)), "cannot write")
+
+
+def test_the_ray_backend_without_ray_is_a_one_line_error(games):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("Ray is installed")
+    assert_one_line_error(kibitz("analyse", str(games), "--backend", "ray"), "pip install")
+
+
+def test_write_errors_name_the_output_not_the_input(games):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    err = assert_one_line_error(kibitz("analyse", str(games), "--nodes", NODES, "-o", "/dev/full"), "/dev/full")
+    assert "writing" in err and "reading" not in err
+
+
+def test_a_closed_pipe_ends_the_run_quietly_with_141(games):
+    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", NODES,
+                          "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 141, err
+    assert err == ""
+
+
+# ---------------------------------------------------------------------------- inputs
+
+
+def test_devices_are_refused_not_read_forever(tmp_path):
+    p = kibitz("analyse", "/dev/zero", "--nodes", NODES, timeout=60)
+    assert_one_line_error(p, "not a regular file")
+    p = kibitz("book", "build", "/dev/zero", "-o", str(tmp_path / "b.bin"), timeout=60)
+    assert_one_line_error(p, "not a regular file")
+    p = kibitz("book", "build", "/dev/zero", "--repertoire", "-o", str(tmp_path / "b.bin"), timeout=60)
+    assert_one_line_error(p, "not a regular file")
+    games = tmp_path / "g.pgn"
+    games.write_bytes(GAMES)
+    p = kibitz("analyse", str(games), "--resume", "-o", "/dev/zero", timeout=60)
+    assert_one_line_error(p, "not a regular file")
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_a_compressed_input_damaged_mid_file_is_reported_in_one_record(games, tmp_path, kind):
+    if kind == "gz":
+        data = bytearray(gzip.compress(GAMES))
+    else:
+        import zstandard
+
+        data = bytearray(zstandard.ZstdCompressor().compress(GAMES))
+    for i in range(len(data) // 2, len(data) // 2 + 40):
+        data[i] ^= 0x55
+    src = tmp_path / f"g.pgn.{kind}"
+    src.write_bytes(bytes(data))
+    out = tmp_path / "o.jsonl"
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(out))
+    err = p.stderr.decode()
+    assert p.returncode == 1 and "Traceback" not in err, err
+    last = json.loads(out.read_bytes().splitlines()[-1])
+    assert last["status"] == "error" and ("damaged" in last["error"] or "truncated" in last["error"])
+
+
+def test_a_bad_crc_gives_every_game_read_with_one_or_two_workers(games, tmp_path):
+    data = bytearray(gzip.compress(GAMES))
+    data[-8] ^= 0xFF  # the CRC-32 of the trailer
+    src = tmp_path / "g.pgn.gz"
+    src.write_bytes(bytes(data))
+    counts = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"o{workers}.jsonl"
+        p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", workers, "-o", str(out))
+        assert p.returncode == 1 and "Traceback" not in p.stderr.decode(), p.stderr.decode()
+        counts.append(count_records(out))
+        last = json.loads(out.read_bytes().splitlines()[-1])
+        assert "damaged" in last["error"], last
+    assert counts[0] == counts[1] == 213 + 1  # every game, then the damage
+
+
+# ---------------------------------------------------------------------------- processes
+
+
+def _children(pid: int) -> set[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return {int(x) for x in out.split()}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_workers_end_when_the_run_is_killed(games, tmp_path, sig):
+    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", "50000000",
+                          "--workers", "2", "-o", str(tmp_path / "o.jsonl")], stderr=subprocess.PIPE)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = _children(p.pid)
+        assert len(workers) >= 2
+        time.sleep(1)
+        p.send_signal(sig)
+        p.wait(timeout=60)
+        deadline = time.monotonic() + 20
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(w) for w in workers)
+        if sig == signal.SIGTERM:
+            assert p.returncode == 143
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_a_second_run_on_the_same_output_is_refused(games, tmp_path):
+    out = tmp_path / "o.jsonl"
+    first = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", "50000000",
+                              "--workers", "1", "-o", str(out)], stderr=subprocess.PIPE)
+    try:
+        time.sleep(3)  # well into its first game
+        assert first.poll() is None
+        p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(out))
+        assert_one_line_error(p, "another run")
+        p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(tmp_path / "x.jsonl"), "--pgn-out", str(out))
+        assert_one_line_error(p, "another run")
+    finally:
+        first.kill()
+        first.wait()

@@ -276,8 +276,9 @@ class Board:
         """A board from a root FEN and UCI moves (what pickling stores)."""
     def to_chess(self) -> Any:
         """The same game as a chess.Board (python-chess must be installed)."""
-    def fen(self) -> str:
-        """The FEN (en-passant square only when the capture is legal)."""
+    def fen(self, *, shredder: bool = False, en_passant: str | None = None, promoted: bool | None = None) -> str:
+        """The FEN (en-passant square only when the capture is legal; python-chess's
+        ``shredder`` and ``en_passant`` options)."""
     def board_fen(self) -> str:
         """The piece-placement field of the FEN."""
     @property
@@ -419,6 +420,130 @@ class Board:
         """The Polyglot key."""
     def polyglot_key(self) -> int:
         """The Polyglot key (same as zobrist_hash)."""
+    # python-chess's class attributes of the standard Board.
+    uci_variant: ClassVar[str]
+    xboard_variant: ClassVar[str]
+    starting_fen: ClassVar[str]
+    aliases: ClassVar[list[str]]
+    tbw_suffix: ClassVar[str]
+    tbz_suffix: ClassVar[str]
+    tbw_magic: ClassVar[bytes]
+    tbz_magic: ClassVar[bytes]
+    pawnless_tbw_suffix: ClassVar[str | None]
+    pawnless_tbz_suffix: ClassVar[str | None]
+    pawnless_tbw_magic: ClassVar[bytes | None]
+    pawnless_tbz_magic: ClassVar[bytes | None]
+    connected_kings: ClassVar[bool]
+    one_king: ClassVar[bool]
+    captures_compulsory: ClassVar[bool]
+    @property
+    def occupied(self) -> int:
+        """Occupied squares as an int mask."""
+    @property
+    def occupied_co(self) -> list[int]:
+        """Squares of each colour, indexed by colour: [black, white]."""
+    @property
+    def pawns(self) -> int:
+        """Pawns of both colours as a mask."""
+    @property
+    def knights(self) -> int:
+        """Knights of both colours as a mask."""
+    @property
+    def bishops(self) -> int:
+        """Bishops of both colours as a mask."""
+    @property
+    def rooks(self) -> int:
+        """Rooks of both colours as a mask."""
+    @property
+    def queens(self) -> int:
+        """Queens of both colours as a mask."""
+    @property
+    def kings(self) -> int:
+        """Kings of both colours as a mask."""
+    @property
+    def promoted(self) -> int:
+        """Promoted pieces (not tracked by kibitz: always 0)."""
+    def pieces_mask(self, piece_type: int, color: bool) -> int:
+        """Squares of a colour's pieces of a type, as a mask."""
+    def attackers_mask(self, color: bool, square: int) -> int:
+        """Squares of a colour's pieces attacking a square, as a mask."""
+    def attacks_mask(self, square: int) -> int:
+        """Squares the piece on a square attacks, as a mask."""
+    def checkers_mask(self) -> int:
+        """The pieces giving check, as a mask."""
+    def pin_mask(self, color: bool, square: int) -> int:
+        """The pin ray of a piece (all squares when not pinned), as a mask."""
+    def _assign(self, other: Board) -> None:
+        """Makes this board a copy of another (position, history, root)."""
+    # Written in Python (kibitz._board_ext), reached through __getattr__.
+    def set_fen(self, fen: str) -> None:
+        """Sets the position from a FEN and clears the move stack."""
+    def reset(self) -> None:
+        """The start position, without history."""
+    def clear_stack(self) -> None:
+        """Forgets the move stack."""
+    def clean_castling_rights(self) -> int:
+        """The usable castling rights as a mask of rook squares."""
+    def shredder_fen(self, *, en_passant: str = "legal", promoted: bool | None = None) -> str:
+        """The FEN with Shredder-FEN castling."""
+    def castling_shredder_fen(self) -> str:
+        """The castling field as Shredder-FEN."""
+    def castling_xfen(self) -> str:
+        """The castling field as X-FEN."""
+    def epd(self, *, shredder: bool = False, en_passant: str = "legal", promoted: bool | None = None, **operations: Any) -> str:
+        """The EPD with operations."""
+    def mirror(self) -> Board:
+        """The position seen from the other side (colours swapped), without history."""
+    def apply_mirror(self) -> None:
+        """mirror() in place."""
+    def transform(self, f: Callable[[int], int]) -> Board:
+        """The position with squares mapped by a bitboard transformation."""
+    def apply_transform(self, f: Callable[[int], int]) -> None:
+        """transform(f) in place."""
+    def uci(self, move: Any, *, chess960: bool | None = None) -> str:
+        """The move in UCI (king takes rook when chess960)."""
+    def xboard(self, move: Any, chess960: bool | None = None) -> str:
+        """The move in XBoard notation."""
+    def parse_xboard(self, xboard: str) -> Move:
+        """A move in XBoard notation."""
+    def push_xboard(self, xboard: str) -> Move:
+        """Parses and plays a move in XBoard notation."""
+    def san_and_push(self, move: Any) -> str:
+        """The move's SAN, then the move played."""
+    def find_move(self, from_square: int, to_square: int, promotion: int | None = None) -> Move:
+        """The legal move between two squares; IllegalMoveError when none."""
+    def generate_pseudo_legal_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """Pseudo-legal moves from and to the masks."""
+    def generate_pseudo_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """Pseudo-legal captures from and to the masks."""
+    def generate_castling_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """Legal castling moves (to_mask matched on the rook's square)."""
+    def generate_legal_ep(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """Legal en-passant captures from and to the masks."""
+    def has_pseudo_legal_en_passant(self) -> bool:
+        """Whether a pawn can take en passant, legal or not."""
+    def is_kingside_castling(self, move: Any) -> bool:
+        """Whether the move castles king side."""
+    def is_queenside_castling(self, move: Any) -> bool:
+        """Whether the move castles queen side."""
+    def is_irreversible(self, move: Any) -> bool:
+        """Whether the move can never be taken back."""
+    def is_into_check(self, move: Any) -> bool:
+        """Whether a pseudo-legal move leaves the mover's king in check."""
+    def was_into_check(self) -> bool:
+        """Whether the side that just moved is in check."""
+    def is_variant_end(self) -> bool:
+        """Always False in standard chess."""
+    def is_variant_win(self) -> bool:
+        """Always False in standard chess."""
+    def is_variant_loss(self) -> bool:
+        """Always False in standard chess."""
+    def is_variant_draw(self) -> bool:
+        """Always False in standard chess."""
+    def status(self) -> Any:
+        """python-chess's Status flags for the position."""
+    def is_valid(self) -> bool:
+        """Whether status() is VALID."""
     def to_tensor(self, canonical: bool = False, dtype: Any = None) -> Any:
         """The position as 18 planes of 8x8 for neural networks: a NumPy array of shape
         (18, 8, 8), float32 or uint8 (kibitz.tensor documents the layout)."""

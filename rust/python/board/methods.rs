@@ -5,6 +5,10 @@
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
 
+/// `kibitz._board_ext.EXTENSIONS`: name -> a function of the board that returns the
+/// attribute (a bound method, or a value), imported on first use.
+static EXTENSIONS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
 #[pymethods]
 impl PyBoard {
     #[new]
@@ -59,9 +63,31 @@ impl PyBoard {
         Ok(b)
     }
 
-    /// The FEN of the position (en-passant square only when the capture is legal).
-    fn fen(&self) -> PyResult<String> {
-        Ok(self.st()?.core.fen())
+    /// The FEN of the position (en-passant square only when the capture is legal). With
+    /// python-chess's options: `shredder` castling, `en_passant` "legal" (the default),
+    /// "fully", "xfen" (whenever a pawn stands ready) or anything else (the square as set).
+    #[pyo3(signature = (*, shredder = false, en_passant = None, promoted = None))]
+    fn fen(
+        slf: &Bound<'_, Self>,
+        shredder: bool,
+        en_passant: Option<&Bound<'_, PyAny>>,
+        promoted: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let plain = en_passant.map(|e| e.extract::<String>().map(|s| s == "legal").unwrap_or(false)).unwrap_or(true);
+        if !shredder && plain {
+            return Ok(slf.get().st()?.core.fen());
+        }
+        let ext = slf.py().import("kibitz._board_ext")?;
+        let kwargs = PyDict::new(slf.py());
+        kwargs.set_item("shredder", shredder)?;
+        kwargs.set_item(
+            "en_passant",
+            en_passant
+                .map(|e| e.clone().unbind())
+                .unwrap_or_else(|| "legal".into_pyobject(slf.py()).unwrap().into_any().unbind()),
+        )?;
+        kwargs.set_item("promoted", promoted)?;
+        ext.getattr("fen_with")?.call((slf,), Some(&kwargs))?.extract()
     }
 
     /// The board part of the FEN (piece placement only).
@@ -147,35 +173,40 @@ impl PyBoard {
     }
 
     /// The legal moves from `from_mask` to `to_mask` squares, as an iterator of Moves.
-    #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
+    /// Castling matches `to_mask` on its rook's square, as python-chess matches it.
+    #[pyo3(signature = (from_mask = Mask(ALL), to_mask = Mask(ALL)))]
     fn generate_legal_moves<'py>(
         &self,
         py: Python<'py>,
-        from_mask: u64,
-        to_mask: u64,
+        from_mask: Mask,
+        to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
+        let (from_mask, to_mask) = (from_mask.0, to_mask.0);
         let mut st = self.st()?;
-        let idx: Vec<u16> = st
-            .entry()
-            .index
-            .iter()
-            .copied()
-            .filter(|&i| {
+        let e = st.entry();
+        let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
+        let core = &st.core;
+        let idx: Vec<u16> = pairs
+            .into_iter()
+            .filter(|&(m, i)| {
                 let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
-                from_mask & (1 << from) != 0 && to_mask & (1 << to) != 0
+                let target = if m.is_castle() { sq64(core.castling_rook(m)) as u64 } else { to };
+                from_mask & (1 << from) != 0 && to_mask & (1 << target) != 0
             })
+            .map(|(_, i)| i)
             .collect();
         PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
     }
 
     /// The legal captures (en passant included) from `from_mask` to `to_mask`, as an iterator.
-    #[pyo3(signature = (from_mask = ALL, to_mask = ALL))]
+    #[pyo3(signature = (from_mask = Mask(ALL), to_mask = Mask(ALL)))]
     fn generate_legal_captures<'py>(
         &self,
         py: Python<'py>,
-        from_mask: u64,
-        to_mask: u64,
+        from_mask: Mask,
+        to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
+        let (from_mask, to_mask) = (from_mask.0, to_mask.0);
         let mut st = self.st()?;
         let them = st.core.side_to_move() ^ 1;
         let e = st.entry();
@@ -316,8 +347,9 @@ impl PyBoard {
     }
 
     /// A dict from square to Piece for every occupied square in `mask`.
-    #[pyo3(signature = (*, mask = ALL))]
-    fn piece_map<'py>(&self, py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyDict>> {
+    #[pyo3(signature = (*, mask = Mask(ALL)))]
+    fn piece_map<'py>(&self, py: Python<'py>, mask: Mask) -> PyResult<Bound<'py, PyDict>> {
+        let mask = mask.0;
         let st = self.st()?;
         let out = PyDict::new(py);
         for sq in 0..64usize {
@@ -748,5 +780,192 @@ impl PyBoard {
         dtype: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         crate::python::tensor::board_tensor(slf, canonical, dtype)
+    }
+
+    // ------------------------------------------------------------ python-chess's class attributes
+
+    #[classattr]
+    fn uci_variant() -> &'static str {
+        "chess"
+    }
+
+    #[classattr]
+    fn xboard_variant() -> &'static str {
+        "normal"
+    }
+
+    #[classattr]
+    fn starting_fen() -> &'static str {
+        crate::STARTPOS
+    }
+
+    #[classattr]
+    fn aliases() -> Vec<&'static str> {
+        vec!["Standard", "Chess", "Classical", "Normal", "Illegal", "From Position"]
+    }
+
+    #[classattr]
+    fn tbw_suffix() -> &'static str {
+        ".rtbw"
+    }
+
+    #[classattr]
+    fn tbz_suffix() -> &'static str {
+        ".rtbz"
+    }
+
+    #[classattr]
+    fn tbw_magic() -> &'static [u8] {
+        b"\x71\xe8\x23\x5d"
+    }
+
+    #[classattr]
+    fn tbz_magic() -> &'static [u8] {
+        b"\xd7\x66\x0c\xa5"
+    }
+
+    #[classattr]
+    fn pawnless_tbw_suffix() -> Option<&'static str> {
+        None
+    }
+
+    #[classattr]
+    fn pawnless_tbz_suffix() -> Option<&'static str> {
+        None
+    }
+
+    #[classattr]
+    fn pawnless_tbw_magic() -> Option<&'static [u8]> {
+        None
+    }
+
+    #[classattr]
+    fn pawnless_tbz_magic() -> Option<&'static [u8]> {
+        None
+    }
+
+    #[classattr]
+    fn connected_kings() -> bool {
+        false
+    }
+
+    #[classattr]
+    fn one_king() -> bool {
+        true
+    }
+
+    #[classattr]
+    fn captures_compulsory() -> bool {
+        false
+    }
+
+    // ------------------------------------------------------------ bitboards (python-chess's attributes)
+
+    /// Occupied squares, as an int mask.
+    #[getter]
+    fn occupied(&self) -> PyResult<u64> {
+        let st = self.st()?;
+        Ok(st.core.occ[WHITE] | st.core.occ[BLACK])
+    }
+
+    /// Squares occupied by each colour, indexed by colour: `[black_mask, white_mask]`.
+    #[getter]
+    fn occupied_co(&self) -> PyResult<[u64; 2]> {
+        let st = self.st()?;
+        Ok([st.core.occ[BLACK], st.core.occ[WHITE]])
+    }
+
+    #[getter]
+    fn pawns(&self) -> PyResult<u64> {
+        self.kind_mask(PAWN)
+    }
+
+    #[getter]
+    fn knights(&self) -> PyResult<u64> {
+        self.kind_mask(crate::KNIGHT)
+    }
+
+    #[getter]
+    fn bishops(&self) -> PyResult<u64> {
+        self.kind_mask(crate::BISHOP)
+    }
+
+    #[getter]
+    fn rooks(&self) -> PyResult<u64> {
+        self.kind_mask(crate::ROOK)
+    }
+
+    #[getter]
+    fn queens(&self) -> PyResult<u64> {
+        self.kind_mask(crate::QUEEN)
+    }
+
+    #[getter]
+    fn kings(&self) -> PyResult<u64> {
+        self.kind_mask(KING)
+    }
+
+    /// Pieces that came from a promotion (python-chess tracks them for variants with
+    /// pockets; kibitz does not, so this is always empty).
+    #[getter]
+    fn promoted(&self) -> u64 {
+        0
+    }
+
+    /// The squares of `color`'s pieces of `piece_type`, as an int mask.
+    fn pieces_mask(&self, piece_type: i64, color: bool) -> PyResult<u64> {
+        Ok(self.pieces(piece_type, color)?.mask)
+    }
+
+    /// The squares of `color`'s pieces that attack `square`, as an int mask.
+    fn attackers_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+        Ok(self.attackers(color, square)?.mask)
+    }
+
+    /// The squares the piece on `square` attacks, as an int mask.
+    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+        Ok(self.attacks(square)?.mask)
+    }
+
+    /// The pieces giving check, as an int mask.
+    fn checkers_mask(&self) -> PyResult<u64> {
+        Ok(self.checkers()?.mask)
+    }
+
+    /// The ray a pinned piece of `color` on `square` may move along, as an int mask (all
+    /// squares when it is not pinned).
+    fn pin_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+        Ok(self.pin(color, square)?.mask)
+    }
+
+    /// Makes this board a copy of `other` (position, history and root): the primitive the
+    /// Python-level editing methods (`set_fen`, `reset`, `clear_stack`, ...) are built on.
+    fn _assign(&self, other: PyRef<'_, PyBoard>) -> PyResult<()> {
+        let copy = other.st()?.copy_with_stack(usize::MAX);
+        drop(other);
+        *self.st()? = copy;
+        Ok(())
+    }
+
+    /// python-chess's methods that kibitz writes in Python over the ones above
+    /// (`kibitz._board_ext`), found here when the class has no attribute of the name.
+    fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let ext = EXTENSIONS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("kibitz._board_ext")?.getattr("EXTENSIONS")?.unbind())
+        })?;
+        match ext.bind(py).get_item(name) {
+            Ok(f) => f.call1((slf,)).map(|b| b.unbind()),
+            Err(_) => {
+                Err(pyo3::exceptions::PyAttributeError::new_err(format!("'Board' object has no attribute '{name}'")))
+            }
+        }
+    }
+}
+
+impl PyBoard {
+    fn kind_mask(&self, kind: u8) -> PyResult<u64> {
+        let st = self.st()?;
+        Ok(st.core.bb[crate::make_piece(kind, WHITE) as usize] | st.core.bb[crate::make_piece(kind, BLACK) as usize])
     }
 }

@@ -70,6 +70,28 @@ impl Entry {
     }
 }
 
+/// A square mask argument as python-chess takes one: any int (or object with
+/// `__index__`), masked to 64 bits, so `~BB_E4` and other negative ints work.
+#[derive(Clone, Copy)]
+pub(crate) struct Mask(pub(crate) u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(m) = obj.extract::<u64>() {
+            return Ok(Mask(m));
+        }
+        let index = obj.call_method0("__index__").map_err(|_| {
+            PyTypeError::new_err(format!(
+                "a square mask must be an int, not {}",
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+        })?;
+        Ok(Mask(index.bitand(u64::MAX)?.extract()?))
+    }
+}
+
 /// Everything behind the board's lock.
 pub(crate) struct State {
     pub(crate) core: CoreBoard,

@@ -24,7 +24,7 @@ use uci_perft::median;
 
 /// Rounds when `KIBITZ_BENCH_RUNS` is unset: odd, so the median is one round.
 const DEFAULT_RUNS: usize = 7;
-/// Hidden size of the first net (issue 14's plan).
+/// Hidden size of the first net (the plan for the first net).
 const HIDDEN: usize = 256;
 /// Passes over the pair list per timing: about 10^6 calls, tens of milliseconds each.
 const PASSES: usize = 100;

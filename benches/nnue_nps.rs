@@ -1,4 +1,4 @@
-//! The search speed cost of the neural evaluation (issue 14): nodes per second of the same
+//! The search speed cost of the neural evaluation: nodes per second of the same
 //! search with the embedded net and with the hand-written evaluation, on the 40 bench
 //! positions (benches/data/bench.fen), a fixed time per position, the two alternating
 //! position by position so that both see the same machine load.

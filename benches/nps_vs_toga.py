@@ -9,7 +9,7 @@ Prints each engine's total nodes / total time per round, the per-round ratio and
 ratio (kibitz / Toga). The ratio is what means something: the machines are shared.
 Nodes per second differ in what a "node" is (each engine counts its own way: kibitz counts
 every search and quiescence node entered, as Toga does), so the ratio compares like with like
-only roughly; it is the figure issue 12 asks for.
+only roughly; it is the figure the speed target is set in.
 """
 
 from __future__ import annotations

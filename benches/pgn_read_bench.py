@@ -1,5 +1,5 @@
 """PGN reading speed: ``kibitz.read_games`` against python-chess's ``chess.pgn.read_game``
-on the same file (issue 13 asks for at least 10x).
+on the same file (the target is at least 10x).
 
 Both read every game of the file and replay its main line (kibitz: Rust tokenizer + SAN
 replay on the core board; python-chess: ``read_game``, which parses and replays each SAN
@@ -32,7 +32,7 @@ import kibitz
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE / "data" / "selfplay.pgn.gz"
-# The issue's requirement.
+# The target.
 REQUIRED_RATIO = 10.0
 
 

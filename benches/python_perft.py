@@ -10,7 +10,7 @@ bulk counting, so every node crosses the Python boundary:
 Positions: the start position to depth 4 and Kiwipete to depth 3 (counts published at
 https://www.chessprogramming.org/Perft_Results; each run asserts its count before its time is
 used). The libraries run in alternation, ``--rounds`` times each (the machine is shared and
-noisy), and the ratios are of median times. Targets (issue 10): kibitz at least 1.0x
+noisy), and the ratios are of median times. Targets: kibitz at least 1.0x
 bulletchess and at least 20x python-chess on both positions; the script exits with status 1
 when a measured ratio is lower. bulletchess is optional: without it that comparison is
 skipped, saying so. To install it on Python 3.11, see the README's speed section.
@@ -44,7 +44,7 @@ POSITIONS = [
     ("kiwipete", KIWIPETE_FEN, 3, 97_862),
 ]
 
-# The issue's requirements: kibitz / bulletchess >= 1.0, kibitz / python-chess >= 20.
+# The targets: kibitz / bulletchess >= 1.0, kibitz / python-chess >= 20.
 REQUIRED = {"bulletchess": 1.0, "python-chess": 20.0}
 
 

@@ -1,5 +1,5 @@
 //! Search bench, like Stockfish's `bench`: 40 fixed positions (16 middlegames from
-//! /work/shared/data/openings/middlegame_4000.fen, the 16 first Bratko-Kopec positions, and
+//! the match openings' middlegame_4000.fen, the 16 first Bratko-Kopec positions, and
 //! a few standard and endgame positions) each searched to a fixed depth from an empty
 //! table. The total node count is the search's signature: it changes only when the search
 //! or evaluation changes (not with the machine), so print it with every search change.

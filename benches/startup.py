@@ -1,5 +1,5 @@
-"""Startup time of the UCI engine: from starting ``kibitz`` to its ``uciok`` (issue 11 asks
-for under 150 ms; GUIs and bots start engines often).
+"""Startup time of the UCI engine: from starting ``kibitz`` to its ``uciok`` (the target
+is under 150 ms; GUIs and bots start engines often).
 
 Each run starts the installed ``kibitz`` console script (as a GUI does), sends ``uci`` and
 times until the ``uciok`` line, then quits it. Runs alternate with a reference start of the

@@ -1,4 +1,4 @@
-//! Speed of the table-driven variant generator (issue 15), as ratios measured in one sitting.
+//! Speed of the table-driven variant generator, as ratios measured in one sitting.
 //!
 //! 1. Orthodox chess through the generic generator against kibitz's fast one (both
 //!    bulk-counting perft), on the start position and Kiwipete.

@@ -80,7 +80,7 @@ fn polyglot_keys_match_the_published_examples() {
     }
 }
 
-/// Issue 16 item 12: counters never wrap. Values python-chess reads (Python `int()` syntax,
+/// Counters never wrap. Values python-chess reads (Python `int()` syntax,
 /// any size) are read, saturating at 2^31 - 1; the clock stays a draw one ply later.
 #[test]
 fn counters_saturate_instead_of_wrapping() {

@@ -1,4 +1,4 @@
-//! The embedded net and the search's use of it (issue 14): the net that ships in kibitz is
+//! The embedded net and the search's use of it: the net that ships in kibitz is
 //! valid and cannot overflow its accumulators, its quantised evaluation matches the
 //! trainer's float evaluation on positions held out of training (written by
 //! `training/train.py --heldout-sample` in the same run that wrote the net), and the search

@@ -1,4 +1,4 @@
-//! The table-driven variant generator (issue 15) on orthodox chess, against the published
+//! The table-driven variant generator on orthodox chess, against the published
 //! counts of the perft suite and against kibitz's fast generator, and its definition
 //! errors. Variants other than chess are checked against Fairy-Stockfish in
 //! tests/python/test_variant.py.
@@ -212,7 +212,7 @@ fn hand_counted_betza_pieces() {
     }
 }
 
-/// Positions aimed at the generic generator's check and pin analysis (issue 15's speed
+/// Positions aimed at the generic generator's check and pin analysis (the speed
 /// work: most moves are counted without being made, so each shortcut has a position
 /// here): pins of an en passant capturer along a rank and a diagonal, en passant that
 /// captures the checker, double check, castling through and out of attacked squares, a

@@ -7,7 +7,7 @@
 //!
 //! SPEC is `hce` (the hand-written evaluation), `embedded` (the net built into kibitz) or
 //! the path of a net file. Each pair of games starts from one random opening (the files as
-//! for `selfplay`, default /work/shared/data/openings/) plus `--random-plies` random moves,
+//! for `selfplay`, default `$KIBITZ_OPENINGS`) plus `--random-plies` random moves,
 //! and A plays it once with each colour. Adjudication as in `selfplay`: a win when the
 //! scores of both sides' searches agree on 10 pawns for 6 plies, a draw after 80 plies
 //! within 0.10 pawn for 12 plies or after 400 plies. Prints A's W/D/L and the Elo
@@ -97,8 +97,9 @@ fn main() {
     }
     let (Some(a_spec), Some(b_spec)) = (a_spec, b_spec) else { die("--a SPEC and --b SPEC are required") };
     if files.is_empty() {
+        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
         for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
-            files.push(format!("/work/shared/data/openings/{f}"));
+            files.push(format!("{dir}/{f}"));
         }
     }
     let openings = load_openings(&files).unwrap_or_else(|e| die(&e));

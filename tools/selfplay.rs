@@ -23,7 +23,8 @@
 //! evaluation is meant to hold.
 //!
 //! OPENINGS are PGN files (each game's final position is a start position) or FEN/EPD files
-//! (one position a line); the default is /work/shared/data/openings/. Each game starts from
+//! (one position a line); the default is the directory `$KIBITZ_OPENINGS` (else
+//! `data/openings`). Each game starts from
 //! a random one of them plus `--random-plies` uniformly random moves for variety, and is
 //! rejected if a quick search then finds one side already clearly ahead. The node limit
 //! varies by +-25% per move so that repeated openings do not replay the same game.
@@ -103,7 +104,9 @@ fn parse_args() -> Args {
         die("--out FILE is required");
     }
     if a.openings.is_empty() {
-        let dir = "/work/shared/data/openings";
+        // The match openings' directory: KIBITZ_OPENINGS, else data/openings beside the
+        // working directory.
+        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
         for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
             a.openings.push(format!("{dir}/{f}"));
         }

@@ -249,8 +249,8 @@ impl Weights {
 
 /// The weights in use. Fitted by Texel's method (examples/texel.rs) to 883,875 quiet
 /// positions: 791,957 from 8,167 self-play games (examples/selfplay.rs, 5,000 nodes a move
-/// +-25%, from /work/shared/data/openings/ plus 2 random plies) and 100,830 from 731 finished
-/// games of the project's matches (kibitz against itself and Phalanx, /work/tmp/matches/),
+/// +-25%, from the match openings plus 2 random plies) and 100,830 from 731 finished
+/// games of the project's matches (kibitz against itself and Phalanx),
 /// less 8,912 in check; 204,153 of them were replaced by their quiescence leaf. One game in ten
 /// was held out for validation (87,410 positions, 796,465 left to train on). Command:
 /// `cargo run --release --example texel -- --start hand SELFPLAY.txt MATCHES.pgn...`

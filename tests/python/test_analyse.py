@@ -1,4 +1,4 @@
-"""`kibitz analyse` and `kibitz.read_games` / `kibitz.analyse_games` (issue 13).
+"""`kibitz analyse` and `kibitz.read_games` / `kibitz.analyse_games`.
 
 References: python-chess reads the same PGN (headers, moves) and reads back the annotated
 PGN (moves, [%eval], NAGs); lichess's published formulas, written out here independently,

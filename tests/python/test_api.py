@@ -1,4 +1,4 @@
-"""The python-chess-shaped API (issue 10), checked against python-chess itself.
+"""The python-chess-shaped API, checked against python-chess itself.
 
 Random games (hypothesis) from the start position, from positions rich in castling, en
 passant and promotion (``kibitz.testing.RARE_RULE_SEEDS``), from Chess960 starts, and from

@@ -1,4 +1,4 @@
-"""Issue 16, items 1-5 and 12 at the Python API: every number reaching the Rust core is
+"""Hostile numbers at the Python API: every number reaching the Rust core is
 range-checked or clamped (never a panic, an OverflowError or an abort), a table that cannot
 be allocated is a MemoryError that leaves the engine usable, Ctrl-C ends a search, and the
 FEN counters are read as python-chess reads them and never wrap."""

@@ -1,4 +1,4 @@
-"""The command line as a Unix tool (issue 11) and issue 16 items 6, 8, 10, 13, 14: --version,
+"""The command line as a Unix tool: --version,
 closed pipes, Ctrl-C, errors as one line on stderr with status 2, progress only on a
 terminal, perft-diff deadlines and bounded lines, script process groups, book files read
 only when regular and written atomically."""

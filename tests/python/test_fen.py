@@ -70,7 +70,7 @@ def check_fen(fen: str) -> None:
 
 
 # kibitz reads FEN counters above 2^31 - 1 as that value (rust/chess/fen.rs COUNTER_MAX: they
-# saturate rather than wrap; issue 16 item 12); python-chess keeps any integer.
+# saturate rather than wrap); python-chess keeps any integer.
 COUNTER_MAX = 2**31 - 1
 
 

@@ -1,4 +1,4 @@
-"""The neural evaluation from Python and UCI (issue 14): the embedded net's evaluation
+"""The neural evaluation from Python and UCI: the embedded net's evaluation
 against an independent numpy reading of the committed net file, loading other nets with
 `eval_file` / `EvalFile`, bad files refused with the current net kept, the hand-written
 evaluation on request, and the UCI `eval` command."""

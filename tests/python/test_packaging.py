@@ -107,7 +107,7 @@ def test_typed_package_files() -> None:
 
 def test_no_native_cpu_tuning_in_the_build() -> None:
     # The wheel must run on any x86-64 CPU: nothing in the build may ask rustc for the
-    # build machine's CPU (issue 11). The places a build takes rustc flags from:
+    # build machine's CPU. The places a build takes rustc flags from:
     places = [ROOT / "Cargo.toml", ROOT / "pyproject.toml", *sorted((ROOT / "scripts").iterdir())]
     places += [p for p in (ROOT / ".cargo" / "config.toml", ROOT / ".cargo" / "config") if p.exists()]
     for path in places:

@@ -1,4 +1,4 @@
-"""The NNUE training pipeline (issue 14): the self-play generator's binary records and the
+"""The NNUE training pipeline: the self-play generator's binary records and the
 trainer (training/train.py).
 
 - The records decode to the positions the generator played: a run with `--format nnue`

@@ -1,4 +1,4 @@
-"""Issue 16 items 1-3, 7, 9, 11 and issue 11's book rule: the UCI front end answers every go
+"""Hostile input to the UCI front end and the book rule: it answers every go
 with exactly one bestmove and every isready with a readyok, whatever numbers it is given
 (huge, inf, nan, negative, 1e400, not numbers); it stops and exits when nobody reads its
 output; no output encoding can make it quit; the table is allocated off the game clock;
@@ -283,7 +283,7 @@ def test_hash_maximum_is_at_least_32_gb() -> None:
     assert int(line.split(" max ")[1]) >= 32768
 
 
-# ----------------------------------------------------------------- the book rule (issue 11)
+# ----------------------------------------------------------------- the book rule
 
 
 def book_said(commands: List[str]) -> bool:

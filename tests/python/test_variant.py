@@ -1,4 +1,4 @@
-"""kibitz.variant, the table-driven generator for chess variants (issue 15).
+"""kibitz.variant, the table-driven generator for chess variants.
 
 The reference is Fairy-Stockfish 11.1 (``go perft`` per move, and its FEN after the same
 moves): every built-in variant from its start position and from positions reached by
@@ -136,7 +136,7 @@ def test_rule_positions_match_fairy_stockfish(variant: str, fen: str) -> None:
 
 
 # Positions aimed at the check and pin analysis that lets most moves be counted without
-# being made (issue 15's speed work), in the variants where it differs from chess: a royal
+# being made (the speed work), in the variants where it differs from chess: a royal
 # knight (knightmate) in check from riders and leapers, answered by blocks and captures,
 # with pinned pieces; Grand's promotion zone under check and pin. The chess cases are
 # checked against the fast generator in tests/variant.rs.

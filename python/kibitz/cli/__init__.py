@@ -2,7 +2,7 @@
 
 ``kibitz perft [--fen FEN] [--moves M ...] DEPTH [--divide]`` counts the legal move tree.
 
-It behaves as a Unix tool (issue 11): ``--version``; errors are one line on stderr with
+It behaves as a Unix tool: ``--version``; errors are one line on stderr with
 status 2 (argparse's usage status); a closed pipe (``kibitz perft 6 | head -1``) ends
 quietly with status 141 (128 + SIGPIPE, what a shell reports for a tool a closed pipe
 ended); Ctrl-C ends any subcommand without a traceback, status 130 (128 + SIGINT); long

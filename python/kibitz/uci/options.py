@@ -115,7 +115,7 @@ def default_options() -> List[Option]:
         Option("UCI_LimitStrength", "check", False, help="play at the strength of UCI_Elo"),
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="strength when UCI_LimitStrength is on"),
         Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook"),
-        # The neural evaluation (issue 14): on by default with the net embedded in kibitz;
+        # The neural evaluation: on by default with the net embedded in kibitz;
         # EvalFile loads another net file (a bad one is reported and the current net kept).
         Option("UseNNUE", "check", True, help="evaluate with the neural net (off: the hand-written evaluation)"),
         Option("EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net"),

@@ -1,5 +1,5 @@
 //! NNUE evaluation (<https://www.chessprogramming.org/NNUE>): inference for kibitz's
-//! perspective network, with incrementally updated accumulators (issue 14).
+//! perspective network, with incrementally updated accumulators.
 //!
 //! # Architecture
 //!

@@ -249,6 +249,10 @@ def __getattr__(name: str) -> object:
         return getattr(analysis, name)
     if name in _bitboards._LAZY_TABLES:  # python-chess's sliding-attack tables, built on first use
         return _bitboards.lazy_table(name)
+    if name == "to_tensors":  # board planes for a batch (NumPy is imported only then)
+        from kibitz.tensor import to_tensors
+
+        return to_tensors
     if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
         import importlib
 

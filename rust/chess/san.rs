@@ -126,6 +126,9 @@ impl Board {
                 b'R' => ROOK,
                 b'B' => BISHOP,
                 b'N' => KNIGHT,
+                // Never legal, but a promotion all the same: such a move is illegal, not
+                // malformed (as python-chess reads it).
+                b'K' => KING,
                 _ => 0,
             };
             if p != 0 {
@@ -142,7 +145,8 @@ impl Board {
         let to_text = std::str::from_utf8(&rest[rest.len() - 2..]).unwrap_or("");
         let to = parse_square(to_text).ok_or_else(|| invalid("the destination is not a square a1..h8"))?;
         let mut hint = &rest[..rest.len() - 2];
-        if hint.last() == Some(&b'x') || hint.last() == Some(&b':') {
+        // "x" (or ":") before a capture's destination; "-" in long algebraic (Ng1-f3, e2-e4).
+        if matches!(hint.last(), Some(&b'x') | Some(&b':') | Some(&b'-')) {
             hint = &hint[..hint.len() - 1];
         }
         let (mut hint_file, mut hint_rank) = (None, None);
@@ -153,16 +157,22 @@ impl Board {
                 _ => return Err(invalid("unexpected characters before the destination square")),
             }
         }
+        // Without a piece letter: a pawn move, from the destination's file unless a file is
+        // given (a capture names it: "d4" is never "cxd4"); with both file and rank given, a
+        // fully specified move of any piece ("g1f3"), as python-chess reads it.
+        let fully_specified = kind == PAWN && hint_file.is_some() && hint_rank.is_some();
+        let pawn_file = if kind == PAWN && hint_file.is_none() { Some(file_of(to)) } else { None };
         let candidates: Vec<Move> = ml
             .iter()
             .copied()
             .filter(|m| {
                 !m.is_castle()
                     && m.to() == to
-                    && kind_of(self.cells[m.from()]) == kind
+                    && (fully_specified || kind_of(self.cells[m.from()]) == kind)
                     && m.promo() == promo
                     && hint_file.is_none_or(|f| file_of(m.from()) == f)
                     && hint_rank.is_none_or(|r| rank_of(m.from()) == r)
+                    && pawn_file.is_none_or(|f| file_of(m.from()) == f)
             })
             .collect();
         match candidates.len() {

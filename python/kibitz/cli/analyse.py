@@ -347,7 +347,7 @@ def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Itera
                     if now - last_sync >= FSYNC_INTERVAL:
                         fsync()
                         last_sync = now
-                else:
+                elif not (args.report and args.output is None):  # --report alone: the page only
                     current = "the standard output"
                     sys.stdout.buffer.write(line)
                     sys.stdout.buffer.flush()

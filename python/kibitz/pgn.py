@@ -995,6 +995,7 @@ class Headers(MutableMapping[str, str]):
         raise ValueError(f"unsupported variant: {name}")
 
     def board(self) -> Board:
+        self.variant()
         return _new_board(self.get("FEN", STARTING_FEN), self.is_chess960())
 
     def __setitem__(self, key: str, value: str) -> None:

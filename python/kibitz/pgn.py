@@ -1180,7 +1180,10 @@ class GameBuilder(BaseVisitor[GameT]):
         self.in_variation = False
 
     def end_variation(self) -> None:
-        self.variation_stack.pop()
+        # Never the last node: after an illegal move, python-chess's reader can end more
+        # variations than it began (and then fails on an empty stack); here they are ignored.
+        if len(self.variation_stack) > 1:
+            self.variation_stack.pop()
 
     def visit_result(self, result: str) -> None:
         if self.game.headers.get("Result", "*") == "*":
@@ -1515,6 +1518,15 @@ def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
         line = readline()
 
 
+# A movetext line holding nothing but move numbers and SAN (most lines of most files): its
+# tokens are exactly the SAN pattern's matches, read without the general tokenizer.
+_PLAIN_LINE = re.compile(
+    r"[ \t]*(?:(?:[0-9]+\.+[ \t]*)?(?:[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?)[+#]?"
+    r"(?:[ \t]+|(?=\r?\n?\Z)))*\r?\n?\Z"
+)
+_PLAIN_TOKEN = re.compile(r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?")
+
+
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
     cls = type(visitor)
     # Calls to the base class's no-op callbacks are left out.
@@ -1524,14 +1536,44 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     parse_san = visitor.parse_san
     visit_move = visitor.visit_move
     visit_nag = visitor.visit_nag
+    handle_error = visitor.handle_error
     # The tree is built inline for GameBuilder itself (not for subclasses, which may hook in).
     builder = visitor if isinstance(visitor, GameBuilder) and cls is GameBuilder and visitor.Game is Game else None
+    stack = builder.variation_stack if builder is not None else []
+    new_node = object.__new__
 
     boards = [board]
     depths = [0]  # moves on each board's stack
     skip_depth = 0
     finditer = MOVETEXT_REGEX.finditer
+    plain_line = _PLAIN_LINE.match
+    plain_tokens = _PLAIN_TOKEN.findall
     fresh_line = True
+
+    def san_token(token: str) -> bool:
+        """Parses and plays a SAN token; False when it was an error (skip the variation)."""
+        board = boards[-1]
+        if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
+            try:
+                if custom_parse:
+                    move = parse_san(board, token)
+                else:
+                    try:
+                        move = board.parse_san(token)
+                    except ValueError:
+                        move = _parse_san(board, token)
+            except ValueError as error:
+                handle_error(error)
+                if call_visit_board:
+                    visitor.visit_board(board)
+                return False
+            visit_move(board, move)
+            board.push(move)
+            depths[-1] += 1
+        if call_visit_board:
+            visitor.visit_board(board)
+        return True
+
     while line:
         if fresh_line:
             if line.startswith("%") or line.startswith(";"):
@@ -1539,38 +1581,74 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 continue
             if line.isspace():
                 return
+            if plain_line(line):
+                if skip_depth:
+                    line = readline()
+                    continue
+                if builder is None:
+                    for token in plain_tokens(line):
+                        if not san_token(token):
+                            skip_depth = 1
+                            break
+                    line = readline()
+                    continue
+                # GameBuilder: the tree is grown here, as its visit_move would.
+                board = boards[-1]
+                parent = stack[-1]
+                comment = builder.starting_comment
+                for token in plain_tokens(line):
+                    try:
+                        move = board.parse_san(token)
+                    except ValueError:
+                        try:
+                            move = _parse_san(board, token)
+                        except ValueError as error:
+                            handle_error(error)
+                            skip_depth = 1
+                            break
+                    node = new_node(ChildNode)
+                    node.parent = parent
+                    node.move = move
+                    node.variations = []
+                    node.comment = ""
+                    node.starting_comment = comment
+                    node.nags = set()
+                    parent.variations.append(node)
+                    parent = node
+                    comment = ""
+                    board.push(move)
+                    depths[-1] += 1
+                if parent is not stack[-1]:
+                    stack[-1] = parent
+                    builder.starting_comment = ""
+                    builder.in_variation = True
+                line = readline()
+                continue
         fresh_line = True
         for match in finditer(line):
             kind = match.lastindex
             if kind == _TOK_SAN:
                 if skip_depth:
                     continue
-                token = match.group(0)
-                board = boards[-1]
-                if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
+                if builder is not None:
+                    board = boards[-1]
+                    token = match.group(0)
                     try:
-                        if custom_parse:
-                            move = parse_san(board, token)
-                        else:
-                            try:
-                                move = board.parse_san(token)
-                            except ValueError:
-                                move = _parse_san(board, token)
-                    except ValueError as error:
-                        visitor.handle_error(error)
-                        skip_depth = 1
-                    else:
-                        if builder is not None:
-                            stack = builder.variation_stack
-                            stack[-1] = ChildNode(stack[-1], move, starting_comment=builder.starting_comment)
-                            builder.starting_comment = ""
-                            builder.in_variation = True
-                        else:
-                            visit_move(board, move)
-                        board.push(move)
-                        depths[-1] += 1
-                if call_visit_board:
-                    visitor.visit_board(board)
+                        move = board.parse_san(token)
+                    except ValueError:
+                        try:
+                            move = _parse_san(board, token)
+                        except ValueError as error:
+                            handle_error(error)
+                            skip_depth = 1
+                            continue
+                    stack[-1] = ChildNode(stack[-1], move, starting_comment=builder.starting_comment)
+                    builder.starting_comment = ""
+                    builder.in_variation = True
+                    board.push(move)
+                    depths[-1] += 1
+                elif not san_token(match.group(0)):
+                    skip_depth = 1
             elif kind == _TOK_COMMENT:
                 token = match.group(0)
                 start = 2 if token.startswith("{ ") else 1
@@ -1619,22 +1697,9 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 visit_nag(_SUFFIX_NAGS[match.group(0)])
             elif len(boards) == 1:  # a result
                 visitor.visit_result(match.group(0))
-            else:
+            elif not san_token(match.group(0)):
                 # A result inside a variation is read as SAN (and fails as python-chess's does).
-                token = match.group(0)
-                board = boards[-1]
-                if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
-                    try:
-                        move = parse_san(board, token)
-                    except ValueError as error:
-                        visitor.handle_error(error)
-                        skip_depth = 1
-                    else:
-                        visit_move(board, move)
-                        board.push(move)
-                        depths[-1] += 1
-                if call_visit_board:
-                    visitor.visit_board(board)
+                skip_depth = 1
         if fresh_line:
             line = readline()
 

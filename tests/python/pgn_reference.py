@@ -153,10 +153,33 @@ def assert_same_game(ours: Optional[kibitz.pgn.Game], theirs: Optional[chess.pgn
     assert ours.comment == theirs.comment
     assert [m.uci() for m in ours.mainline_moves()] == [m.uci() for m in theirs.mainline_moves()]
     assert tree(ours) == tree(theirs)
+    if not consistent(theirs):
+        # python-chess's reader put moves under the wrong node (after an illegal move in a
+        # variation); python-chess writes SAN for the illegal moves, kibitz refuses to.
+        assert outcome(lambda: str(ours))[0] == "failed"
+        return
     assert outcome(lambda: str(ours)) == outcome(lambda: str(theirs))
     assert outcome(lambda: ours.accept(kibitz.pgn.StringExporter())) == outcome(
         lambda: theirs.accept(chess.pgn.StringExporter())
     )
+
+
+def consistent(game: chess.pgn.Game) -> bool:
+    """Every move of the tree is legal (or null) where it stands."""
+    try:
+        start = game.board()
+    except ValueError:
+        return True
+    stack = [(game, start)]
+    while stack:
+        node, board = stack.pop()
+        for child in node.variations:
+            if child.move and not board.is_legal(child.move):
+                return False
+            after = board.copy(stack=False)
+            after.push(child.move)
+            stack.append((child, after))
+    return True
 
 
 def outcome(f: Any) -> tuple[str, Any]:
@@ -174,7 +197,13 @@ def read_all(text: str) -> list[tuple[Optional[kibitz.pgn.Game], Optional[chess.
     ours, theirs = io.StringIO(text), io.StringIO(text)
     pairs = []
     for _ in range(10_000):
-        a, b = kibitz.pgn.read_game(ours), chess.pgn.read_game(theirs)
+        a = kibitz.pgn.read_game(ours)
+        try:
+            b = chess.pgn.read_game(theirs)
+        except IndexError:
+            # python-chess's GameBuilder ran out of nodes (more variations ended than begun,
+            # after an illegal move); kibitz reads on. Nothing further to compare.
+            break
         pairs.append((a, b))
         if a is None or b is None:
             break

@@ -314,6 +314,22 @@ def test_variant_kibitz_cannot_play() -> None:
         game.headers.variant()
 
 
+def test_more_variations_ended_than_begun() -> None:
+    """After an illegal move python-chess's reader may end a variation it never began; its
+    GameBuilder then fails on an empty stack (IndexError). kibitz reads on, same moves."""
+    text = "1. e4 Qxh7 ) 1... d5 *\n\n1. d4 *"
+    with pytest.raises(IndexError):
+        chess.pgn.read_game(io.StringIO(text))
+    handle = io.StringIO(text)
+    game = kpgn.read_game(handle)
+    assert game is not None and [m.uci() for m in game.mainline_moves()] == ["e2e4", "d7d5"]
+    assert [error_key(e) for e in game.errors] == [
+        error_key(e) for e in chess.pgn.read_game(io.StringIO("1. e4 Qxh7 *")).errors  # type: ignore[union-attr]
+    ]
+    second = kpgn.read_game(handle)
+    assert second is not None and str(second) == str(chess.pgn.read_game(io.StringIO("1. d4 *")))
+
+
 def test_truncated_files() -> None:
     text = corpus(600, 4)
     rng = random.Random(600)

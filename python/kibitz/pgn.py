@@ -462,6 +462,9 @@ def _read_time(match: Optional[re.Match[str]]) -> Optional[float]:
 class GameNode(abc.ABC):
     """A node of a game tree: the :class:`Game` at the root, :class:`ChildNode` below it."""
 
+    # Slots for speed (a node per move); __dict__ keeps other attributes settable.
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__dict__", "__weakref__")
+
     parent: Optional[GameNode]
     move: Optional[Move]
     variations: list[ChildNode]
@@ -1518,13 +1521,34 @@ def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
         line = readline()
 
 
-# A movetext line holding nothing but move numbers and SAN (most lines of most files): its
-# tokens are exactly the SAN pattern's matches, read without the general tokenizer.
-_PLAIN_LINE = re.compile(
-    r"[ \t]*(?:(?:[0-9]+\.+[ \t]*)?(?:[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?)[+#]?"
-    r"(?:[ \t]+|(?=\r?\n?\Z)))*\r?\n?\Z"
-)
-_PLAIN_TOKEN = re.compile(r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?")
+# Most movetext lines hold nothing but move numbers, SAN and results: such a line is read
+# by splitting it at whitespace, each chunk looked up (or matched once, then cached) as a
+# move number or one token, without the general tokenizer. Any other chunk sends the line
+# to the general tokenizer.
+_SAN_OR_RESULT = r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|\*|1-0|0-1|1/2-1/2"
+_PLAIN_CHUNK = re.compile(r"(?:[0-9]+\.+)?(?:(" + _SAN_OR_RESULT + r")[+#]?)?")
+_RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
+_chunk_tokens: dict[str, Optional[str]] = {}
+
+
+def _plain_tokens(line: str) -> Optional[list[str]]:
+    """The tokens of a plain movetext line, or None when the line is not plain."""
+    tokens = []
+    cache = _chunk_tokens
+    for chunk in line.split():
+        try:
+            token = cache[chunk]
+        except KeyError:
+            match = _PLAIN_CHUNK.fullmatch(chunk)
+            token = None if match is None else match.group(1) or ""
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[chunk] = token
+        if token is None:
+            return None
+        if token:
+            tokens.append(token)
+    return tokens
 
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
@@ -1546,8 +1570,6 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     depths = [0]  # moves on each board's stack
     skip_depth = 0
     finditer = MOVETEXT_REGEX.finditer
-    plain_line = _PLAIN_LINE.match
-    plain_tokens = _PLAIN_TOKEN.findall
     fresh_line = True
 
     def san_token(token: str) -> bool:
@@ -1581,24 +1603,32 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 continue
             if line.isspace():
                 return
-            if plain_line(line):
+            plain = _plain_tokens(line)
+            if plain is not None:
                 if skip_depth:
                     line = readline()
                     continue
                 if builder is None:
-                    for token in plain_tokens(line):
-                        if not san_token(token):
+                    for token in plain:
+                        if token in _RESULTS and len(boards) == 1:
+                            visitor.visit_result(token)
+                        elif not san_token(token):
                             skip_depth = 1
                             break
                     line = readline()
                     continue
                 # GameBuilder: the tree is grown here, as its visit_move would.
                 board = boards[-1]
+                parse = board.parse_san
+                push = board.push
                 parent = stack[-1]
                 comment = builder.starting_comment
-                for token in plain_tokens(line):
+                for token in plain:
+                    if token in _RESULTS and len(boards) == 1:
+                        builder.visit_result(token)
+                        continue
                     try:
-                        move = board.parse_san(token)
+                        move = parse(token)
                     except ValueError:
                         try:
                             move = _parse_san(board, token)
@@ -1616,7 +1646,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     parent.variations.append(node)
                     parent = node
                     comment = ""
-                    board.push(move)
+                    push(move)
                     depths[-1] += 1
                 if parent is not stack[-1]:
                     stack[-1] = parent

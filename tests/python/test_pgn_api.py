@@ -660,3 +660,35 @@ def test_custom_game_class_and_move_counter() -> None:
         assert ca == cb
         if ca is None:
             break
+
+
+# --- the plain-line reader agrees with the general tokenizer -------------------------------
+
+CHUNK_PREFIXES = ["", "", "1.", "12...", "3", "12", "1-0", "."]
+CHUNK_TOKENS = ["e4", "exd5", "Nbd2", "R1e1", "e8=Q", "b1q", "O-O", "O-O-O", "0-0", "1-0", "0-1", "1/2-1/2", "*",
+                "Z0", "--", "N@f3", "e4e5", "Kh8", "x", "h9", "Pe4"]  # fmt: skip
+CHUNK_SUFFIXES = ["", "", "", "+", "#", "e4", "N", "=Q", ".", "!", "1-0"]
+CHUNK = st.one_of(
+    st.tuples(st.sampled_from(CHUNK_PREFIXES), st.sampled_from(CHUNK_TOKENS), st.sampled_from(CHUNK_SUFFIXES)).map(
+        "".join
+    ),
+    st.text(alphabet="0123456789.-=+#x/*abcdefghNBRQKO@", min_size=1, max_size=7),
+)
+PLAIN_SEEN = [0, 0]
+
+
+@examples(300)
+@given(st.lists(CHUNK, max_size=6), st.sampled_from([" ", "  ", "\t", " \u00a0 "]), st.sampled_from(["", "\n", "\r\n"]))
+def test_plain_line_tokens_match_the_tokenizer(chunks: list[str], sep: str, end: str) -> None:
+    line = sep.join(chunks) + end
+    plain = kpgn._plain_tokens(line)
+    PLAIN_SEEN[plain is None] += 1
+    if plain is not None:
+        assert plain == [m.group(0) for m in kpgn.MOVETEXT_REGEX.finditer(line)]
+
+
+@pytest.mark.parametrize("line", ["12e4 e5\n", "1.e4 e5 2.Nf3", "e4e5 e8Q", "1-0e4", "1. e4 1/2-1/2 *", "2.0-0 O-O"])
+def test_plain_line_tricky_cases(line: str) -> None:
+    plain = kpgn._plain_tokens(line)
+    if plain is not None:
+        assert plain == [m.group(0) for m in kpgn.MOVETEXT_REGEX.finditer(line)]

@@ -1619,16 +1619,16 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     continue
                 # GameBuilder: the tree is grown here, as its visit_move would.
                 board = boards[-1]
-                parse = board.parse_san
-                push = board.push
+                push_san = board.push_san
                 parent = stack[-1]
                 comment = builder.starting_comment
+                played = 0
                 for token in plain:
                     if token in _RESULTS and len(boards) == 1:
                         builder.visit_result(token)
                         continue
                     try:
-                        move = parse(token)
+                        move = push_san(token)
                     except ValueError:
                         try:
                             move = _parse_san(board, token)
@@ -1636,6 +1636,8 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                             handle_error(error)
                             skip_depth = 1
                             break
+                        board.push(move)
+                    played += 1
                     node = new_node(ChildNode)
                     node.parent = parent
                     node.move = move
@@ -1646,8 +1648,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     parent.variations.append(node)
                     parent = node
                     comment = ""
-                    push(move)
-                    depths[-1] += 1
+                depths[-1] += played
                 if parent is not stack[-1]:
                     stack[-1] = parent
                     builder.starting_comment = ""
@@ -1664,7 +1665,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     board = boards[-1]
                     token = match.group(0)
                     try:
-                        move = board.parse_san(token)
+                        move = board.push_san(token)
                     except ValueError:
                         try:
                             move = _parse_san(board, token)
@@ -1672,10 +1673,10 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                             handle_error(error)
                             skip_depth = 1
                             continue
+                        board.push(move)
                     stack[-1] = ChildNode(stack[-1], move, starting_comment=builder.starting_comment)
                     builder.starting_comment = ""
                     builder.in_variation = True
-                    board.push(move)
                     depths[-1] += 1
                 elif not san_token(match.group(0)):
                     skip_depth = 1

@@ -1571,6 +1571,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     skip_depth = 0
     finditer = MOVETEXT_REGEX.finditer
     fresh_line = True
+    pos = 0  # where the scan of a line goes on (after a comment closed on it)
 
     def san_token(token: str) -> bool:
         """Parses and plays a SAN token; False when it was an error (skip the variation)."""
@@ -1656,7 +1657,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 line = readline()
                 continue
         fresh_line = True
-        for match in finditer(line):
+        for match in finditer(line, pos):
             kind = match.lastindex
             if kind == _TOK_SAN:
                 if skip_depth:
@@ -1674,27 +1675,59 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                             skip_depth = 1
                             continue
                         board.push(move)
-                    stack[-1] = ChildNode(stack[-1], move, starting_comment=builder.starting_comment)
+                    parent = stack[-1]
+                    node = new_node(ChildNode)
+                    node.parent = parent
+                    node.move = move
+                    node.variations = []
+                    node.comment = ""
+                    node.starting_comment = builder.starting_comment
+                    node.nags = set()
+                    parent.variations.append(node)
+                    stack[-1] = node
                     builder.starting_comment = ""
                     builder.in_variation = True
                     depths[-1] += 1
                 elif not san_token(match.group(0)):
                     skip_depth = 1
             elif kind == _TOK_COMMENT:
-                token = match.group(0)
-                start = 2 if token.startswith("{ ") else 1
-                line = token[start:]
-                parts = []
-                while line and "}" not in line:
-                    parts.append(line)
-                    line = readline()
-                if line:
-                    close = line.find("}")
-                    end = close - 1 if close > 0 and line[close - 1] == " " else close
-                    parts.append(line[:end])
-                    line = line[close + 1 :]
+                # The comment's text starts after "{" (and one space); it ends before "}"
+                # (and one space), on this line or a later one. Scanning goes on after "}".
+                start = match.start()
+                start += 2 if line.startswith("{ ", start) else 1
+                close = line.find("}", start)
+                if close >= 0:
+                    end = close - 1 if close > start and line[close - 1] == " " else close
+                    comment = line[start:end]
+                    pos = close + 1
+                else:
+                    line = line[start:]
+                    parts = []
+                    while line and "}" not in line:
+                        parts.append(line)
+                        line = readline()
+                    if line:
+                        close = line.find("}")
+                        end = close - 1 if close > 0 and line[close - 1] == " " else close
+                        parts.append(line[:end])
+                        line = line[close + 1 :]
+                    comment = "".join(parts)
+                    pos = 0
                 if not skip_depth:
-                    visitor.visit_comment("".join(parts))
+                    if builder is not None:
+                        # GameBuilder.visit_comment, inline.
+                        top = stack[-1]
+                        if builder.in_variation or (top.parent is None and not top.variations):
+                            if top.comment and comment:
+                                top.comment = top.comment + " " + comment
+                            elif comment:
+                                top.comment = comment
+                        elif builder.starting_comment and comment:
+                            builder.starting_comment = builder.starting_comment + " " + comment
+                        elif comment:
+                            builder.starting_comment = comment
+                    else:
+                        visitor.visit_comment(comment)
                 fresh_line = False
                 break
             elif kind == _TOK_OPEN:
@@ -1733,6 +1766,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 skip_depth = 1
         if fresh_line:
             line = readline()
+            pos = 0
 
 
 def read_headers(handle: TextIO) -> Optional[Headers]:

@@ -22,6 +22,7 @@ Differences from python-chess, on purpose:
 from __future__ import annotations
 
 import abc
+import dataclasses
 import enum
 import logging
 import re
@@ -55,6 +56,10 @@ __all__ = [
     "read_game",
     "read_headers",
     "skip_game",
+    "TimeControl",
+    "TimeControlPart",
+    "TimeControlType",
+    "parse_time_control",
 ]
 
 LOGGER = logging.getLogger(__name__)
@@ -184,6 +189,75 @@ class SkipType(enum.Enum):
 
 
 SKIP = SkipType.SKIP
+
+
+class TimeControlType(enum.Enum):
+    """The kind of a TimeControl tag, by the first period's base time plus 60 increments."""
+
+    UNKNOWN = 0
+    UNLIMITED = 1
+    STANDARD = 2
+    RAPID = 3
+    BLITZ = 4
+    BULLET = 5
+
+
+@dataclasses.dataclass
+class TimeControlPart:
+    """One period: ``moves`` in ``time`` seconds (0 moves: the rest of the game), with increment or delay."""
+
+    moves: int = 0
+    time: int = 0
+    increment: float = 0
+    delay: float = 0
+
+
+@dataclasses.dataclass
+class TimeControl:
+    """A parsed TimeControl tag (``40/5400+30:1800+30``, ``180+2``, ``-``, ``?``)."""
+
+    parts: list[TimeControlPart] = dataclasses.field(default_factory=list)
+    type: TimeControlType = TimeControlType.UNKNOWN
+
+
+def _time_control_part(text: str) -> TimeControlPart:
+    part = TimeControlPart()
+    period, *bonus = text.split("+")
+    if bonus:
+        if bonus[0].lower().endswith("d"):
+            part.delay = float(bonus[0][:-1])
+        else:
+            part.increment = float(bonus[0])
+    moves, *seconds = period.split("/")
+    if seconds:
+        part.moves, part.time = int(moves), int(seconds[0])
+    else:
+        part.moves, part.time = 0, int(moves)
+    return part
+
+
+def parse_time_control(time_control: str) -> TimeControl:
+    """Parses a TimeControl tag; ValueError when it is malformed."""
+    tc = TimeControl()
+    if not time_control or time_control.startswith("?"):
+        return tc
+    if time_control.startswith("-"):
+        tc.type = TimeControlType.UNLIMITED
+        return tc
+    tc.parts = [_time_control_part(text) for text in time_control.split(":")]
+    if any(part.moves == 0 for part in tc.parts[:-1]):
+        raise ValueError("Only last part can be 'sudden death'.")
+    first = tc.parts[0]
+    estimate = first.time + 60 * first.increment
+    if estimate < 3 * 60:
+        tc.type = TimeControlType.BULLET
+    elif estimate < 15 * 60:
+        tc.type = TimeControlType.BLITZ
+    elif estimate < 60 * 60:
+        tc.type = TimeControlType.RAPID
+    else:
+        tc.type = TimeControlType.STANDARD
+    return tc
 
 
 # --- boards --------------------------------------------------------------------------------
@@ -929,6 +1003,10 @@ class Game(GameNode):
                 visitor.visit_result(self.headers.get("Result", "*"))
         visitor.end_game()
         return visitor.result()
+
+    def time_control(self) -> TimeControl:
+        """The parsed TimeControl tag (type UNKNOWN when there is none)."""
+        return parse_time_control(self.headers.get("TimeControl", ""))
 
     @classmethod
     def from_board(cls: type[GameT], board: Any) -> GameT:

@@ -47,7 +47,7 @@ def test_public_names_of_chess_pgn_exist() -> None:
         "BaseVisitor", "GameBuilder", "HeadersBuilder", "BoardBuilder", "SkipVisitor", "StringExporterMixin",
         "StringExporter", "FileExporter", "SkipType", "SKIP", "LOGGER", "TAG_ROSTER", "TAG_REGEX",
         "TAG_NAME_REGEX", "MOVETEXT_REGEX", "SKIP_MOVETEXT_REGEX", "CLOCK_REGEX", "EMT_REGEX", "EVAL_REGEX",
-        "ARROWS_REGEX",
+        "ARROWS_REGEX", "TimeControl", "TimeControlPart", "TimeControlType", "parse_time_control",
     ]  # fmt: skip
     for name in names:
         assert hasattr(kpgn, name), name
@@ -692,3 +692,16 @@ def test_plain_line_tricky_cases(line: str) -> None:
     plain = kpgn._plain_tokens(line)
     if plain is not None:
         assert plain == [m.group(0) for m in kpgn.MOVETEXT_REGEX.finditer(line)]
+
+
+@pytest.mark.parametrize("tag", ["", "?", "-", "180+2", "40/5400+30:1800+30", "300", "60+0.5", "900+10d",
+                                 "40/7200:3600", "0+1", "3600", "x", "40/:60", "300:40/60"])  # fmt: skip
+def test_time_control(tag: str) -> None:
+    def parsed(module: Any) -> Any:
+        try:
+            tc = module.Game({"TimeControl": tag}).time_control()
+        except ValueError:
+            return "ValueError"
+        return tc.type.name, [(p.moves, p.time, p.increment, p.delay) for p in tc.parts]
+
+    assert parsed(kpgn) == parsed(chess.pgn)

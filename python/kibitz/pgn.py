@@ -1513,6 +1513,8 @@ def read_game(handle: TextIO, *, Visitor: Any = GameBuilder) -> Any:
     skipping = False
     managed: Optional[Headers] = None
     unmanaged: Optional[Headers] = None
+    roster: Optional[dict[str, str]] = None
+    others: Optional[dict[str, str]] = None
 
     line = readline().lstrip("\ufeff")
     while line.isspace() or line.startswith("%") or line.startswith(";"):
@@ -1534,15 +1536,26 @@ def read_game(handle: TextIO, *, Visitor: Any = GameBuilder) -> Any:
                 managed = visitor.begin_headers()
                 if not isinstance(managed, Headers):
                     unmanaged = Headers({})
+                elif type(managed) is Headers and type(visitor) in (GameBuilder, HeadersBuilder):
+                    # Their visit_header stores the tag in these Headers: done inline below
+                    # (TAG_REGEX admits only valid names and values without line breaks).
+                    roster, others = managed._tag_roster, managed._others
         if not line.startswith("["):
             break
         empty_lines = 0
         if not skipping:
             tag = TAG_REGEX.match(line)
             if tag:
-                visitor.visit_header(tag.group(1), tag.group(2))
-                if unmanaged is not None:
-                    unmanaged[tag.group(1)] = tag.group(2)
+                name, value = tag.groups()
+                if roster is not None and others is not None:
+                    if name in _ROSTER_SET:
+                        roster[name] = value
+                    else:
+                        others[name] = value
+                else:
+                    visitor.visit_header(name, value)
+                    if unmanaged is not None:
+                        unmanaged[name] = value
         line = readline()
 
     if not found_game:
@@ -1688,12 +1701,39 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     line = readline()
                     continue
                 if builder is None:
+                    if call_begin_parse or custom_parse:
+                        for token in plain:
+                            if token in _RESULTS and len(boards) == 1:
+                                visitor.visit_result(token)
+                            elif not san_token(token):
+                                skip_depth = 1
+                                break
+                        line = readline()
+                        continue
+                    # san_token, inline.
+                    board = boards[-1]
+                    played = 0
                     for token in plain:
                         if token in _RESULTS and len(boards) == 1:
                             visitor.visit_result(token)
-                        elif not san_token(token):
-                            skip_depth = 1
-                            break
+                            continue
+                        try:
+                            move = board.parse_san(token)
+                        except ValueError:
+                            try:
+                                move = _parse_san(board, token)
+                            except ValueError as error:
+                                handle_error(error)
+                                if call_visit_board:
+                                    visitor.visit_board(board)
+                                skip_depth = 1
+                                break
+                        visit_move(board, move)
+                        board.push(move)
+                        played += 1
+                        if call_visit_board:
+                            visitor.visit_board(board)
+                    depths[-1] += played
                     line = readline()
                     continue
                 # GameBuilder: the tree is grown here, as its visit_move would.

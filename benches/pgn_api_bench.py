@@ -11,7 +11,8 @@ Four jobs over every game of one file:
 Each run checks that both libraries saw the same number of games and moves and wrote the
 same text. The ratio is python-chess's median over kibitz's.
 
-    python benches/pgn_api_bench.py [--repeat 5] [--games N] [--clock] [FILE.pgn[.gz]]
+    python benches/pgn_api_bench.py [--repeat 5] [--games N] [--clock] [--markdown] [FILE.pgn[.gz]]
+    python benches/pgn_api_bench.py --annotated 300
 
 The default file is benches/data/selfplay.pgn.gz (1000 games, ~90 plies each), decompressed
 to a temporary file first. ``--clock`` adds a ``{ [%clk 0:03:00] }`` comment after every
@@ -68,7 +69,7 @@ def jobs(module: Any, path: Path) -> dict[str, Callable[[], Any]]:
         with open(path, encoding="utf-8") as f:
             while (game := module.read_game(f)) is not None:
                 assert not game.errors, game.errors
-                node = game
+                node: Any = game
                 for node in game.mainline():
                     moves += 1
                 last = node.board().fen()
@@ -108,9 +109,24 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=0, help="only the first N games (0: all)")
     ap.add_argument("--clock", action="store_true", help="add a [%%clk] comment after every move")
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    ap.add_argument(
+        "--annotated",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of FILE: N random games with comments, NAGs, nested variations, clock and eval "
+        "annotations (the tests' corpus, written by python-chess)",
+    )
     args = ap.parse_args()
     src = Path(args.file)
-    data = gzip.decompress(src.read_bytes()) if src.suffix == ".gz" else src.read_bytes()
+    if args.annotated:
+        sys.path.insert(0, str(HERE.parent / "tests" / "python"))
+        from pgn_reference import corpus
+
+        data = corpus(2024, args.annotated).encode()
+        src = Path(f"annotated corpus ({args.annotated} games)")
+    else:
+        data = gzip.decompress(src.read_bytes()) if src.suffix == ".gz" else src.read_bytes()
     if args.clock:
         data = re.sub(rb"(?m)(?<=[0-9a-hxNBRQKO=+#-][1-8+#O])(?= )", b" { [%clk 0:03:00] }", data)
     if args.games:

@@ -622,7 +622,7 @@ class GameNode(abc.ABC):
     def __contains__(self, move: Union[int, Move, GameNode]) -> bool:
         try:
             self[move]
-        except (KeyError, IndexError):
+        except KeyError:
             return False
         return True
 
@@ -1612,34 +1612,55 @@ def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
         line = readline()
 
 
-# Most movetext lines hold nothing but move numbers, SAN and results: such a line is read
-# by splitting it at whitespace, each chunk looked up (or matched once, then cached) as a
-# move number or one token, without the general tokenizer. Any other chunk sends the line
-# to the general tokenizer.
+# Most movetext lines hold nothing but move numbers, SAN, results, NAGs, suffix glyphs and
+# comments closed on the same line. Such a line is read without the general tokenizer: the
+# text between comments is split at whitespace and each chunk looked up (or matched once,
+# then cached) as a move number or its tokens. Anything else (parentheses, ";", a comment
+# running on to the next line, any other chunk) sends the line to the general tokenizer.
+# A comment comes back as one token: "{" and the comment's text.
 _SAN_OR_RESULT = r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|\*|1-0|0-1|1/2-1/2"
-_PLAIN_CHUNK = re.compile(r"(?:[0-9]+\.+)?(?:(" + _SAN_OR_RESULT + r")[+#]?)?")
+_PLAIN_CHUNK = re.compile(r"(?:[0-9]+\.+)?(?:(" + _SAN_OR_RESULT + r")[+#]?([?!]{1,2})?)?|(\$[0-9]+)")
 _RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
-_chunk_tokens: dict[str, Optional[str]] = {}
+_chunk_tokens: dict[str, Optional[tuple[str, ...]]] = {}
+
+
+def _chunks(text: str, tokens: list[str]) -> bool:
+    """Appends the tokens of comment-free text; False when some chunk is not plain."""
+    cache = _chunk_tokens
+    for chunk in text.split():
+        try:
+            found = cache[chunk]
+        except KeyError:
+            match = _PLAIN_CHUNK.fullmatch(chunk)
+            found = None if match is None else tuple(t for t in match.groups() if t)
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[chunk] = found
+        if found is None:
+            return False
+        tokens += found
+    return True
 
 
 def _plain_tokens(line: str) -> Optional[list[str]]:
-    """The tokens of a plain movetext line, or None when the line is not plain."""
-    tokens = []
-    cache = _chunk_tokens
-    for chunk in line.split():
-        try:
-            token = cache[chunk]
-        except KeyError:
-            match = _PLAIN_CHUNK.fullmatch(chunk)
-            token = None if match is None else match.group(1) or ""
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[chunk] = token
-        if token is None:
+    """The tokens of a plain movetext line (see above), or None when the line is not plain."""
+    tokens: list[str] = []
+    if "{" not in line:
+        return tokens if _chunks(line, tokens) else None
+    pos = 0
+    while True:
+        opening = line.find("{", pos)
+        if opening < 0:
+            return tokens if _chunks(line[pos:], tokens) else None
+        if not _chunks(line[pos:opening], tokens):
             return None
-        if token:
-            tokens.append(token)
-    return tokens
+        start = opening + 2 if line.startswith("{ ", opening) else opening + 1
+        close = line.find("}", start)
+        if close < 0:
+            return None
+        end = close - 1 if close > start and line[close - 1] == " " else close
+        tokens.append("{" + line[start:end])
+        pos = close + 1
 
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
@@ -1698,51 +1719,72 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             plain = _plain_tokens(line)
             if plain is not None:
                 if skip_depth:
+                    # No parentheses on a plain line: all of it is skipped.
                     line = readline()
                     continue
+                board = boards[-1]
+                played = 0
                 if builder is None:
-                    if call_begin_parse or custom_parse:
-                        for token in plain:
-                            if token in _RESULTS and len(boards) == 1:
-                                visitor.visit_result(token)
-                            elif not san_token(token):
-                                skip_depth = 1
-                                break
-                        line = readline()
-                        continue
-                    # san_token, inline.
-                    board = boards[-1]
-                    played = 0
                     for token in plain:
-                        if token in _RESULTS and len(boards) == 1:
+                        first = token[0]
+                        if first == "{":
+                            visitor.visit_comment(token[1:])
+                        elif first == "$":
+                            visit_nag(int(token[1:]))
+                        elif first == "!" or first == "?":
+                            visit_nag(_SUFFIX_NAGS[token])
+                        elif token in _RESULTS and len(boards) == 1:
                             visitor.visit_result(token)
-                            continue
-                        try:
-                            move = board.parse_san(token)
-                        except ValueError:
-                            try:
-                                move = _parse_san(board, token)
-                            except ValueError as error:
-                                handle_error(error)
-                                if call_visit_board:
-                                    visitor.visit_board(board)
+                        elif call_begin_parse or custom_parse:
+                            if not san_token(token):
                                 skip_depth = 1
                                 break
-                        visit_move(board, move)
-                        board.push(move)
-                        played += 1
-                        if call_visit_board:
-                            visitor.visit_board(board)
+                        else:
+                            # san_token, inline.
+                            try:
+                                move = board.parse_san(token)
+                            except ValueError:
+                                try:
+                                    move = _parse_san(board, token)
+                                except ValueError as error:
+                                    handle_error(error)
+                                    if call_visit_board:
+                                        visitor.visit_board(board)
+                                    skip_depth = 1
+                                    break
+                            visit_move(board, move)
+                            board.push(move)
+                            played += 1
+                            if call_visit_board:
+                                visitor.visit_board(board)
                     depths[-1] += played
                     line = readline()
                     continue
-                # GameBuilder: the tree is grown here, as its visit_move would.
-                board = boards[-1]
+                # GameBuilder: the tree is grown here, as its callbacks would.
                 push_san = board.push_san
-                parent = stack[-1]
-                comment = builder.starting_comment
-                played = 0
+                top = stack[-1]
+                starting = builder.starting_comment
+                in_variation = builder.in_variation
                 for token in plain:
+                    first = token[0]
+                    if first == "{":
+                        comment = token[1:]
+                        if in_variation or (top.parent is None and not top.variations):
+                            if top.comment and comment:
+                                top.comment = top.comment + " " + comment
+                            elif comment:
+                                top.comment = comment
+                        elif starting and comment:
+                            starting = starting + " " + comment
+                        elif comment:
+                            starting = comment
+                        continue
+                    if first == "$":
+                        top.nags.add(int(token[1:]))
+                        continue
+                    if first == "!" or first == "?":
+                        top.nags.add(_SUFFIX_NAGS[token])
+                        continue
                     if token in _RESULTS and len(boards) == 1:
                         builder.visit_result(token)
                         continue
@@ -1758,20 +1800,20 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                         board.push(move)
                     played += 1
                     node = new_node(ChildNode)
-                    node.parent = parent
+                    node.parent = top
                     node.move = move
                     node.variations = []
                     node.comment = ""
-                    node.starting_comment = comment
+                    node.starting_comment = starting
                     node.nags = set()
-                    parent.variations.append(node)
-                    parent = node
-                    comment = ""
+                    top.variations.append(node)
+                    top = node
+                    starting = ""
+                    in_variation = True
                 depths[-1] += played
-                if parent is not stack[-1]:
-                    stack[-1] = parent
-                    builder.starting_comment = ""
-                    builder.in_variation = True
+                stack[-1] = top
+                builder.starting_comment = starting
+                builder.in_variation = in_variation
                 line = readline()
                 continue
         fresh_line = True

@@ -1624,43 +1624,36 @@ _RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
 _chunk_tokens: dict[str, Optional[tuple[str, ...]]] = {}
 
 
-def _chunks(text: str, tokens: list[str]) -> bool:
-    """Appends the tokens of comment-free text; False when some chunk is not plain."""
-    cache = _chunk_tokens
-    for chunk in text.split():
-        try:
-            found = cache[chunk]
-        except KeyError:
-            match = _PLAIN_CHUNK.fullmatch(chunk)
-            found = None if match is None else tuple(t for t in match.groups() if t)
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[chunk] = found
-        if found is None:
-            return False
-        tokens += found
-    return True
+_COMMENT_SPLIT = re.compile(r"\{([^}]*)\}")
 
 
 def _plain_tokens(line: str) -> Optional[list[str]]:
     """The tokens of a plain movetext line (see above), or None when the line is not plain."""
     tokens: list[str] = []
-    if "{" not in line:
-        return tokens if _chunks(line, tokens) else None
-    pos = 0
-    while True:
-        opening = line.find("{", pos)
-        if opening < 0:
-            return tokens if _chunks(line[pos:], tokens) else None
-        if not _chunks(line[pos:opening], tokens):
-            return None
-        start = opening + 2 if line.startswith("{ ", opening) else opening + 1
-        close = line.find("}", start)
-        if close < 0:
-            return None
-        end = close - 1 if close > start and line[close - 1] == " " else close
-        tokens.append("{" + line[start:end])
-        pos = close + 1
+    cache = _chunk_tokens
+    # Text and the insides of comments alternate (a "{" inside a comment is text).
+    in_comment = True
+    for part in _COMMENT_SPLIT.split(line) if "{" in line else (line,):
+        in_comment = not in_comment
+        if in_comment:
+            # Less one space after "{" and one before "}", as python-chess reads it.
+            if part.startswith(" "):
+                part = part[1:]
+            tokens.append("{" + part[:-1] if part.endswith(" ") else "{" + part)
+            continue
+        for chunk in part.split():
+            try:
+                found = cache[chunk]
+            except KeyError:
+                match = _PLAIN_CHUNK.fullmatch(chunk)
+                found = None if match is None else tuple(t for t in match.groups() if t)
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[chunk] = found
+            if found is None:
+                return None
+            tokens += found
+    return tokens
 
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:

@@ -537,14 +537,15 @@ class GameNode(abc.ABC):
     """A node of a game tree: the :class:`Game` at the root, :class:`ChildNode` below it."""
 
     # Slots for speed (a node per move); __dict__ keeps other attributes settable.
-    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "nags", "__dict__", "__weakref__")
+    # The NAG set is made on first use (most nodes have none): one container less per move.
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "_nags", "__dict__", "__weakref__")
 
     parent: Optional[GameNode]
     move: Optional[Move]
     variations: list[ChildNode]
     comment: str
     starting_comment: str
-    nags: set[int]
+    _nags: Optional[set[int]]
 
     def __init__(self, *, comment: str = "") -> None:
         self.parent = None
@@ -552,7 +553,19 @@ class GameNode(abc.ABC):
         self.variations = []
         self.comment = comment
         self.starting_comment = ""
-        self.nags = set()
+        self._nags = None
+
+    @property
+    def nags(self) -> set[int]:
+        """The node's NAGs (numeric annotation glyphs), a mutable set."""
+        nags = self._nags
+        if nags is None:
+            nags = self._nags = set()
+        return nags
+
+    @nags.setter
+    def nags(self, nags: set[int]) -> None:
+        self._nags = nags
 
     @abc.abstractmethod
     def board(self) -> Board:
@@ -830,8 +843,8 @@ def _accept_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any], board
         board.push(node.move)
         visitor.visit_board(board)
         board.pop()
-    if node.nags:
-        for nag in sorted(node.nags):
+    if node._nags:
+        for nag in sorted(node._nags):
             visitor.visit_nag(nag)
     if node.comment:
         visitor.visit_comment(node.comment)
@@ -890,7 +903,7 @@ class ChildNode(GameNode):
         self.variations = []
         self.comment = comment
         self.starting_comment = starting_comment
-        self.nags = set(nags)
+        self._nags = set(nags) if nags else None
         parent.variations.append(self)
 
     def board(self) -> Board:
@@ -1798,7 +1811,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     node.variations = []
                     node.comment = ""
                     node.starting_comment = starting
-                    node.nags = set()
+                    node._nags = None
                     top.variations.append(node)
                     top = node
                     starting = ""
@@ -1835,7 +1848,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     node.variations = []
                     node.comment = ""
                     node.starting_comment = builder.starting_comment
-                    node.nags = set()
+                    node._nags = None
                     parent.variations.append(node)
                     stack[-1] = node
                     builder.starting_comment = ""

@@ -734,3 +734,26 @@ def test_time_control(tag: str) -> None:
         return tc.type.name, [(p.moves, p.time, p.increment, p.delay) for p in tc.parts]
 
     assert parsed(kpgn) == parsed(chess.pgn)
+
+
+def test_nags_copy_and_pickle() -> None:
+    import copy
+    import pickle
+
+    text = "1. e4 $1 e5 ( 1... c5 !? ) 2. Nf3 *"
+    ours, theirs = kpgn.read_game(io.StringIO(text)), chess.pgn.read_game(io.StringIO(text))
+    assert ours is not None and theirs is not None
+    for game in (ours, theirs):
+        first = game.next()
+        assert first is not None
+        first.nags.add(3)
+        first.nags = {2, 4}
+        second = first.next()
+        assert second is not None
+        second.nags.add(5)
+        game.foo = "bar"  # type: ignore[union-attr]
+    assert str(ours) == str(theirs)
+    for clone in (copy.deepcopy(ours), pickle.loads(pickle.dumps(ours))):
+        assert str(clone) == str(theirs)
+        assert clone.foo == "bar"  # type: ignore[attr-defined]
+        assert clone.next() is not None and clone.next().nags is not ours.next().nags  # type: ignore[union-attr]

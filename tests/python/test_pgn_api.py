@@ -757,3 +757,21 @@ def test_nags_copy_and_pickle() -> None:
         assert str(clone) == str(theirs)
         assert clone.foo == "bar"  # type: ignore[attr-defined]
         assert clone.next() is not None and clone.next().nags is not ours.next().nags  # type: ignore[union-attr]
+
+
+def test_scores_without_python_chess(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without chess.engine, eval() gives this module's scores, with the same values."""
+    text = "1. e4 { [%eval 0.17,20] } e5 { [%eval #-3] } 2. Qh5 { [%eval #0] } Nc6 { [%eval -1.5] } *"
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    monkeypatch.setitem(sys.modules, "chess.engine", None)
+    ours = kpgn.read_game(io.StringIO(text))
+    assert ours is not None and theirs is not None
+    for a, b in zip(ours.mainline(), theirs.mainline()):
+        score, expected = a.eval(), b.eval()
+        assert isinstance(score, kpgn.PovScore)
+        assert score.turn == expected.turn
+        assert (score.relative.score(), score.relative.mate()) == (expected.relative.score(), expected.relative.mate())
+        assert (score.white().score(), score.white().mate()) == (expected.white().score(), expected.white().mate())
+        a.set_eval(score, 7)
+        b.set_eval(expected, 7)
+        assert a.comment == b.comment

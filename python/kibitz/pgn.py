@@ -907,11 +907,14 @@ class ChildNode(GameNode):
         parent.variations.append(self)
 
     def board(self) -> Board:
-        moves: list[Move] = []
+        moves: list[Any] = []
+        append = moves.append
         node: GameNode = self
-        while node.parent is not None:
-            moves.append(cast(Move, node.move))
-            node = node.parent
+        parent = node.parent
+        while parent is not None:
+            append(node.move)
+            node = parent
+            parent = node.parent
         board = node.game().board()
         push = board.push
         for move in reversed(moves):

@@ -288,13 +288,28 @@ def _is_standard(board: Any) -> bool:
     return not aliases or aliases[0] == "Standard"
 
 
+def _misread(san: str, move: Move) -> bool:
+    """For SAN starting with a square (a pawn move, or a fully given move), whether the
+    core's reading may not be python-chess's: a pawn capture written without its file
+    (python-chess refuses it), or any fully given move (python-chess's own rules, below)."""
+    if len(san) > 2 and san[2] not in "=nbrqkNBRQK":
+        return True
+    return (move.from_square ^ move.to_square) & 7 != 0
+
+
 def _parse_san(board: Board, san: str) -> Move:
     """``board.parse_san`` with python-chess's reading of odd SAN and its error messages."""
     try:
-        return board.parse_san(san)
+        move = board.parse_san(san)
     except ValueError:
-        pass
-    # The slow path: what the core rejected, read as python-chess reads it.
+        return _parse_san_slow(board, san)
+    if san[:1] >= "a" and san[1:2] <= "8" and _misread(san, move):
+        return _parse_san_slow(board, san)
+    return move
+
+
+def _parse_san_slow(board: Board, san: str) -> Move:
+    """SAN read as python-chess reads it (for what the core rejects or may read otherwise)."""
     if san in _KINGSIDE or san in _QUEENSIDE:
         kingside = san in _KINGSIDE
         for move in board.generate_legal_moves():
@@ -304,6 +319,10 @@ def _parse_san(board: Board, san: str) -> Move:
     match = _SAN_REGEX.match(san)
     if not match:
         if san in _NULL_SAN:
+            if board.is_check():
+                # python-chess plays it (leaving the side that moved in check); kibitz.Board
+                # cannot hold that position, so it is an error here.
+                raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
             return Move.null()
         if "," in san:
             raise InvalidMoveError(f"unsupported multi-leg move: {san!r}")
@@ -328,10 +347,15 @@ def _parse_san(board: Board, san: str) -> Move:
                 to_square = from_square + 2
             elif to_square == from_square - 4:
                 to_square = from_square - 2
-        move = Move(from_square, to_square, promotion)
-        if not board.is_legal(move):
+        try:
+            move = Move(from_square, to_square, promotion)
+            legal = board.is_legal(move)
+        except ValueError:  # a move the core cannot even represent (a king promotion)
+            legal = False
+        if not legal:
+            uci = _SQUARE_NAMES[from_square] + _SQUARE_NAMES[to_square] + " pnbrqk"[promotion or 0].strip()
             raise IllegalMoveError(
-                f"no matching legal move for {move.uci()} "
+                f"no matching legal move for {uci} "
                 f"({_SQUARE_NAMES[from_square]} -> {_SQUARE_NAMES[to_square]}) in {board.fen()}"
             )
         if move.promotion != (_PIECE_INDEX[promo[-1].lower()] if promo else None):
@@ -1699,20 +1723,20 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
         board = boards[-1]
         if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
             try:
-                if custom_parse:
-                    move = parse_san(board, token)
-                else:
-                    try:
-                        move = board.parse_san(token)
-                    except ValueError:
-                        move = _parse_san(board, token)
+                move = parse_san(board, token) if custom_parse else _parse_san(board, token)
             except ValueError as error:
                 handle_error(error)
                 if call_visit_board:
                     visitor.visit_board(board)
                 return False
             visit_move(board, move)
-            board.push(move)
+            try:
+                board.push(move)
+            except ValueError as error:  # what a custom parse_san returned cannot be played
+                handle_error(error)
+                if call_visit_board:
+                    visitor.visit_board(board)
+                return False
             depths[-1] += 1
         if call_visit_board:
             visitor.visit_board(board)
@@ -1752,9 +1776,11 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                             # san_token, inline.
                             try:
                                 move = board.parse_san(token)
+                                if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                                    raise ValueError(token)
                             except ValueError:
                                 try:
-                                    move = _parse_san(board, token)
+                                    move = _parse_san_slow(board, token)
                                 except ValueError as error:
                                     handle_error(error)
                                     if call_visit_board:
@@ -1799,9 +1825,12 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                         continue
                     try:
                         move = push_san(token)
+                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                            board.pop()
+                            raise ValueError(token)
                     except ValueError:
                         try:
-                            move = _parse_san(board, token)
+                            move = _parse_san_slow(board, token)
                         except ValueError as error:
                             handle_error(error)
                             skip_depth = 1
@@ -1836,9 +1865,12 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     token = match.group(0)
                     try:
                         move = board.push_san(token)
+                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                            board.pop()
+                            raise ValueError(token)
                     except ValueError:
                         try:
-                            move = _parse_san(board, token)
+                            move = _parse_san_slow(board, token)
                         except ValueError as error:
                             handle_error(error)
                             skip_depth = 1

@@ -257,6 +257,10 @@ BROKEN = [
     "1. e4 e5 ( * e6 ) 2. d4 *",
     "1. e2e4 e7e5 2. Ng1f3 Nb8-c6 3. f1c4 *",
     "1. e4 d5 2. exd5 3. xd5 *",
+    "1. e4 d5 2. d5 exd5 *",
+    "[FEN \"6Q1/8/1k6/1Bp5/2Pn1N2/P1P5/5K2/8 w - - 1 60\"]\n\n60. d4 cxd4 61. cxd4 *",
+    "[FEN \"8/4P3/8/8/8/k7/8/K7 w - - 0 1\"]\n\n1. e8 ( 1. e8q ) ( 1. e7e8 ) ( 1. e7e8q ) ( 1. e8=K ) 1. e8Q *",
+    "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. e1h1 ( 1. e1c1 ) ( 1. Ke1g1 ) ( 1. e1f1 ) 1... O-O-O *",
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1=Q 6. Qh5 *",
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1Q 6. Qh5 *",
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 b2a1 *",
@@ -312,6 +316,20 @@ def test_variant_kibitz_cannot_play() -> None:
     assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5"]
     with pytest.raises(ValueError):
         game.headers.variant()
+
+
+def test_null_move_in_check() -> None:
+    """python-chess plays a null move in check; kibitz.Board cannot hold the position that
+    follows, so it is an error and the rest of the variation is skipped."""
+    text = "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- ( 3... Kxf7 ) 4. Qxe8 *\n\n1. d4 *"
+    handle = io.StringIO(text)
+    game = kpgn.read_game(handle)
+    assert game is not None
+    assert [str(e).rsplit(" in ", 1)[0] for e in game.errors] == ["null move in check: '--'"]
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"]
+    assert str(game).endswith("3. Qxf7+ *")  # the rest of the line is skipped, as after an illegal move
+    second = kpgn.read_game(handle)
+    assert second is not None and str(second) == str(chess.pgn.read_game(io.StringIO("1. d4 *")))
 
 
 def test_more_variations_ended_than_begun() -> None:
@@ -775,3 +793,36 @@ def test_scores_without_python_chess(monkeypatch: pytest.MonkeyPatch) -> None:
         a.set_eval(score, 7)
         b.set_eval(expected, 7)
         assert a.comment == b.comment
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_san_reading_agrees_with_python_chess(seed: int) -> None:
+    """Every SAN-like token, in positions from random games: the same move or the same error."""
+    rng = random.Random(1000 + seed)
+    for _ in range(40 if not SLOW else 400):
+        theirs = chess.Board()
+        for _ in range(rng.randint(0, 100)):
+            moves = list(theirs.legal_moves)
+            if not moves:
+                break
+            theirs.push(rng.choice(moves))
+        ours = kibitz.Board(theirs.fen())
+        legal = list(theirs.legal_moves)
+        for _ in range(25):
+            if legal and rng.random() < 0.5:
+                san = theirs.san(rng.choice(legal)).rstrip("+#")
+                token = rng.choice([san, san.replace("x", ""), san[:1] + san[2:], san + "Q", san.replace("=", ""),
+                                    san.lower()])  # fmt: skip
+            else:
+                token = (rng.choice(["", "", "N", "B", "R", "Q", "K"]) + rng.choice(["", "", "e", "b"])
+                         + rng.choice(["", "", "2", "7"]) + rng.choice(["", "x", "-"]) + rng.choice("abcdefgh")
+                         + rng.choice("12345678") + rng.choice(["", "", "=Q", "q", "=K", "N"]))  # fmt: skip
+            try:
+                expected: Any = theirs.parse_san(token).uci()
+            except ValueError as error:
+                expected = error_key(error)
+            try:
+                got: Any = kpgn._parse_san(ours, token).uci()
+            except ValueError as error:
+                got = error_key(error)
+            assert got == expected, (theirs.fen(), token)

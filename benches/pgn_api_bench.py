@@ -1,0 +1,173 @@
+"""kibitz.pgn against python-chess's chess.pgn, one sitting, runs alternating, medians.
+
+Four jobs over every game of one file:
+
+* ``read_game``: build the full tree, walk ``mainline()``, and set up ``board()`` at the
+  game's last node;
+* ``read_headers``: the headers of every game (movetext skipped);
+* ``count moves``: ``read_game`` with a visitor that only counts ``visit_move`` calls;
+* ``str(game)``: write every (already read) game back as PGN.
+
+Each run checks that both libraries saw the same number of games and moves and wrote the
+same text. The ratio is python-chess's median over kibitz's.
+
+    python benches/pgn_api_bench.py [--repeat 5] [--games N] [--clock] [--markdown] [FILE.pgn[.gz]]
+    python benches/pgn_api_bench.py --annotated 300
+
+The default file is benches/data/selfplay.pgn.gz (1000 games, ~90 plies each), decompressed
+to a temporary file first. ``--clock`` adds a ``{ [%clk 0:03:00] }`` comment after every
+move, as lichess database files have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+
+import kibitz
+import kibitz.pgn
+
+HERE = Path(__file__).resolve().parent
+DEFAULT = HERE / "data" / "selfplay.pgn.gz"
+# The project's targets (python-chess time / kibitz time).
+TARGETS = {"read_game": 10.0, "read_headers": 20.0, "count moves": 5.0, "str(game)": None}
+
+
+def count_visitor(base: Any) -> Any:
+    class MoveCounter(base):  # type: ignore[misc, valid-type]
+        def begin_game(self) -> None:
+            self.moves = 0
+
+        def visit_move(self, board: Any, move: Any) -> None:
+            self.moves += 1
+
+        def result(self) -> int:
+            return int(self.moves)
+
+    return MoveCounter
+
+
+def jobs(module: Any, path: Path) -> dict[str, Callable[[], Any]]:
+    counter = count_visitor(module.BaseVisitor)
+    games: list[Any] = []
+
+    def read_game() -> tuple[int, int, str]:
+        n = moves = 0
+        last = ""
+        with open(path, encoding="utf-8") as f:
+            while (game := module.read_game(f)) is not None:
+                assert not game.errors, game.errors
+                node: Any = game
+                for node in game.mainline():
+                    moves += 1
+                last = node.board().fen()
+                n += 1
+        return n, moves, last
+
+    def read_headers() -> tuple[int, str]:
+        n = 0
+        white = ""
+        with open(path, encoding="utf-8") as f:
+            while (headers := module.read_headers(f)) is not None:
+                n += 1
+                white = headers.get("White", "?")
+        return n, white
+
+    def count_moves() -> int:
+        total = 0
+        with open(path, encoding="utf-8") as f:
+            while (moves := module.read_game(f, Visitor=counter)) is not None:
+                total += moves
+        return total
+
+    def export() -> int:
+        if not games:
+            with open(path, encoding="utf-8") as f:
+                while (game := module.read_game(f)) is not None:
+                    games.append(game)
+        return hash("\n\n".join(str(g) for g in games))
+
+    return {"read_game": read_game, "read_headers": read_headers, "count moves": count_moves, "str(game)": export}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--games", type=int, default=0, help="only the first N games (0: all)")
+    ap.add_argument("--clock", action="store_true", help="add a [%%clk] comment after every move")
+    ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    ap.add_argument(
+        "--annotated",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of FILE: N random games with comments, NAGs, nested variations, clock and eval "
+        "annotations (the tests' corpus, written by python-chess)",
+    )
+    args = ap.parse_args()
+    src = Path(args.file)
+    if args.annotated:
+        sys.path.insert(0, str(HERE.parent / "tests" / "python"))
+        from pgn_reference import corpus
+
+        data = corpus(2024, args.annotated).encode()
+        src = Path(f"annotated corpus ({args.annotated} games)")
+    else:
+        data = gzip.decompress(src.read_bytes()) if src.suffix == ".gz" else src.read_bytes()
+    if args.clock:
+        data = re.sub(rb"(?m)(?<=[0-9a-hxNBRQKO=+#-][1-8+#O])(?= )", b" { [%clk 0:03:00] }", data)
+    if args.games:
+        text = data.decode()
+        stream = io.StringIO(text)
+        for _ in range(args.games):
+            if not chess.pgn.skip_game(stream):
+                break
+        data = text[: stream.tell()].encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "games.pgn"
+        path.write_bytes(data)
+        libs = {"kibitz": jobs(kibitz.pgn, path), "python-chess": jobs(chess.pgn, path)}
+        times: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.repeat):
+            for job in TARGETS:
+                results = {}
+                for lib, fns in libs.items():
+                    t = time.perf_counter()
+                    results[lib] = fns[job]()
+                    times.setdefault((job, lib), []).append(time.perf_counter() - t)
+                assert results["kibitz"] == results["python-chess"], (job, results)
+    label = f"{src.name}{' + clock comments' if args.clock else ''}"
+    print(f"{label}: {len(data) / 1e6:.1f} MB, {args.repeat} alternating runs each, medians")
+    rows = []
+    for job, target in TARGETS.items():
+        ours = statistics.median(times[(job, "kibitz")])
+        theirs = statistics.median(times[(job, "python-chess")])
+        rows.append((job, theirs, ours, theirs / ours, target))
+    if args.markdown:
+        print("| job | python-chess | kibitz.pgn | ratio | target |")
+        print("|---|---:|---:|---:|---:|")
+        for job, theirs, ours, ratio, target in rows:
+            tgt = f"{target:.0f}x" if target else "-"
+            print(f"| {job} | {theirs * 1000:.0f} ms | {ours * 1000:.0f} ms | {ratio:.1f}x | {tgt} |")
+    else:
+        for job, theirs, ours, ratio, target in rows:
+            tgt = f"(target {target:.0f}x)" if target else ""
+            print(f"  {job:13s} python-chess {theirs * 1000:8.1f} ms  kibitz {ours * 1000:8.1f} ms  {ratio:5.1f}x {tgt}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

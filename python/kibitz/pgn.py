@@ -1,0 +1,1980 @@
+"""PGN games as trees of moves, with python-chess's ``chess.pgn`` API over :class:`kibitz.Board`.
+
+``read_game`` parses one game from a text file into a :class:`Game` (or feeds any visitor),
+``read_headers`` and ``skip_game`` scan a file quickly, and ``str(game)`` or the exporters
+write PGN exactly as python-chess 1.11 writes it. Malformed input never raises: errors go
+to the visitor's ``handle_error`` (for :class:`GameBuilder`: logged on ``LOGGER`` and kept
+in ``game.errors``) and reading goes on.
+
+Differences from python-chess, on purpose:
+
+* Boards are :class:`kibitz.Board` (standard chess and Chess960). A ``Variant`` tag that
+  names another variant (atomic, crazyhouse, ...) is reported as
+  ``ValueError("unsupported variant: ...")`` and the game is read as standard chess.
+* :meth:`GameNode.eval` returns ``chess.engine.PovScore`` when python-chess is installed,
+  otherwise the small compatible :class:`PovScore` / :class:`Cp` / :class:`Mate` below.
+* :meth:`GameNode.arrows` returns :class:`Arrow` (same fields and ``pgn()`` as
+  ``chess.svg.Arrow``); ``set_arrows`` takes either kind, or ``(tail, head)`` pairs.
+* FENs that python-chess accepts but kibitz rejects (impossible castling rights, no kings)
+  are reported as errors and the game is skipped, as python-chess does for bad FENs.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import enum
+import logging
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
+
+from kibitz._core import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, STARTING_FEN
+
+__all__ = [
+    "LOGGER",
+    "SkipType",
+    "SKIP",
+    "TAG_ROSTER",
+    "GameNode",
+    "ChildNode",
+    "Game",
+    "Headers",
+    "Mainline",
+    "Arrow",
+    "Cp",
+    "Mate",
+    "PovScore",
+    "BaseVisitor",
+    "GameBuilder",
+    "HeadersBuilder",
+    "BoardBuilder",
+    "SkipVisitor",
+    "StringExporterMixin",
+    "StringExporter",
+    "FileExporter",
+    "read_game",
+    "read_headers",
+    "skip_game",
+    "TimeControl",
+    "TimeControlPart",
+    "TimeControlType",
+    "parse_time_control",
+]
+
+LOGGER = logging.getLogger(__name__)
+
+# Numeric annotation glyphs (the PGN standard's numbering).
+NAG_NULL = 0
+NAG_GOOD_MOVE = 1
+NAG_MISTAKE = 2
+NAG_BRILLIANT_MOVE = 3
+NAG_BLUNDER = 4
+NAG_SPECULATIVE_MOVE = 5
+NAG_DUBIOUS_MOVE = 6
+NAG_FORCED_MOVE = 7
+NAG_SINGULAR_MOVE = 8
+NAG_WORST_MOVE = 9
+NAG_DRAWISH_POSITION = 10
+NAG_QUIET_POSITION = 11
+NAG_ACTIVE_POSITION = 12
+NAG_UNCLEAR_POSITION = 13
+NAG_WHITE_SLIGHT_ADVANTAGE = 14
+NAG_BLACK_SLIGHT_ADVANTAGE = 15
+NAG_WHITE_MODERATE_ADVANTAGE = 16
+NAG_BLACK_MODERATE_ADVANTAGE = 17
+NAG_WHITE_DECISIVE_ADVANTAGE = 18
+NAG_BLACK_DECISIVE_ADVANTAGE = 19
+NAG_WHITE_ZUGZWANG = 22
+NAG_BLACK_ZUGZWANG = 23
+NAG_WHITE_MODERATE_COUNTERPLAY = 132
+NAG_BLACK_MODERATE_COUNTERPLAY = 133
+NAG_WHITE_DECISIVE_COUNTERPLAY = 134
+NAG_BLACK_DECISIVE_COUNTERPLAY = 135
+NAG_WHITE_MODERATE_TIME_PRESSURE = 136
+NAG_BLACK_MODERATE_TIME_PRESSURE = 137
+NAG_WHITE_SEVERE_TIME_PRESSURE = 138
+NAG_BLACK_SEVERE_TIME_PRESSURE = 139
+NAG_NOVELTY = 146
+
+# Suffix annotations written as glyphs in movetext, read as NAGs.
+_SUFFIX_NAGS = {
+    "!": NAG_GOOD_MOVE,
+    "?": NAG_MISTAKE,
+    "!!": NAG_BRILLIANT_MOVE,
+    "??": NAG_BLUNDER,
+    "!?": NAG_SPECULATIVE_MOVE,
+    "?!": NAG_DUBIOUS_MOVE,
+}
+
+TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+_ROSTER_SET = frozenset(TAG_ROSTER)
+
+TAG_REGEX = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
+TAG_NAME_REGEX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+#=:-]*\Z")
+
+# One movetext token per match; the group that matched says the kind (see _TOK_*).
+MOVETEXT_REGEX = re.compile(
+    r"""
+    ( [NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?
+    | [PNBRQK]?@[a-h][1-8]
+    | --
+    | Z0
+    | 0000
+    | @@@@
+    | O-O(?:-O)?
+    | 0-0(?:-0)?
+    )
+    | (\{.*)
+    | (;.*)
+    | (\$[0-9]+)
+    | (\()
+    | (\))
+    | (\*|1-0|0-1|1/2-1/2)
+    | ([\?!]{1,2})
+    """,
+    re.DOTALL | re.VERBOSE,
+)
+_TOK_SAN, _TOK_COMMENT, _TOK_LINE_COMMENT, _TOK_NAG, _TOK_OPEN, _TOK_CLOSE, _TOK_RESULT, _TOK_SUFFIX = range(1, 9)
+
+SKIP_MOVETEXT_REGEX = re.compile(r";|\{|\}")
+
+_TIME = r"(?P<hours>\d+):(?P<minutes>\d+):(?P<seconds>\d+(?:\.\d*)?)"
+CLOCK_REGEX = re.compile(r"(?P<prefix>\s?)\[%clk\s" + _TIME + r"\](?P<suffix>\s?)")
+EMT_REGEX = re.compile(r"(?P<prefix>\s?)\[%emt\s" + _TIME + r"\](?P<suffix>\s?)")
+EVAL_REGEX = re.compile(
+    r"""
+    (?P<prefix>\s?)
+    \[%eval\s(?:
+        \#(?P<mate>[+-]?\d+)
+        |(?P<cp>[+-]?(?:\d{0,10}\.\d{1,2}|\d{1,10}\.?))
+    )(?:,(?P<depth>\d+))?\]
+    (?P<suffix>\s?)
+    """,
+    re.VERBOSE,
+)
+ARROWS_REGEX = re.compile(
+    r"""
+    (?P<prefix>\s?)
+    \[%(?:csl|cal)\s(?P<arrows>
+        [RGYB][a-h][1-8](?:[a-h][1-8])?
+        (?:,[RGYB][a-h][1-8](?:[a-h][1-8])?)*
+    )\]
+    (?P<suffix>\s?)
+    """,
+    re.VERBOSE,
+)
+
+# SAN as python-chess's parser reads it, for the slow path (see _parse_san).
+_SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z")
+_KINGSIDE = ("O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#")
+_QUEENSIDE = ("O-O-O", "O-O-O+", "O-O-O#", "0-0-0", "0-0-0+", "0-0-0#")
+_NULL_SAN = ("--", "Z0", "0000", "@@@@")
+_PIECE_INDEX = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
+_SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
+_STANDARD_ALIASES = ("standard", "chess", "classical", "normal", "illegal", "from position")
+_CHESS960_NAMES = ("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")
+_WILD_NAMES = ("wild/0", "wild/1", "wild/2", "wild/3", "wild/4", "wild/5", "wild/6", "wild/7", "wild/8", "wild/8a")
+
+ResultT = TypeVar("ResultT", covariant=True)
+GameT = TypeVar("GameT", bound="Game")
+HeadersT = TypeVar("HeadersT", bound="Headers")
+MainlineMapT = TypeVar("MainlineMapT")
+
+
+class SkipType(enum.Enum):
+    """Returned by visitor methods to skip a game, its movetext or a variation."""
+
+    SKIP = None
+
+
+SKIP = SkipType.SKIP
+
+
+class TimeControlType(enum.Enum):
+    """The kind of a TimeControl tag, by the first period's base time plus 60 increments."""
+
+    UNKNOWN = 0
+    UNLIMITED = 1
+    STANDARD = 2
+    RAPID = 3
+    BLITZ = 4
+    BULLET = 5
+
+
+@dataclasses.dataclass
+class TimeControlPart:
+    """One period: ``moves`` in ``time`` seconds (0 moves: the rest of the game), with increment or delay."""
+
+    moves: int = 0
+    time: int = 0
+    increment: float = 0
+    delay: float = 0
+
+
+@dataclasses.dataclass
+class TimeControl:
+    """A parsed TimeControl tag (``40/5400+30:1800+30``, ``180+2``, ``-``, ``?``)."""
+
+    parts: list[TimeControlPart] = dataclasses.field(default_factory=list)
+    type: TimeControlType = TimeControlType.UNKNOWN
+
+
+def _time_control_part(text: str) -> TimeControlPart:
+    part = TimeControlPart()
+    period, *bonus = text.split("+")
+    if bonus:
+        if bonus[0].lower().endswith("d"):
+            part.delay = float(bonus[0][:-1])
+        else:
+            part.increment = float(bonus[0])
+    moves, *seconds = period.split("/")
+    if seconds:
+        part.moves, part.time = int(moves), int(seconds[0])
+    else:
+        part.moves, part.time = 0, int(moves)
+    return part
+
+
+def parse_time_control(time_control: str) -> TimeControl:
+    """Parses a TimeControl tag; ValueError when it is malformed."""
+    tc = TimeControl()
+    if not time_control or time_control.startswith("?"):
+        return tc
+    if time_control.startswith("-"):
+        tc.type = TimeControlType.UNLIMITED
+        return tc
+    tc.parts = [_time_control_part(text) for text in time_control.split(":")]
+    if any(part.moves == 0 for part in tc.parts[:-1]):
+        raise ValueError("Only last part can be 'sudden death'.")
+    first = tc.parts[0]
+    estimate = first.time + 60 * first.increment
+    if estimate < 3 * 60:
+        tc.type = TimeControlType.BULLET
+    elif estimate < 15 * 60:
+        tc.type = TimeControlType.BLITZ
+    elif estimate < 60 * 60:
+        tc.type = TimeControlType.RAPID
+    else:
+        tc.type = TimeControlType.STANDARD
+    return tc
+
+
+# --- boards --------------------------------------------------------------------------------
+
+
+def _new_board(fen: str, chess960: bool) -> Board:
+    """A board from a FEN; Chess960 when asked, or when its castling rights need it."""
+    if chess960:
+        return Board(fen, chess960=True)
+    try:
+        return Board(fen)
+    except ValueError as error:
+        try:
+            board = Board(fen, chess960=True)
+        except ValueError:
+            raise error from None
+        return board
+
+
+def _to_move(move: Any) -> Move:
+    if isinstance(move, Move):
+        return move
+    return Move.from_uci(move.uci())
+
+
+def _is_standard(board: Any) -> bool:
+    aliases = getattr(type(board), "aliases", None)
+    return not aliases or aliases[0] == "Standard"
+
+
+def _misread(san: str, move: Move) -> bool:
+    """For SAN starting with a square (a pawn move, or a fully given move), whether the
+    core's reading may not be python-chess's: a pawn capture written without its file
+    (python-chess refuses it), or any fully given move (python-chess's own rules, below)."""
+    if len(san) > 2 and san[2] not in "=nbrqkNBRQK":
+        return True
+    return (move.from_square ^ move.to_square) & 7 != 0
+
+
+def _parse_san(board: Board, san: str) -> Move:
+    """``board.parse_san`` with python-chess's reading of odd SAN and its error messages."""
+    try:
+        move = board.parse_san(san)
+    except ValueError:
+        return _parse_san_slow(board, san)
+    if san[:1] >= "a" and san[1:2] <= "8" and _misread(san, move):
+        return _parse_san_slow(board, san)
+    return move
+
+
+def _parse_san_slow(board: Board, san: str) -> Move:
+    """SAN read as python-chess reads it (for what the core rejects or may read otherwise)."""
+    if san in _KINGSIDE or san in _QUEENSIDE:
+        kingside = san in _KINGSIDE
+        for move in board.generate_legal_moves():
+            if board.is_castling(move) and (move.to_square % 8 > move.from_square % 8) == kingside:
+                return move
+        raise IllegalMoveError(f"illegal san: {san!r} in {board.fen()}")
+    match = _SAN_REGEX.match(san)
+    if not match:
+        if san in _NULL_SAN:
+            if board.is_check():
+                # python-chess plays it (leaving the side that moved in check); kibitz.Board
+                # cannot hold that position, so it is an error here.
+                raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
+            return Move.null()
+        if "," in san:
+            raise InvalidMoveError(f"unsupported multi-leg move: {san!r}")
+        raise InvalidMoveError(f"invalid san: {san!r}")
+    to_square = _SQUARE_NAMES.index(match.group(4))
+    promo = match.group(5)
+    promotion = _PIECE_INDEX[promo[-1].lower()] if promo else None
+    piece, file, rank = match.group(1), match.group(2), match.group(3)
+    turn = board.turn
+    if not piece and file and rank:
+        # A fully given move (any piece, castling as king to its square or onto its rook).
+        from_square = _SQUARE_NAMES.index(file + rank)
+        if promotion is None and board.piece_type_at(from_square) == 1 and to_square // 8 in (0, 7):
+            promotion = 5
+        if (
+            promotion is None
+            and not board.chess960
+            and board.piece_type_at(from_square) == 6
+            and from_square in (4, 60)
+        ):
+            if to_square == from_square + 3:
+                to_square = from_square + 2
+            elif to_square == from_square - 4:
+                to_square = from_square - 2
+        try:
+            move = Move(from_square, to_square, promotion)
+            legal = board.is_legal(move)
+        except ValueError:  # a move the core cannot even represent (a king promotion)
+            legal = False
+        if not legal:
+            uci = _SQUARE_NAMES[from_square] + _SQUARE_NAMES[to_square] + " pnbrqk"[promotion or 0].strip()
+            raise IllegalMoveError(
+                f"no matching legal move for {uci} "
+                f"({_SQUARE_NAMES[from_square]} -> {_SQUARE_NAMES[to_square]}) in {board.fen()}"
+            )
+        if move.promotion != (_PIECE_INDEX[promo[-1].lower()] if promo else None):
+            raise IllegalMoveError(f"missing promotion piece type: {san!r} in {board.fen()}")
+        return move
+    own = 0
+    for sq, p in board.piece_map().items():
+        if p.color == turn:
+            own |= 1 << sq
+    to_mask = (1 << to_square) & ~own
+    from_mask = (1 << 64) - 1
+    if file:
+        from_mask &= 0x0101010101010101 << (ord(file) - 97)
+    if rank:
+        from_mask &= 0xFF << (8 * (int(rank) - 1))
+    if piece:
+        from_mask &= int(board.pieces(_PIECE_INDEX[piece.lower()], turn))
+    else:
+        from_mask &= int(board.pieces(1, turn))
+        if not file:
+            from_mask &= 0x0101010101010101 << (to_square % 8)
+    matched: Optional[Move] = None
+    for move in board.generate_legal_moves(from_mask, to_mask):
+        if board.is_castling(move) or move.promotion != promotion:
+            continue
+        if matched is not None:
+            raise AmbiguousMoveError(f"ambiguous san: {san!r} in {board.fen()}")
+        matched = move
+    if matched is None:
+        raise IllegalMoveError(f"illegal san: {san!r} in {board.fen()}")
+    return matched
+
+
+# --- scores and arrows ---------------------------------------------------------------------
+
+
+class Cp:
+    """A centipawn score (used when python-chess is not installed)."""
+
+    def __init__(self, cp: int) -> None:
+        self.cp = cp
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        return self.cp
+
+    def mate(self) -> Optional[int]:
+        return None
+
+    def is_mate(self) -> bool:
+        return False
+
+    def __neg__(self) -> Cp:
+        return Cp(-self.cp)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cp) and other.cp == self.cp
+
+    def __hash__(self) -> int:
+        return hash(("Cp", self.cp))
+
+    def __repr__(self) -> str:
+        return f"Cp({self.cp:+d})"
+
+
+class Mate:
+    """A mate-in-n score; negative n: getting mated (used when python-chess is not installed)."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+
+    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+        if mate_score is None:
+            return None
+        return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
+
+    def mate(self) -> Optional[int]:
+        return self.moves
+
+    def is_mate(self) -> bool:
+        return True
+
+    def __neg__(self) -> Mate:
+        return Mate(-self.moves)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mate) and other.moves == self.moves
+
+    def __hash__(self) -> int:
+        return hash(("Mate", self.moves))
+
+    def __repr__(self) -> str:
+        return f"Mate({self.moves:+d})" if self.moves else "Mate(-0)"
+
+
+class PovScore:
+    """A score relative to the side ``turn`` (used when python-chess is not installed)."""
+
+    def __init__(self, relative: Any, turn: bool) -> None:
+        self.relative = relative
+        self.turn = turn
+
+    def white(self) -> Any:
+        return self.pov(True)
+
+    def black(self) -> Any:
+        return self.pov(False)
+
+    def pov(self, color: bool) -> Any:
+        return self.relative if self.turn == color else -self.relative
+
+    def is_mate(self) -> bool:
+        return bool(self.relative.is_mate())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PovScore) and self.white() == other.white()
+
+    def __hash__(self) -> int:
+        return hash(self.white())
+
+    def __repr__(self) -> str:
+        return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
+
+
+def _score_classes() -> tuple[Any, Any, Any]:
+    """(PovScore, Cp, Mate): python-chess's when it is installed, else this module's."""
+    try:
+        import chess.engine
+    except ImportError:
+        return PovScore, Cp, Mate
+    return chess.engine.PovScore, chess.engine.Cp, chess.engine.Mate
+
+
+class Arrow:
+    """An arrow (or, with ``tail == head``, a highlighted square) of a ``[%cal]``/``[%csl]`` annotation."""
+
+    def __init__(self, tail: int, head: int, *, color: str = "green") -> None:
+        self.tail = tail
+        self.head = head
+        self.color = color
+
+    def pgn(self) -> str:
+        """``Ga1`` or ``Ya2h2``: the annotation form; colours other than red, yellow, blue are green."""
+        letter = {"red": "R", "yellow": "Y", "blue": "B"}.get(self.color, "G")
+        if self.tail == self.head:
+            return letter + _SQUARE_NAMES[self.tail]
+        return letter + _SQUARE_NAMES[self.tail] + _SQUARE_NAMES[self.head]
+
+    @classmethod
+    def from_pgn(cls, pgn: str) -> Arrow:
+        color = {"R": "red", "Y": "yellow", "B": "blue", "G": "green"}.get(pgn[:1])
+        if color is None:
+            color, pgn = "green", "G" + pgn
+        if len(pgn) == 3:
+            tail = head = _SQUARE_NAMES.index(pgn[1:3])
+        elif len(pgn) == 5:
+            tail, head = _SQUARE_NAMES.index(pgn[1:3]), _SQUARE_NAMES.index(pgn[3:5])
+        else:
+            raise ValueError(f"invalid arrow: {pgn!r}")
+        return cls(tail, head, color=color)
+
+    def __str__(self) -> str:
+        return self.pgn()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Arrow) and (self.tail, self.head, self.color) == (other.tail, other.head, other.color)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.tail, self.head, self.color))
+
+    def __repr__(self) -> str:
+        return f"Arrow({_SQUARE_NAMES[self.tail].upper()}, {_SQUARE_NAMES[self.head].upper()}, color={self.color!r})"
+
+
+def _condense_affix(infix: str) -> Callable[[re.Match[str]], str]:
+    def repl(match: re.Match[str]) -> str:
+        if infix:
+            return match.group("prefix") + infix + match.group("suffix")
+        return match.group("prefix") and match.group("suffix")
+
+    return repl
+
+
+def _format_time(seconds: float) -> str:
+    seconds = max(0, seconds)
+    hours = int(seconds // 3600)
+    minutes = int(seconds % 3600 // 60)
+    rest = seconds % 3600 % 60
+    return f"{hours:d}:{minutes:02d}:" + f"{rest:06.3f}".rstrip("0").rstrip(".")
+
+
+def _read_time(match: Optional[re.Match[str]]) -> Optional[float]:
+    if match is None:
+        return None
+    return int(match.group("hours")) * 3600 + int(match.group("minutes")) * 60 + float(match.group("seconds"))
+
+
+# --- the tree ------------------------------------------------------------------------------
+
+
+class GameNode(abc.ABC):
+    """A node of a game tree: the :class:`Game` at the root, :class:`ChildNode` below it."""
+
+    # Slots for speed (a node per move); __dict__ keeps other attributes settable.
+    # The NAG set is made on first use (most nodes have none): one container less per move.
+    __slots__ = ("parent", "move", "variations", "comment", "starting_comment", "_nags", "__dict__", "__weakref__")
+
+    parent: Optional[GameNode]
+    move: Optional[Move]
+    variations: list[ChildNode]
+    comment: str
+    starting_comment: str
+    _nags: Optional[set[int]]
+
+    def __init__(self, *, comment: str = "") -> None:
+        self.parent = None
+        self.move = None
+        self.variations = []
+        self.comment = comment
+        self.starting_comment = ""
+        self._nags = None
+
+    @property
+    def nags(self) -> set[int]:
+        """The node's NAGs (numeric annotation glyphs), a mutable set."""
+        nags = self._nags
+        if nags is None:
+            nags = self._nags = set()
+        return nags
+
+    @nags.setter
+    def nags(self, nags: set[int]) -> None:
+        self._nags = nags
+
+    @abc.abstractmethod
+    def board(self) -> Board:
+        """A new board with this node's position (and the moves leading here on its stack)."""
+
+    @abc.abstractmethod
+    def ply(self) -> int:
+        """Half-moves to this node, counted from the start position's move number."""
+
+    def turn(self) -> bool:
+        """The side to move at this node."""
+        return self.ply() % 2 == 0
+
+    def root(self) -> GameNode:
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def game(self) -> Game:
+        root = self.root()
+        assert isinstance(root, Game), "GameNode not rooted in Game"
+        return root
+
+    def end(self) -> GameNode:
+        """The last node of the main variation from here."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_end(self) -> bool:
+        return not self.variations
+
+    def starts_variation(self) -> bool:
+        """True for a node that is not the first child of its parent."""
+        parent = self.parent
+        if parent is None or not parent.variations:
+            return False
+        return parent.variations[0] is not self
+
+    def is_mainline(self) -> bool:
+        """True when every node from the root to here is its parent's first child."""
+        node = self
+        while node.parent is not None:
+            parent = node.parent
+            if not parent.variations or parent.variations[0] is not node:
+                return False
+            node = parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        """True for the root and for the first child of a node."""
+        parent = self.parent
+        if parent is None:
+            return True
+        return not parent.variations or parent.variations[0] is self
+
+    def __getitem__(self, move: Union[int, Move, GameNode]) -> ChildNode:
+        if isinstance(move, int):
+            return self.variations[move]
+        for variation in self.variations:
+            if variation is move or variation.move == move:
+                return variation
+        raise KeyError(move)
+
+    def __contains__(self, move: Union[int, Move, GameNode]) -> bool:
+        try:
+            self[move]
+        except KeyError:
+            return False
+        return True
+
+    def variation(self, move: Union[int, Move, GameNode]) -> ChildNode:
+        """A child by index, by move or by node."""
+        return self[move]
+
+    def has_variation(self, move: Union[int, Move, GameNode]) -> bool:
+        return move in self
+
+    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
+        """Makes the given child the first."""
+        variation = self[move]
+        self.variations.remove(variation)
+        self.variations.insert(0, variation)
+
+    def promote(self, move: Union[int, Move, GameNode]) -> None:
+        """Moves the given child one place up."""
+        variation = self[move]
+        i = self.variations.index(variation)
+        if i > 0:
+            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
+
+    def demote(self, move: Union[int, Move, GameNode]) -> None:
+        """Moves the given child one place down."""
+        variation = self[move]
+        i = self.variations.index(variation)
+        if i < len(self.variations) - 1:
+            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
+
+    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
+        self.variations.remove(self.variation(move))
+
+    def add_variation(
+        self, move: Any, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
+        """A new last child for the move (a kibitz or python-chess move)."""
+        return ChildNode(self, _to_move(move), comment=comment, starting_comment=starting_comment, nags=nags)
+
+    def add_main_variation(self, move: Any, *, comment: str = "", nags: Iterable[int] = ()) -> ChildNode:
+        """A new first child for the move."""
+        node = self.add_variation(move, comment=comment, nags=nags)
+        self.variations.insert(0, self.variations.pop())
+        return node
+
+    def next(self) -> Optional[ChildNode]:
+        return self.variations[0] if self.variations else None
+
+    def mainline(self) -> Mainline[ChildNode]:
+        """The nodes of the main line after this one."""
+        return Mainline(self, _identity)
+
+    def mainline_moves(self) -> Mainline[Move]:
+        """The moves of the main line after this node."""
+        return Mainline(self, _node_move)
+
+    def add_line(
+        self, moves: Iterable[Any], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> GameNode:
+        """Adds the moves as a chain of children; the comment and NAGs go on the last node."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move, starting_comment=starting_comment)
+            starting_comment = ""
+        node.comment = node.comment + " " + comment if node.comment else comment
+        node.nags.update(nags)
+        return node
+
+    def eval(self) -> Any:
+        """The first ``[%eval ...]`` of the comment as a PovScore, or None."""
+        match = EVAL_REGEX.search(self.comment)
+        if match is None:
+            return None
+        pov_score, cp, mate = _score_classes()
+        turn = self.turn()
+        if match.group("mate"):
+            moves = int(match.group("mate"))
+            score = mate(moves)
+            if moves == 0:
+                # Mate 0: the side to move is the side mated.
+                return pov_score(score, turn)
+        else:
+            score = cp(round(float(match.group("cp")) * 100))
+        return pov_score(score if turn else -score, turn)
+
+    def eval_depth(self) -> Optional[int]:
+        """The depth of the first ``[%eval ...]`` of the comment, or None."""
+        match = EVAL_REGEX.search(self.comment)
+        return int(match.group("depth")) if match and match.group("depth") else None
+
+    def set_eval(self, score: Any, depth: Optional[int] = None) -> None:
+        """Replaces the first ``[%eval ...]`` of the comment (or appends one); None removes it."""
+        text = ""
+        if score is not None:
+            depth_suffix = "" if depth is None else f",{max(depth, 0):d}"
+            white = score.white()
+            cp = white.score()
+            if cp is not None:
+                text = f"[%eval {float(cp) / 100:.2f}{depth_suffix}]"
+            elif white.mate():
+                text = f"[%eval #{white.mate()}{depth_suffix}]"
+        self.comment, found = EVAL_REGEX.subn(_condense_affix(text), self.comment, count=1)
+        if not found and text:
+            if self.comment and not self.comment.endswith(" "):
+                self.comment += " "
+            self.comment += text
+
+    def arrows(self) -> list[Arrow]:
+        """The arrows and squares of every ``[%csl ...]`` and ``[%cal ...]`` of the comment."""
+        return [
+            Arrow.from_pgn(group)
+            for match in ARROWS_REGEX.finditer(self.comment)
+            for group in match.group("arrows").split(",")
+        ]
+
+    def set_arrows(self, arrows: Iterable[Any]) -> None:
+        """Replaces the ``[%csl ...]`` and ``[%cal ...]`` annotations of the comment."""
+        csl: list[str] = []
+        cal: list[str] = []
+        for arrow in arrows:
+            if isinstance(arrow, tuple):
+                tail, head = arrow
+                arrow = Arrow(tail, head)
+            (csl if arrow.tail == arrow.head else cal).append(arrow.pgn())
+        self.comment = ARROWS_REGEX.sub(_condense_affix(""), self.comment)
+        prefix = ""
+        if csl:
+            prefix += f"[%csl {','.join(csl)}]"
+        if cal:
+            prefix += f"[%cal {','.join(cal)}]"
+        if prefix and self.comment and not self.comment.startswith(" ") and not self.comment.startswith("\n"):
+            self.comment = prefix + " " + self.comment
+        else:
+            self.comment = prefix + self.comment
+
+    def clock(self) -> Optional[float]:
+        """Seconds left on the clock from the first ``[%clk ...]`` of the comment, or None."""
+        return _read_time(CLOCK_REGEX.search(self.comment))
+
+    def set_clock(self, seconds: Optional[float]) -> None:
+        """Replaces the first ``[%clk ...]`` of the comment (or appends one); None removes it."""
+        self._set_time(CLOCK_REGEX, "clk", seconds)
+
+    def emt(self) -> Optional[float]:
+        """Seconds spent on the move from the first ``[%emt ...]`` of the comment, or None."""
+        return _read_time(EMT_REGEX.search(self.comment))
+
+    def set_emt(self, seconds: Optional[float]) -> None:
+        """Replaces the first ``[%emt ...]`` of the comment (or appends one); None removes it."""
+        self._set_time(EMT_REGEX, "emt", seconds)
+
+    def _set_time(self, regex: re.Pattern[str], command: str, seconds: Optional[float]) -> None:
+        text = "" if seconds is None else f"[%{command} {_format_time(seconds)}]"
+        self.comment, found = regex.subn(_condense_affix(text), self.comment, count=1)
+        if not found and text:
+            if self.comment and not self.comment.endswith(" ") and not self.comment.endswith("\n"):
+                self.comment += " "
+            self.comment += text
+
+    @abc.abstractmethod
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walks the tree from this node in PGN order, calling the visitor; returns its result."""
+
+    def accept_subgame(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walks headers and moves as if the game started at this node."""
+        if visitor.begin_game() is not SKIP:
+            game = self.game()
+            board = self.board()
+            setup = Game.without_tag_roster()
+            setup.setup(board)
+            visitor.begin_headers()
+            for tagname, tagvalue in game.headers.items():
+                if tagname not in setup.headers:
+                    visitor.visit_header(tagname, tagvalue)
+            for tagname, tagvalue in setup.headers.items():
+                visitor.visit_header(tagname, tagvalue)
+            if visitor.end_headers() is not SKIP:
+                visitor.visit_board(board)
+                if self.variations:
+                    _walk(self.variations[0], board, visitor, True)
+                visitor.visit_result(game.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
+    def __str__(self) -> str:
+        return self.accept(StringExporter(columns=None))
+
+
+def _identity(node: ChildNode) -> ChildNode:
+    return node
+
+
+def _node_move(node: ChildNode) -> Move:
+    return node.move
+
+
+_NO_SIDELINES: Iterator[ChildNode] = iter(())
+
+
+def _accept_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any], boards: bool) -> None:
+    if node.starting_comment:
+        visitor.visit_comment(node.starting_comment)
+    visitor.visit_move(board, node.move)
+    if boards:
+        board.push(node.move)
+        visitor.visit_board(board)
+        board.pop()
+    if node._nags:
+        for nag in sorted(node._nags):
+            visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
+def _walk(start: ChildNode, board: Board, visitor: BaseVisitor[Any], sidelines: bool) -> None:
+    """Visits ``start`` and everything after it in PGN order, leaving the board as it was.
+
+    Each frame is a line being walked: [current node, its siblings still to visit as
+    variations, moves pushed on the board for this line, whether the line is a variation].
+    """
+    boards = type(visitor).visit_board is not BaseVisitor.visit_board
+    _accept_node(start, board, visitor, boards)
+    siblings = start.parent.variations
+    frames: list[list[Any]] = [
+        [start, iter(siblings[1:]) if sidelines and len(siblings) > 1 else _NO_SIDELINES, 0, False]
+    ]
+    while frames:
+        frame = frames[-1]
+        variation = next(frame[1], None)
+        if variation is not None:
+            if visitor.begin_variation() is not SKIP:
+                _accept_node(variation, board, visitor, boards)
+                frames.append([variation, _NO_SIDELINES, 0, True])
+            else:
+                visitor.end_variation()
+            continue
+        node = frame[0]
+        children = node.variations
+        if children:
+            board.push(node.move)
+            frame[2] += 1
+            child = children[0]
+            _accept_node(child, board, visitor, boards)
+            frame[0] = child
+            frame[1] = iter(children[1:]) if len(children) > 1 else _NO_SIDELINES
+            continue
+        for _ in range(frame[2]):
+            board.pop()
+        frames.pop()
+        if frame[3]:
+            visitor.end_variation()
+
+
+class ChildNode(GameNode):
+    """A node below the root: the move leading to it, and its annotations."""
+
+    parent: GameNode
+    move: Move
+
+    def __init__(
+        self, parent: GameNode, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> None:
+        self.parent = parent
+        self.move = move
+        self.variations = []
+        self.comment = comment
+        self.starting_comment = starting_comment
+        self._nags = set(nags) if nags else None
+        parent.variations.append(self)
+
+    def board(self) -> Board:
+        moves: list[Any] = []
+        append = moves.append
+        node: GameNode = self
+        parent = node.parent
+        while parent is not None:
+            append(node.move)
+            node = parent
+            parent = node.parent
+        board = node.game().board()
+        push = board.push
+        for move in reversed(moves):
+            push(move)
+        return board
+
+    def ply(self) -> int:
+        ply = 0
+        node: GameNode = self
+        while node.parent is not None:
+            ply += 1
+            node = node.parent
+        return node.game().ply() + ply
+
+    def san(self) -> str:
+        """The move's SAN in its parent's position."""
+        return self.parent.board().san(self.move)
+
+    def uci(self, *, chess960: Optional[bool] = None) -> str:
+        """The move's UCI; castling as king onto rook when ``chess960`` (default: the board's mode)."""
+        board = self.parent.board()
+        move = self.move
+        if chess960 is None:
+            chess960 = board.chess960
+        if move and board.is_castling(move):
+            f, t = move.from_square, move.to_square
+            if chess960 and not board.chess960:
+                t = f + 3 if t > f else f - 4
+            elif not chess960 and board.chess960 and f in (4, 60) and t in (f + 3, f - 4):
+                t = f + 2 if t > f else f - 2
+            return _SQUARE_NAMES[f] + _SQUARE_NAMES[t]
+        return move.uci()
+
+    def end(self) -> ChildNode:
+        return cast(ChildNode, super().end())
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        _walk(self, self.parent.board(), visitor, False)
+        return visitor.result()
+
+    def __repr__(self) -> str:
+        try:
+            board = self.parent.board()
+            san = board.san(self.move)
+        except ValueError:
+            return f"<{type(self).__name__} at {id(self):#x} (dangling: {self.move})>"
+        dots = "." if board.turn else "..."
+        return f"<{type(self).__name__} at {id(self):#x} ({board.fullmove_number}{dots} {san} ...)>"
+
+
+class Game(GameNode):
+    """The root of a game tree: headers, the start position, and the errors met reading it."""
+
+    headers: Headers
+    errors: list[Exception]
+
+    def __init__(self, headers: Optional[Union[Mapping[str, str], Iterable[tuple[str, str]]]] = None) -> None:
+        super().__init__()
+        self.headers = Headers(headers)
+        self.errors = []
+
+    def board(self) -> Board:
+        return self.headers.board()
+
+    def ply(self) -> int:
+        return self.board().ply() if "FEN" in self.headers else 0
+
+    def setup(self, board: Any) -> None:
+        """Sets the start position (a board or a FEN): the FEN, SetUp and Variant tags."""
+        if isinstance(board, str):
+            setup: Any = _new_board(board, False)
+            fen = setup.fen()
+        else:
+            setup = board
+            fen = board.fen()
+        starting_fen = getattr(type(setup), "starting_fen", STARTING_FEN)
+        if fen == starting_fen:
+            self.headers.pop("FEN", None)
+            self.headers.pop("SetUp", None)
+        else:
+            self.headers["FEN"] = fen
+            self.headers["SetUp"] = "1"
+        if _is_standard(setup) and setup.chess960:
+            self.headers["Variant"] = "Chess960"
+        elif not _is_standard(setup):
+            self.headers["Variant"] = type(setup).aliases[0]
+            self.headers["FEN"] = fen
+        else:
+            self.headers.pop("Variant", None)
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        if visitor.begin_game() is not SKIP:
+            for tagname, tagvalue in self.headers.items():
+                visitor.visit_header(tagname, tagvalue)
+            if visitor.end_headers() is not SKIP:
+                board = self.board()
+                visitor.visit_board(board)
+                if self.comment:
+                    visitor.visit_comment(self.comment)
+                if self.variations:
+                    _walk(self.variations[0], board, visitor, True)
+                visitor.visit_result(self.headers.get("Result", "*"))
+        visitor.end_game()
+        return visitor.result()
+
+    def time_control(self) -> TimeControl:
+        """The parsed TimeControl tag (type UNKNOWN when there is none)."""
+        return parse_time_control(self.headers.get("TimeControl", ""))
+
+    @classmethod
+    def from_board(cls: type[GameT], board: Any) -> GameT:
+        """A game of the board's move stack (a kibitz or python-chess board), from its root."""
+        game = cls()
+        root = board.root()
+        if not isinstance(root, Board):
+            root = _new_board(root.fen(), bool(root.chess960))
+        game.setup(root)
+        node: GameNode = game
+        for move in board.move_stack:
+            node = ChildNode(node, _to_move(move))
+        game.headers["Result"] = board.result()
+        return game
+
+    @classmethod
+    def without_tag_roster(cls: type[GameT]) -> GameT:
+        """A game with no headers at all."""
+        return cls(headers={})
+
+    @classmethod
+    def builder(cls: type[GameT]) -> GameBuilder[GameT]:
+        return GameBuilder(Game=cls)
+
+    def __repr__(self) -> str:
+        h = self.headers
+        errors = f", {len(self.errors)} errors" if self.errors else ""
+        return (
+            f"<{type(self).__name__} at {id(self):#x} ({h.get('White', '?')!r} vs. {h.get('Black', '?')!r}, "
+            f"{h.get('Date', '????.??.??')!r} at {h.get('Site', '?')!r}{errors})>"
+        )
+
+
+class Headers(MutableMapping[str, str]):
+    """PGN tags in order: the seven-tag roster first (in roster order), then the others as added."""
+
+    def __init__(
+        self, data: Optional[Union[Mapping[str, str], Iterable[tuple[str, str]]]] = None, **kwargs: str
+    ) -> None:
+        self._tag_roster: dict[str, str] = {}
+        self._others: dict[str, str] = {}
+        if data is None:
+            data = {
+                "Event": "?",
+                "Site": "?",
+                "Date": "????.??.??",
+                "Round": "?",
+                "White": "?",
+                "Black": "?",
+                "Result": "*",
+            }
+        self.update(data, **kwargs)
+
+    def is_chess960(self) -> bool:
+        return self.get("Variant", "").lower() in _CHESS960_NAMES
+
+    def is_wild(self) -> bool:
+        return self.get("Variant", "").lower() in _WILD_NAMES
+
+    def variant(self) -> type[Board]:
+        """kibitz.Board; ValueError for a variant kibitz does not read (see the module notes)."""
+        if "Variant" not in self or self.is_chess960() or self.is_wild():
+            return Board
+        name = self["Variant"]
+        if name.lower() in _STANDARD_ALIASES:
+            return Board
+        raise ValueError(f"unsupported variant: {name}")
+
+    def board(self) -> Board:
+        self.variant()
+        return _new_board(self.get("FEN", STARTING_FEN), self.is_chess960())
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if key in _ROSTER_SET:
+            self._tag_roster[key] = value
+        elif not TAG_NAME_REGEX.match(key):
+            raise ValueError(f"invalid pgn header tag: {key!r}")
+        elif "\n" in value or "\r" in value:
+            raise ValueError(f"line break in pgn header {key}: {value!r}")
+        else:
+            self._others[key] = value
+
+    def __getitem__(self, key: str) -> str:
+        return self._tag_roster[key] if key in _ROSTER_SET else self._others[key]
+
+    def __delitem__(self, key: str) -> None:
+        if key in _ROSTER_SET:
+            del self._tag_roster[key]
+        else:
+            del self._others[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._tag_roster or key in self._others
+
+    def __iter__(self) -> Iterator[str]:
+        roster = self._tag_roster
+        for key in TAG_ROSTER:
+            if key in roster:
+                yield key
+        yield from self._others
+
+    def __len__(self) -> int:
+        return len(self._tag_roster) + len(self._others)
+
+    def copy(self: HeadersT) -> HeadersT:
+        return type(self)(self)
+
+    def __copy__(self: HeadersT) -> HeadersT:
+        return self.copy()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.items())})"
+
+    @classmethod
+    def builder(cls: type[HeadersT]) -> HeadersBuilder[HeadersT]:
+        return HeadersBuilder(Headers=cls)
+
+
+class Mainline(Generic[MainlineMapT]):
+    """The main line after a node, mapped through ``f`` (nodes or moves)."""
+
+    def __init__(self, start: GameNode, f: Callable[[ChildNode], MainlineMapT]) -> None:
+        self.start = start
+        self.f = f
+
+    def __bool__(self) -> bool:
+        return bool(self.start.variations)
+
+    def __iter__(self) -> Iterator[MainlineMapT]:
+        node = self.start
+        f = self.f
+        while node.variations:
+            node = node.variations[0]
+            yield f(node)
+
+    def __reversed__(self) -> Iterator[MainlineMapT]:
+        node = self.start.end()
+        while node.parent is not None and node is not self.start:
+            yield self.f(cast(ChildNode, node))
+            node = node.parent
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        node = self.start
+        board = self.start.board()
+        boards = type(visitor).visit_board is not BaseVisitor.visit_board
+        while node.variations:
+            child = node.variations[0]
+            _accept_node(child, board, visitor, boards)
+            board.push(child.move)
+            node = child
+        return visitor.result()
+
+    def __str__(self) -> str:
+        return self.accept(StringExporter(columns=None))
+
+    def __repr__(self) -> str:
+        return f"<Mainline at {id(self):#x} ({self.accept(StringExporter(columns=None, comments=False))})>"
+
+
+# --- visitors ------------------------------------------------------------------------------
+
+
+class BaseVisitor(abc.ABC, Generic[ResultT]):
+    """Callbacks in PGN order, for :func:`read_game` and the ``accept`` methods."""
+
+    def begin_game(self) -> Optional[SkipType]:
+        """At the start of a game; SKIP skips it."""
+        return None
+
+    def begin_headers(self) -> Optional[Headers]:
+        """Before the headers; a visitor that keeps a :class:`Headers` returns it."""
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """Each header tag."""
+
+    def end_headers(self) -> Optional[SkipType]:
+        """After the headers; SKIP skips the movetext."""
+        return None
+
+    def begin_parse_san(self, board: Board, san: str) -> Optional[SkipType]:
+        """Before each SAN token is parsed; SKIP leaves it unparsed."""
+        return None
+
+    def parse_san(self, board: Board, san: str) -> Move:
+        """Parses a SAN token (python-chess's reading of odd SAN and its error messages)."""
+        return _parse_san(board, san)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """Each move, with the board before it (to be left as it was)."""
+
+    def visit_board(self, board: Board) -> None:
+        """The start position and the position after each move (to be left as it was)."""
+
+    def visit_comment(self, comment: str) -> None:
+        """Each comment."""
+
+    def visit_nag(self, nag: int) -> None:
+        """Each NAG (suffix glyphs such as ``!?`` arrive as their NAGs)."""
+
+    def begin_variation(self) -> Optional[SkipType]:
+        """At the start of a variation (not the main line); SKIP skips it."""
+        return None
+
+    def end_variation(self) -> None:
+        """At the end of a variation."""
+
+    def visit_result(self, result: str) -> None:
+        """At the end of the movetext."""
+
+    def end_game(self) -> None:
+        """At the end of a game."""
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """What the visitor built."""
+
+    def handle_error(self, error: Exception) -> None:
+        """An error met while reading; the default raises it."""
+        raise error
+
+
+class GameBuilder(BaseVisitor[GameT]):
+    """Builds a :class:`Game` tree: the default visitor of :func:`read_game`."""
+
+    @overload
+    def __init__(self: GameBuilder[Game]) -> None: ...
+    @overload
+    def __init__(self: GameBuilder[GameT], *, Game: type[GameT]) -> None: ...
+    def __init__(self, *, Game: Any = Game) -> None:
+        self.Game = Game
+
+    def begin_game(self) -> None:
+        self.game: GameT = self.Game()
+        self.variation_stack: list[GameNode] = [self.game]
+        self.starting_comment = ""
+        self.in_variation = False
+
+    def begin_headers(self) -> Headers:
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def visit_nag(self, nag: int) -> None:
+        self.variation_stack[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self.variation_stack[-1].parent
+        assert parent is not None, "begin_variation called, but root node on top of stack"
+        self.variation_stack.append(parent)
+        self.in_variation = False
+
+    def end_variation(self) -> None:
+        # Never the last node: after an illegal move, python-chess's reader can end more
+        # variations than it began (and then fails on an empty stack); here they are ignored.
+        if len(self.variation_stack) > 1:
+            self.variation_stack.pop()
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") == "*":
+            self.game.headers["Result"] = result
+
+    def visit_comment(self, comment: str) -> None:
+        top = self.variation_stack[-1]
+        if self.in_variation or (top.parent is None and not top.variations):
+            # After a move: that move's comment; before the first move: the game's.
+            top.comment = " ".join(c for c in (top.comment, comment) if c)
+        else:
+            # Before the first move of a variation: its starting comment.
+            self.starting_comment = " ".join(c for c in (self.starting_comment, comment) if c)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        node = ChildNode(self.variation_stack[-1], move, starting_comment=self.starting_comment)
+        self.variation_stack[-1] = node
+        self.starting_comment = ""
+        self.in_variation = True
+
+    def handle_error(self, error: Exception) -> None:
+        """Logs the error on LOGGER and keeps it in ``game.errors``."""
+        LOGGER.error("%s while parsing %r", error, self.game)
+        self.game.errors.append(error)
+
+    def result(self) -> GameT:
+        return self.game
+
+
+class HeadersBuilder(BaseVisitor[HeadersT]):
+    """Collects the headers of a game and skips its movetext."""
+
+    @overload
+    def __init__(self: HeadersBuilder[Headers]) -> None: ...
+    @overload
+    def __init__(self: HeadersBuilder[HeadersT], *, Headers: type[Headers]) -> None: ...
+    def __init__(self, *, Headers: Any = Headers) -> None:
+        self.Headers = Headers
+
+    def begin_headers(self) -> HeadersT:
+        self.headers: HeadersT = self.Headers({})
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> HeadersT:
+        return self.headers
+
+
+class BoardBuilder(BaseVisitor[Board]):
+    """The final position of the main line (with the main line on its move stack)."""
+
+    def begin_game(self) -> None:
+        self.skip_variation_depth = 0
+
+    def begin_variation(self) -> SkipType:
+        self.skip_variation_depth += 1
+        return SKIP
+
+    def end_variation(self) -> None:
+        self.skip_variation_depth = max(self.skip_variation_depth - 1, 0)
+
+    def visit_board(self, board: Board) -> None:
+        if not self.skip_variation_depth:
+            self.board = board
+
+    def result(self) -> Board:
+        return self.board
+
+
+class SkipVisitor(BaseVisitor[Literal[True]]):
+    """Skips a game."""
+
+    def begin_game(self) -> SkipType:
+        return SKIP
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Literal[True]:
+        return True
+
+
+class StringExporterMixin:
+    """PGN writing shared by :class:`StringExporter` and :class:`FileExporter`.
+
+    Movetext lines are at most ``columns`` characters (``None``: one line); headers and
+    comments are never broken.
+    """
+
+    def __init__(
+        self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True
+    ) -> None:
+        self.columns = columns
+        self.headers = headers
+        self.comments = comments
+        self.variations = variations
+        self.found_headers = False
+        self.force_movenumber = True
+        self.lines: list[str] = []
+        self.current_line = ""
+        self.variation_depth = 0
+
+    def flush_current_line(self) -> None:
+        if self.current_line:
+            self.lines.append(self.current_line.rstrip())
+        self.current_line = ""
+
+    def write_token(self, token: str) -> None:
+        if self.columns is not None and self.columns - len(self.current_line) < len(token):
+            self.flush_current_line()
+        self.current_line += token
+
+    def write_line(self, line: str = "") -> None:
+        self.flush_current_line()
+        self.lines.append(line.rstrip())
+
+    def end_game(self) -> None:
+        self.write_line()
+
+    def begin_headers(self) -> None:
+        self.found_headers = False
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        if self.headers:
+            self.found_headers = True
+            self.write_line(f'[{tagname} "{tagvalue}"]')
+
+    def end_headers(self) -> None:
+        if self.found_headers:
+            self.write_line()
+
+    def begin_variation(self) -> Optional[SkipType]:
+        self.variation_depth += 1
+        if self.variations:
+            self.write_token("( ")
+            self.force_movenumber = True
+            return None
+        return SKIP
+
+    def end_variation(self) -> None:
+        self.variation_depth -= 1
+        if self.variations:
+            self.write_token(") ")
+            self.force_movenumber = True
+
+    def visit_comment(self, comment: str) -> None:
+        if self.comments and (self.variations or not self.variation_depth):
+            self.write_token("{ " + comment.replace("}", "").strip() + " } ")
+            self.force_movenumber = True
+
+    def visit_nag(self, nag: int) -> None:
+        if self.comments and (self.variations or not self.variation_depth):
+            self.write_token("$" + str(nag) + " ")
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        if self.variations or not self.variation_depth:
+            if board.turn:
+                self.write_token(str(board.fullmove_number) + ". ")
+            elif self.force_movenumber:
+                self.write_token(str(board.fullmove_number) + "... ")
+            self.write_token(board.san(move) + " ")
+            self.force_movenumber = False
+
+    def visit_result(self, result: str) -> None:
+        self.write_token(result + " ")
+
+
+class StringExporter(StringExporterMixin, BaseVisitor[str]):
+    """Writes a game as a PGN string (no newline at the end)."""
+
+    def result(self) -> str:
+        if self.current_line:
+            return "\n".join([*self.lines, self.current_line.rstrip()]).rstrip()
+        return "\n".join(self.lines).rstrip()
+
+    def __str__(self) -> str:
+        return self.result()
+
+
+class FileExporter(StringExporterMixin, BaseVisitor[int]):
+    """Writes games to a text file, each followed by a blank line; the result is the characters written."""
+
+    def __init__(
+        self,
+        handle: TextIO,
+        *,
+        columns: Optional[int] = 80,
+        headers: bool = True,
+        comments: bool = True,
+        variations: bool = True,
+    ) -> None:
+        super().__init__(columns=columns, headers=headers, comments=comments, variations=variations)
+        self.handle = handle
+
+    def begin_game(self) -> None:
+        self.written: int = 0
+
+    def flush_current_line(self) -> None:
+        if self.current_line:
+            self.written += self.handle.write(self.current_line.rstrip())
+            self.written += self.handle.write("\n")
+        self.current_line = ""
+
+    def write_line(self, line: str = "") -> None:
+        self.flush_current_line()
+        self.written += self.handle.write(line.rstrip())
+        self.written += self.handle.write("\n")
+
+    def result(self) -> int:
+        return self.written
+
+    def __repr__(self) -> str:
+        return f"<FileExporter at {id(self):#x}>"
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+@overload
+def read_game(handle: TextIO) -> Optional[Game]: ...
+@overload
+def read_game(handle: TextIO, *, Visitor: Callable[[], BaseVisitor[ResultT]]) -> Optional[ResultT]: ...
+def read_game(handle: TextIO, *, Visitor: Any = GameBuilder) -> Any:
+    """Reads the next game of a text-mode PGN file; None at the end of the file.
+
+    A game ends at a blank line outside comments or at the end of the file. Leading blank
+    lines, ``%`` escape lines, ``;`` comment lines and a byte order mark are skipped.
+    Tokens that cannot be read are skipped; errors (illegal moves, bad FENs) go to the
+    visitor's ``handle_error`` and reading goes on (after an illegal move, the rest of that
+    variation is skipped).
+    """
+    visitor = Visitor()
+    readline = handle.readline
+    found_game = False
+    skipping = False
+    managed: Optional[Headers] = None
+    unmanaged: Optional[Headers] = None
+    roster: Optional[dict[str, str]] = None
+    others: Optional[dict[str, str]] = None
+
+    line = readline().lstrip("\ufeff")
+    while line.isspace() or line.startswith("%") or line.startswith(";"):
+        line = readline()
+
+    empty_lines = 0
+    while line:
+        if line.startswith("%") or line.startswith(";"):
+            line = readline()
+            continue
+        if empty_lines < 1 and line.isspace():
+            empty_lines += 1
+            line = readline()
+            continue
+        if not found_game:
+            found_game = True
+            skipping = visitor.begin_game() is SKIP
+            if not skipping:
+                managed = visitor.begin_headers()
+                if not isinstance(managed, Headers):
+                    unmanaged = Headers({})
+                elif type(managed) is Headers and type(visitor) in (GameBuilder, HeadersBuilder):
+                    # Their visit_header stores the tag in these Headers: done inline below
+                    # (TAG_REGEX admits only valid names and values without line breaks).
+                    roster, others = managed._tag_roster, managed._others
+        if not line.startswith("["):
+            break
+        empty_lines = 0
+        if not skipping:
+            tag = TAG_REGEX.match(line)
+            if tag:
+                name, value = tag.groups()
+                if roster is not None and others is not None:
+                    if name in _ROSTER_SET:
+                        roster[name] = value
+                    else:
+                        others[name] = value
+                else:
+                    visitor.visit_header(name, value)
+                    if unmanaged is not None:
+                        unmanaged[name] = value
+        line = readline()
+
+    if not found_game:
+        return None
+
+    if not skipping:
+        skipping = visitor.end_headers() is SKIP
+
+    board: Optional[Board] = None
+    if not skipping:
+        headers = managed if unmanaged is None else unmanaged
+        assert headers is not None
+        try:
+            headers.variant()
+        except ValueError as error:
+            visitor.handle_error(error)
+        try:
+            board = _new_board(headers.get("FEN", STARTING_FEN), headers.is_chess960())
+        except ValueError as error:
+            visitor.handle_error(error)
+            skipping = True
+        else:
+            visitor.visit_board(board)
+
+    if skipping or board is None:
+        _skip_movetext(line, readline)
+        visitor.end_game()
+        return visitor.result()
+
+    _read_movetext(visitor, board, line, readline)
+    visitor.end_game()
+    return visitor.result()
+
+
+def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
+    """Consumes the rest of a game: up to a blank line outside comments, or the end."""
+    in_comment = False
+    while line:
+        if not in_comment:
+            if line.isspace():
+                return
+            if line.startswith("%"):
+                line = readline()
+                continue
+        if "{" in line or "}" in line or ";" in line:
+            for match in SKIP_MOVETEXT_REGEX.finditer(line):
+                token = match.group(0)
+                if token == "{":
+                    in_comment = True
+                elif not in_comment and token == ";":
+                    break
+                elif token == "}":
+                    in_comment = False
+        line = readline()
+
+
+# Most movetext lines hold nothing but move numbers, SAN, results, NAGs, suffix glyphs and
+# comments closed on the same line. Such a line is read without the general tokenizer: the
+# text between comments is split at whitespace and each chunk looked up (or matched once,
+# then cached) as a move number or its tokens. Anything else (parentheses, ";", a comment
+# running on to the next line, any other chunk) sends the line to the general tokenizer.
+# A comment comes back as one token: "{" and the comment's text.
+_SAN_OR_RESULT = r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|\*|1-0|0-1|1/2-1/2"
+_PLAIN_CHUNK = re.compile(r"(?:[0-9]+\.+)?(?:(" + _SAN_OR_RESULT + r")[+#]?([?!]{1,2})?)?|(\$[0-9]+)")
+_RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
+_chunk_tokens: dict[str, Optional[tuple[str, ...]]] = {}
+
+
+_COMMENT_SPLIT = re.compile(r"\{([^}]*)\}")
+
+
+def _plain_tokens(line: str) -> Optional[list[str]]:
+    """The tokens of a plain movetext line (see above), or None when the line is not plain."""
+    tokens: list[str] = []
+    cache = _chunk_tokens
+    # Text and the insides of comments alternate (a "{" inside a comment is text).
+    in_comment = True
+    for part in _COMMENT_SPLIT.split(line) if "{" in line else (line,):
+        in_comment = not in_comment
+        if in_comment:
+            # Less one space after "{" and one before "}", as python-chess reads it.
+            if part.startswith(" "):
+                part = part[1:]
+            tokens.append("{" + part[:-1] if part.endswith(" ") else "{" + part)
+            continue
+        for chunk in part.split():
+            try:
+                found = cache[chunk]
+            except KeyError:
+                match = _PLAIN_CHUNK.fullmatch(chunk)
+                found = None if match is None else tuple(t for t in match.groups() if t)
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[chunk] = found
+            if found is None:
+                return None
+            tokens += found
+    return tokens
+
+
+def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
+    cls = type(visitor)
+    # Calls to the base class's no-op callbacks are left out.
+    call_begin_parse = cls.begin_parse_san is not BaseVisitor.begin_parse_san
+    call_visit_board = cls.visit_board is not BaseVisitor.visit_board
+    custom_parse = cls.parse_san is not BaseVisitor.parse_san
+    parse_san = visitor.parse_san
+    visit_move = visitor.visit_move
+    visit_nag = visitor.visit_nag
+    handle_error = visitor.handle_error
+    # The tree is built inline for GameBuilder itself (not for subclasses, which may hook in).
+    builder = visitor if isinstance(visitor, GameBuilder) and cls is GameBuilder and visitor.Game is Game else None
+    stack = builder.variation_stack if builder is not None else []
+    new_node = object.__new__
+
+    boards = [board]
+    depths = [0]  # moves on each board's stack
+    skip_depth = 0
+    finditer = MOVETEXT_REGEX.finditer
+    fresh_line = True
+    pos = 0  # where the scan of a line goes on (after a comment closed on it)
+
+    def san_token(token: str) -> bool:
+        """Parses and plays a SAN token; False when it was an error (skip the variation)."""
+        board = boards[-1]
+        if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
+            try:
+                move = parse_san(board, token) if custom_parse else _parse_san(board, token)
+            except ValueError as error:
+                handle_error(error)
+                if call_visit_board:
+                    visitor.visit_board(board)
+                return False
+            visit_move(board, move)
+            try:
+                board.push(move)
+            except ValueError as error:  # what a custom parse_san returned cannot be played
+                handle_error(error)
+                if call_visit_board:
+                    visitor.visit_board(board)
+                return False
+            depths[-1] += 1
+        if call_visit_board:
+            visitor.visit_board(board)
+        return True
+
+    while line:
+        if fresh_line:
+            if line.startswith("%") or line.startswith(";"):
+                line = readline()
+                continue
+            if line.isspace():
+                return
+            plain = _plain_tokens(line)
+            if plain is not None:
+                if skip_depth:
+                    # No parentheses on a plain line: all of it is skipped.
+                    line = readline()
+                    continue
+                board = boards[-1]
+                played = 0
+                if builder is None:
+                    for token in plain:
+                        first = token[0]
+                        if first == "{":
+                            visitor.visit_comment(token[1:])
+                        elif first == "$":
+                            visit_nag(int(token[1:]))
+                        elif first == "!" or first == "?":
+                            visit_nag(_SUFFIX_NAGS[token])
+                        elif token in _RESULTS and len(boards) == 1:
+                            visitor.visit_result(token)
+                        elif call_begin_parse or custom_parse:
+                            if not san_token(token):
+                                skip_depth = 1
+                                break
+                        else:
+                            # san_token, inline.
+                            try:
+                                move = board.parse_san(token)
+                                if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                                    raise ValueError(token)
+                            except ValueError:
+                                try:
+                                    move = _parse_san_slow(board, token)
+                                except ValueError as error:
+                                    handle_error(error)
+                                    if call_visit_board:
+                                        visitor.visit_board(board)
+                                    skip_depth = 1
+                                    break
+                            visit_move(board, move)
+                            board.push(move)
+                            played += 1
+                            if call_visit_board:
+                                visitor.visit_board(board)
+                    depths[-1] += played
+                    line = readline()
+                    continue
+                # GameBuilder: the tree is grown here, as its callbacks would.
+                push_san = board.push_san
+                top = stack[-1]
+                starting = builder.starting_comment
+                in_variation = builder.in_variation
+                for token in plain:
+                    first = token[0]
+                    if first == "{":
+                        comment = token[1:]
+                        if in_variation or (top.parent is None and not top.variations):
+                            if top.comment and comment:
+                                top.comment = top.comment + " " + comment
+                            elif comment:
+                                top.comment = comment
+                        elif starting and comment:
+                            starting = starting + " " + comment
+                        elif comment:
+                            starting = comment
+                        continue
+                    if first == "$":
+                        top.nags.add(int(token[1:]))
+                        continue
+                    if first == "!" or first == "?":
+                        top.nags.add(_SUFFIX_NAGS[token])
+                        continue
+                    if token in _RESULTS and len(boards) == 1:
+                        builder.visit_result(token)
+                        continue
+                    try:
+                        move = push_san(token)
+                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                            board.pop()
+                            raise ValueError(token)
+                    except ValueError:
+                        try:
+                            move = _parse_san_slow(board, token)
+                        except ValueError as error:
+                            handle_error(error)
+                            skip_depth = 1
+                            break
+                        board.push(move)
+                    played += 1
+                    node = new_node(ChildNode)
+                    node.parent = top
+                    node.move = move
+                    node.variations = []
+                    node.comment = ""
+                    node.starting_comment = starting
+                    node._nags = None
+                    top.variations.append(node)
+                    top = node
+                    starting = ""
+                    in_variation = True
+                depths[-1] += played
+                stack[-1] = top
+                builder.starting_comment = starting
+                builder.in_variation = in_variation
+                line = readline()
+                continue
+        fresh_line = True
+        for match in finditer(line, pos):
+            kind = match.lastindex
+            if kind == _TOK_SAN:
+                if skip_depth:
+                    continue
+                if builder is not None:
+                    board = boards[-1]
+                    token = match.group(0)
+                    try:
+                        move = board.push_san(token)
+                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
+                            board.pop()
+                            raise ValueError(token)
+                    except ValueError:
+                        try:
+                            move = _parse_san_slow(board, token)
+                        except ValueError as error:
+                            handle_error(error)
+                            skip_depth = 1
+                            continue
+                        board.push(move)
+                    parent = stack[-1]
+                    node = new_node(ChildNode)
+                    node.parent = parent
+                    node.move = move
+                    node.variations = []
+                    node.comment = ""
+                    node.starting_comment = builder.starting_comment
+                    node._nags = None
+                    parent.variations.append(node)
+                    stack[-1] = node
+                    builder.starting_comment = ""
+                    builder.in_variation = True
+                    depths[-1] += 1
+                elif not san_token(match.group(0)):
+                    skip_depth = 1
+            elif kind == _TOK_COMMENT:
+                # The comment's text starts after "{" (and one space); it ends before "}"
+                # (and one space), on this line or a later one. Scanning goes on after "}".
+                start = match.start()
+                start += 2 if line.startswith("{ ", start) else 1
+                close = line.find("}", start)
+                if close >= 0:
+                    end = close - 1 if close > start and line[close - 1] == " " else close
+                    comment = line[start:end]
+                    pos = close + 1
+                else:
+                    line = line[start:]
+                    parts = []
+                    while line and "}" not in line:
+                        parts.append(line)
+                        line = readline()
+                    if line:
+                        close = line.find("}")
+                        end = close - 1 if close > 0 and line[close - 1] == " " else close
+                        parts.append(line[:end])
+                        line = line[close + 1 :]
+                    comment = "".join(parts)
+                    pos = 0
+                if not skip_depth:
+                    if builder is not None:
+                        # GameBuilder.visit_comment, inline.
+                        top = stack[-1]
+                        if builder.in_variation or (top.parent is None and not top.variations):
+                            if top.comment and comment:
+                                top.comment = top.comment + " " + comment
+                            elif comment:
+                                top.comment = comment
+                        elif builder.starting_comment and comment:
+                            builder.starting_comment = builder.starting_comment + " " + comment
+                        elif comment:
+                            builder.starting_comment = comment
+                    else:
+                        visitor.visit_comment(comment)
+                fresh_line = False
+                break
+            elif kind == _TOK_OPEN:
+                if skip_depth:
+                    skip_depth += 1
+                elif depths[-1]:
+                    if visitor.begin_variation() is SKIP:
+                        skip_depth = 1
+                    else:
+                        board = boards[-1].copy()
+                        board.pop()
+                        boards.append(board)
+                        depths.append(depths[-1] - 1)
+            elif kind == _TOK_CLOSE:
+                if skip_depth == 1:
+                    skip_depth = 0
+                    visitor.end_variation()
+                elif skip_depth:
+                    skip_depth -= 1
+                elif len(boards) > 1:
+                    visitor.end_variation()
+                    boards.pop()
+                    depths.pop()
+            elif skip_depth:
+                continue
+            elif kind == _TOK_LINE_COMMENT:
+                break
+            elif kind == _TOK_NAG:
+                visit_nag(int(match.group(0)[1:]))
+            elif kind == _TOK_SUFFIX:
+                visit_nag(_SUFFIX_NAGS[match.group(0)])
+            elif len(boards) == 1:  # a result
+                visitor.visit_result(match.group(0))
+            elif not san_token(match.group(0)):
+                # A result inside a variation is read as SAN (and fails as python-chess's does).
+                skip_depth = 1
+        if fresh_line:
+            line = readline()
+            pos = 0
+
+
+def read_headers(handle: TextIO) -> Optional[Headers]:
+    """Reads the headers of the next game and skips its movetext; None at the end of the file."""
+    return read_game(handle, Visitor=HeadersBuilder)
+
+
+def skip_game(handle: TextIO) -> bool:
+    """Skips the next game; False at the end of the file."""
+    return bool(read_game(handle, Visitor=SkipVisitor))

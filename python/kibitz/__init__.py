@@ -237,7 +237,7 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them
 
 
 # Submodules python-chess code reaches as attributes of the package (``chess.polyglot``).
-_SUBMODULES = ("polyglot", "svg", "syzygy", "tensor")
+_SUBMODULES = ("pgn", "polyglot", "svg", "syzygy", "tensor")
 
 
 def __getattr__(name: str) -> object:

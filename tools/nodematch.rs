@@ -99,10 +99,17 @@ fn main() {
     if files.is_empty() {
         let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
         for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
-            files.push(format!("{dir}/{f}"));
+            let path = format!("{dir}/{f}");
+            if std::path::Path::new(&path).exists() {
+                files.push(path);
+            }
         }
     }
-    let openings = load_openings(&files).unwrap_or_else(|e| die(&e));
+    let openings = if files.is_empty() {
+        vec![kibitz::STARTPOS.to_string()]
+    } else {
+        load_openings(&files).unwrap_or_else(|e| die(&e))
+    };
     if openings.is_empty() {
         die("no start positions");
     }

@@ -24,7 +24,7 @@
 //!
 //! OPENINGS are PGN files (each game's final position is a start position) or FEN/EPD files
 //! (one position a line); the default is the directory `$KIBITZ_OPENINGS` (else
-//! `data/openings`). Each game starts from
+//! `data/openings`; the start position when neither exists). Each game starts from
 //! a random one of them plus `--random-plies` uniformly random moves for variety, and is
 //! rejected if a quick search then finds one side already clearly ahead. The node limit
 //! varies by +-25% per move so that repeated openings do not replay the same game.
@@ -108,7 +108,10 @@ fn parse_args() -> Args {
         // working directory.
         let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
         for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
-            a.openings.push(format!("{dir}/{f}"));
+            let path = format!("{dir}/{f}");
+            if std::path::Path::new(&path).exists() {
+                a.openings.push(path);
+            }
         }
     }
     a
@@ -221,7 +224,12 @@ fn nnue_record(s: &Seen, result: f64, game: u64) -> [u8; 32] {
 
 fn main() {
     let args = parse_args();
-    let openings = load_openings(&args.openings).unwrap_or_else(|e| die(&e));
+    // No opening files at all: the start position (the random plies give the variety).
+    let openings = if args.openings.is_empty() {
+        vec![kibitz::STARTPOS.to_string()]
+    } else {
+        load_openings(&args.openings).unwrap_or_else(|e| die(&e))
+    };
     if openings.is_empty() {
         die("no start positions");
     }

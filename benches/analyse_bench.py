@@ -56,8 +56,10 @@ def main() -> int:
 
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
             configs["ray (2 CPUs)"] = lambda: list(kibitz.analyse_games(path, nodes=args.nodes, backend="ray"))
-        print(f"{args.games} games ({plies} plies), {args.nodes} nodes a position, {args.repeat} alternating runs; "
-              f"load average before: {os.getloadavg()}")
+        print(
+            f"{args.games} games ({plies} plies), {args.nodes} nodes a position, {args.repeat} alternating runs; "
+            f"load average before: {os.getloadavg()}"
+        )
         times: dict[str, list[float]] = {k: [] for k in configs}
         cores: dict[str, list[float]] = {k: [] for k in configs}
         reference = None
@@ -70,8 +72,12 @@ def main() -> int:
             times[name].append(wall)
             # CPU time of this process and its (reaped) worker processes over the wall time:
             # how many cores the run actually got. Ray's workers are not our children.
-            cpu = (c1.user - c0.user) + (c1.system - c0.system) + (c1.children_user - c0.children_user) \
+            cpu = (
+                (c1.user - c0.user)
+                + (c1.system - c0.system)
+                + (c1.children_user - c0.children_user)
                 + (c1.children_system - c0.children_system)
+            )
             cores[name].append(cpu / wall)
             if reference is None:
                 reference = recs
@@ -83,8 +89,10 @@ def main() -> int:
     for name, v in times.items():
         med = statistics.median(v)
         used = "" if name.startswith("ray") else f"  cores used {statistics.median(cores[name]):.2f}"
-        print(f"  {name:13s} median {med:7.2f} s  {args.games / med:6.2f} games/s  {base / med:5.2f}x{used}  "
-              f"runs: {', '.join(f'{x:.2f}' for x in v)}")
+        print(
+            f"  {name:13s} median {med:7.2f} s  {args.games / med:6.2f} games/s  {base / med:5.2f}x{used}  "
+            f"runs: {', '.join(f'{x:.2f}' for x in v)}"
+        )
     return 0
 
 

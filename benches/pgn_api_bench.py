@@ -165,7 +165,9 @@ def main() -> int:
     else:
         for job, theirs, ours, ratio, target in rows:
             tgt = f"(target {target:.0f}x)" if target else ""
-            print(f"  {job:13s} python-chess {theirs * 1000:8.1f} ms  kibitz {ours * 1000:8.1f} ms  {ratio:5.1f}x {tgt}")
+            print(
+                f"  {job:13s} python-chess {theirs * 1000:8.1f} ms  kibitz {ours * 1000:8.1f} ms  {ratio:5.1f}x {tgt}"
+            )
     return 0
 
 

@@ -81,11 +81,15 @@ def main() -> int:
         games, moves = counts.pop()
     med = {k: statistics.median(v) for k, v in times.items()}
     ratio = med["python-chess"] / med["kibitz"]
-    print(f"{src.name}{' + clock comments' if args.clock else ''}: {games} games, {moves} moves, "
-          f"{len(data) / 1e6:.1f} MB, {args.repeat} alternating runs each")
+    print(
+        f"{src.name}{' + clock comments' if args.clock else ''}: {games} games, {moves} moves, "
+        f"{len(data) / 1e6:.1f} MB, {args.repeat} alternating runs each"
+    )
     for k, v in times.items():
-        print(f"  {k:13s} median {med[k] * 1000:8.1f} ms  ({games / med[k]:9.0f} games/s, "
-              f"{len(data) / med[k] / 1e6:6.1f} MB/s)  runs: {', '.join(f'{x * 1000:.0f}' for x in v)}")
+        print(
+            f"  {k:13s} median {med[k] * 1000:8.1f} ms  ({games / med[k]:9.0f} games/s, "
+            f"{len(data) / med[k] / 1e6:6.1f} MB/s)  runs: {', '.join(f'{x * 1000:.0f}' for x in v)}"
+        )
     print(f"  ratio (python-chess / kibitz medians): {ratio:.1f}x (required {args.min_ratio:.0f}x)")
     return 0 if ratio >= args.min_ratio else 1
 

@@ -99,7 +99,9 @@ def main(argv: List[str] | None = None) -> int:
     if bulletchess is None:
         print("bulletchess is not installed: skipping the kibitz / bulletchess comparison")
 
-    header = f"{'position':<10} {'library':<13} {'depth':>5} {'nodes':>9} {'median s':>9} {'nodes/s':>11} {'kibitz is':>10}"
+    header = (
+        f"{'position':<10} {'library':<13} {'depth':>5} {'nodes':>9} {'median s':>9} {'nodes/s':>11} {'kibitz is':>10}"
+    )
     print(header)
     print("-" * len(header))
     ok = True
@@ -116,7 +118,9 @@ def main(argv: List[str] | None = None) -> int:
         for lib in runs:
             ratio = med[lib] / med["kibitz"]
             shown = "" if lib == "kibitz" else f"{ratio:8.2f}x"
-            print(f"{name:<10} {lib:<13} {depth:>5} {expected:>9} {med[lib]:>9.3f} {expected / med[lib]:>11,.0f} {shown:>10}")
+            print(
+                f"{name:<10} {lib:<13} {depth:>5} {expected:>9} {med[lib]:>9.3f} {expected / med[lib]:>11,.0f} {shown:>10}"
+            )
             if lib in REQUIRED and ratio < REQUIRED[lib]:
                 ok = False
                 print(f"  kibitz / {lib} = {ratio:.2f}x on {name}: below the required {REQUIRED[lib]:g}x")

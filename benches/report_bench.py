@@ -34,8 +34,11 @@ from kibitz.report import ReportBuilder
 
 HERE = Path(__file__).resolve().parent
 GAMES = HERE / "data" / "selfplay.pgn.gz"
-NAMES = [f"{first} {last}" for first in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
-         for last in ("Kovacs", "Larsen", "Moreau", "Novak", "Ortiz", "Park", "Quinn", "Rossi")]
+NAMES = [
+    f"{first} {last}"
+    for first in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
+    for last in ("Kovacs", "Larsen", "Moreau", "Novak", "Ortiz", "Park", "Quinn", "Rossi")
+]
 
 
 def seed_records(n: int, nodes: int) -> list[dict[str, Any]]:
@@ -56,8 +59,14 @@ def synthesize(seeds: list[dict[str, Any]], size: int, rng: random.Random) -> li
         r = copy.deepcopy(seeds[i % len(seeds)])
         r["game"] = i + 1
         white, black = rng.sample(NAMES, 2)
-        r["headers"] = dict(r.get("headers") or {}, White=white, Black=black, Event="Club championship",
-                            Date=f"2026.{1 + i % 12:02d}.{1 + i % 28:02d}", Round=str(1 + i // 64))
+        r["headers"] = dict(
+            r.get("headers") or {},
+            White=white,
+            Black=black,
+            Event="Club championship",
+            Date=f"2026.{1 + i % 12:02d}.{1 + i % 28:02d}",
+            Round=str(1 + i // 64),
+        )
         for p in r.get("positions", []):
             if "cp" in p["score"]:
                 p["score"] = {"cp": p["score"]["cp"] + rng.randint(-25, 25)}
@@ -72,7 +81,9 @@ def chromium() -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    browser = next(
+        (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None
+    )
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
         sys.exit("needs chromium and chromedriver (Debian: apt-get install chromium chromium-driver)")
@@ -97,7 +108,8 @@ def measure(page: Path, repeat: int) -> tuple[float, float, float]:
             n = d.execute_script("return window.kibitzReport.games")
             # In the page: sort by largest blunder, click the last row shown, and wait for
             # the next frame after the game is drawn and scrolled to (what a user waits for).
-            open_game.append(d.execute_async_script("""
+            open_game.append(
+                d.execute_async_script("""
                 var done = arguments[arguments.length - 1];
                 var sel = document.getElementById('sort');
                 sel.value = 'blunder'; sel.dispatchEvent(new Event('change'));
@@ -107,7 +119,8 @@ def measure(page: Path, repeat: int) -> tuple[float, float, float]:
                 document.body.offsetHeight;
                 requestAnimationFrame(function () { setTimeout(function () {
                     done((performance.now() - t0) / 1000); }, 0); });
-            """))
+            """)
+            )
             assert n > 0
         finally:
             d.quit()
@@ -133,9 +146,11 @@ def screenshots(out: Path) -> None:
             d.get(page.resolve().as_uri())
             time.sleep(1)
             d.save_screenshot(str(out / "report-overview.png"))
-            d.execute_script("var s = document.getElementById('sort'); s.value = 'blunder';"
-                             "s.dispatchEvent(new Event('change'));"
-                             "document.querySelector('#game-rows tr').click(); window.scrollBy(0, -10)")
+            d.execute_script(
+                "var s = document.getElementById('sort'); s.value = 'blunder';"
+                "s.dispatchEvent(new Event('change'));"
+                "document.querySelector('#game-rows tr').click(); window.scrollBy(0, -10)"
+            )
             time.sleep(0.5)
             d.save_screenshot(str(out / "report-game.png"))
         finally:
@@ -157,8 +172,10 @@ def main() -> int:
     t = time.perf_counter()
     seeds = [r for r in seed_records(args.seed_games, args.nodes) if r["status"] == "ok"]
     plies = sum(len(r["positions"]) - 1 for r in seeds) / len(seeds)
-    print(f"{len(seeds)} seed games analysed at {args.nodes} nodes ({plies:.0f} plies on average) "
-          f"in {time.perf_counter() - t:.1f} s")
+    print(
+        f"{len(seeds)} seed games analysed at {args.nodes} nodes ({plies:.0f} plies on average) "
+        f"in {time.perf_counter() - t:.1f} s"
+    )
     rng = random.Random(1)
     out_dir = Path(args.keep or tempfile.mkdtemp(prefix="report-bench-"))
     out_dir.mkdir(parents=True, exist_ok=True)

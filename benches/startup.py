@@ -63,8 +63,10 @@ def main() -> None:
         kibitz_times.append(time_to_uciok(cmd))
         python_times.append(time_interpreter())
     k, p = statistics.median(kibitz_times), statistics.median(python_times)
-    print(f"kibitz start to uciok: median {k * 1000:.1f} ms over {args.runs} runs "
-          f"(min {min(kibitz_times) * 1000:.1f}, max {max(kibitz_times) * 1000:.1f})")
+    print(
+        f"kibitz start to uciok: median {k * 1000:.1f} ms over {args.runs} runs "
+        f"(min {min(kibitz_times) * 1000:.1f}, max {max(kibitz_times) * 1000:.1f})"
+    )
     print(f"bare interpreter (python -c pass): median {p * 1000:.1f} ms")
     print(f"ratio kibitz / interpreter: {k / p:.2f}")
 

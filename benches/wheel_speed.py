@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 # Run inside each venv: one workload, JSON {"nodes": ..., "seconds": ...} on stdout.
-WORKER = r'''
+WORKER = r"""
 import json, sys, time
 import kibitz
 
@@ -80,7 +80,7 @@ else:
         per_position.append(result.nodes)
 print(json.dumps({"nodes": nodes, "seconds": seconds, "cpu_seconds": cpu_seconds, "per_position": per_position,
                   "file": kibitz._core.__file__}))
-'''
+"""
 
 
 WORKLOADS = ("perft", "search")
@@ -114,9 +114,7 @@ def make_venv(where: Path, wheel: Path) -> Path:
 
 
 def run(python: Path, what: str, cwd: Path) -> dict[str, Any]:
-    out = subprocess.run(
-        [str(python), "-c", WORKER, what], capture_output=True, text=True, check=True, cwd=cwd
-    ).stdout
+    out = subprocess.run([str(python), "-c", WORKER, what], capture_output=True, text=True, check=True, cwd=cwd).stdout
     result: dict[str, Any] = json.loads(out)
     return result
 
@@ -168,7 +166,9 @@ def main() -> None:
     print(f"\nmedians of {args.rounds} alternating rounds, nodes/s by CPU time and by wall time;")
     print("ratio = portable/native of the medians, and the median of the per-round ratios (a round's")
     print("two runs are back to back, so load drifting on a shared machine mostly cancels):")
-    print("| workload | clock | portable (manylinux2014, zig) | native (maturin build) | ratio of medians | median per-round ratio |")
+    print(
+        "| workload | clock | portable (manylinux2014, zig) | native (maturin build) | ratio of medians | median per-round ratio |"
+    )
     print("|---|---|---|---|---|---|")
     for what in WORKLOADS:
         for clock in ("cpu", "wall"):

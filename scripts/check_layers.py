@@ -27,8 +27,19 @@ RUST_ALONE = {"variant"}
 # Python rooms, bottom up, by the first component under kibitz/ ("" = the top-level
 # modules of the python-chess-shaped library). A room may import its own and lower ones.
 PY_LAYERS = [
-    {"", "_core", "_constants", "_outcome", "_bitboards", "_squareset", "_compat", "svg", "pgn", "polyglot",
-     "openings"},
+    {
+        "",
+        "_core",
+        "_constants",
+        "_outcome",
+        "_bitboards",
+        "_squareset",
+        "_compat",
+        "svg",
+        "pgn",
+        "polyglot",
+        "openings",
+    },
     {"book", "variant", "perftdiff", "analysis", "testing", "report"},
     {"uci"},
     {"cli", "__main__"},
@@ -192,8 +203,10 @@ def main() -> int:
         print(p)
     n_r = sum(len(v) for v in rg.values())
     n_p = sum(len(v) for v in pg.values())
-    print(f"checked {len(rg)} Rust files ({n_r} imports), {len(pg)} Python modules ({n_p} imports): "
-          f"{len(problems)} problem(s)")
+    print(
+        f"checked {len(rg)} Rust files ({n_r} imports), {len(pg)} Python modules ({n_p} imports): "
+        f"{len(problems)} problem(s)"
+    )
     return 1 if problems else 0
 
 

@@ -116,7 +116,9 @@ def _fields(board: Board, shredder: bool, en_passant: str) -> list[str]:
     return parts
 
 
-def fen_with(board: Board, *, shredder: bool = False, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
+def fen_with(
+    board: Board, *, shredder: bool = False, en_passant: str = "legal", promoted: Optional[bool] = None
+) -> str:
     """``Board.fen`` with python-chess's options (the Rust method calls this when any is
     given)."""
     return " ".join(_fields(board, shredder, en_passant))
@@ -164,7 +166,12 @@ def _epd_operand(board: Board, opcode: str, operand: Any) -> str:
 
 @method
 def epd(
-    board: Board, *, shredder: bool = False, en_passant: str = "legal", promoted: Optional[bool] = None, **operations: Any
+    board: Board,
+    *,
+    shredder: bool = False,
+    en_passant: str = "legal",
+    promoted: Optional[bool] = None,
+    **operations: Any,
 ) -> str:
     """The EPD: the FEN's first four fields, then the operations (``bm``, ``id``, ...)."""
     parts = _fields(board, shredder, en_passant)[:4]
@@ -201,7 +208,9 @@ def _board_with(board: Board, piece_at: Callable[[int], Any], turn: bool, rights
         return Board(fen, chess960=board.chess960)
     except ValueError:
         # Rights or an en-passant square the transformed position cannot use are dropped.
-        return Board(" ".join(["/".join(rows), "w" if turn else "b", "-", "-", fields[4], fields[5]]), chess960=board.chess960)
+        return Board(
+            " ".join(["/".join(rows), "w" if turn else "b", "-", "-", fields[4], fields[5]]), chess960=board.chess960
+        )
 
 
 @method
@@ -215,7 +224,9 @@ def mirror(board: Board) -> Board:
         return None if p is None else Piece(p.piece_type, not p.color)
 
     ep = board.ep_square
-    return _board_with(board, at, not board.turn, bb.flip_vertical(board.castling_rights), None if ep is None else ep ^ 56)
+    return _board_with(
+        board, at, not board.turn, bb.flip_vertical(board.castling_rights), None if ep is None else ep ^ 56
+    )
 
 
 @method
@@ -332,7 +343,9 @@ def _castling_rook(board: Board, move: Any) -> int:
 def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterator[Move]:
     for m in moves:
         target = _castling_rook(board, m) if board.is_castling(m) else m.to_square
-        if from_mask >> m.from_square & 1 and (to_mask >> target & 1 or to_mask >> m.to_square & 1 and not board.is_castling(m)):
+        if from_mask >> m.from_square & 1 and (
+            to_mask >> target & 1 or to_mask >> m.to_square & 1 and not board.is_castling(m)
+        ):
             yield m
 
 
@@ -343,7 +356,9 @@ def generate_pseudo_legal_moves(board: Board, from_mask: int = bb.BB_ALL, to_mas
 
 
 @method
-def generate_pseudo_legal_captures(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+def generate_pseudo_legal_captures(
+    board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL
+) -> Iterator[Move]:
     """Pseudo-legal captures (en passant included) from and to the masks."""
     moves = [m for m in board.pseudo_legal_moves if board.is_capture(m)]
     return _filtered(board, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
@@ -454,7 +469,9 @@ def status(board: Board) -> bb.Status:
             pushed_to, pushed_from = ep ^ 8, ep ^ 24
             occupied_before = (occupied & ~(1 << pushed_to)) | (1 << pushed_from)
             if n > 1 or (
-                bb.msb(checkers) != pushed_to and our_king is not None and _attacked_with(board, our_king, occupied_before)
+                bb.msb(checkers) != pushed_to
+                and our_king is not None
+                and _attacked_with(board, our_king, occupied_before)
             ):
                 errors |= bb.Status.IMPOSSIBLE_CHECK
         elif n > 2 or (n == 2 and our_king is not None and bb.ray(bb.lsb(checkers), bb.msb(checkers)) >> our_king & 1):
@@ -471,7 +488,9 @@ def _attacked_with(board: Board, square: int, occupied: int) -> bool:
     if bb.BB_PAWN_ATTACKS[board.turn][square] & board.pawns & them:
         return True
     for a in bb.scan_forward((board.rooks | board.queens) & them):
-        if (square_file(a) == square_file(square) or square_rank(a) == square_rank(square)) and not bb.between(a, square) & occupied:
+        if (square_file(a) == square_file(square) or square_rank(a) == square_rank(square)) and not bb.between(
+            a, square
+        ) & occupied:
             return True
     for a in bb.scan_forward((board.bishops | board.queens) & them):
         diagonal = bb.ray(a, square) and square_file(a) != square_file(square) and square_rank(a) != square_rank(square)
@@ -491,7 +510,12 @@ def is_valid(board: Board) -> bool:
 
 @method
 def _from_chess960(
-    board: Board, chess960: bool, from_square: int, to_square: int, promotion: Optional[int] = None, drop: Optional[int] = None
+    board: Board,
+    chess960: bool,
+    from_square: int,
+    to_square: int,
+    promotion: Optional[int] = None,
+    drop: Optional[int] = None,
 ) -> Move:
     """A move read in Chess960 notation (king takes rook) in the board's notation:
     chess.polyglot calls this on the boards it is given."""
@@ -505,7 +529,11 @@ def _from_chess960(
 @method
 def _to_chess960(board: Board, move: Any) -> Move:
     """A standard castling move as king takes rook (other moves unchanged)."""
-    if move.from_square in (4, 60) and board.kings >> move.from_square & 1 and abs(move.to_square - move.from_square) == 2:
+    if (
+        move.from_square in (4, 60)
+        and board.kings >> move.from_square & 1
+        and abs(move.to_square - move.from_square) == 2
+    ):
         rook = move.from_square + (3 if move.to_square > move.from_square else -4)
         if board.rooks >> rook & 1:
             return Move(move.from_square, rook)

@@ -107,7 +107,7 @@ class Piece:
     def color(self) -> bool:
         """WHITE (True) or BLACK (False)."""
     def symbol(self) -> str:
-        """"P", "N", ... for White, "p", "n", ... for Black."""
+        """ "P", "N", ... for White, "p", "n", ... for Black."""
     def unicode_symbol(self, *, invert_color: bool = False) -> str:
         """The Unicode chess symbol."""
     @classmethod
@@ -415,7 +415,7 @@ class Board:
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         """True when the game is over."""
     def result(self, *, claim_draw: bool = False) -> str:
-        """"1-0", "0-1", "1/2-1/2" or "*"."""
+        """ "1-0", "0-1", "1/2-1/2" or "*"."""
     def zobrist_hash(self) -> int:
         """The Polyglot key."""
     def polyglot_key(self) -> int:
@@ -490,7 +490,9 @@ class Board:
         """The castling field as Shredder-FEN."""
     def castling_xfen(self) -> str:
         """The castling field as X-FEN."""
-    def epd(self, *, shredder: bool = False, en_passant: str = "legal", promoted: bool | None = None, **operations: Any) -> str:
+    def epd(
+        self, *, shredder: bool = False, en_passant: str = "legal", promoted: bool | None = None, **operations: Any
+    ) -> str:
         """The EPD with operations."""
     def mirror(self) -> Board:
         """The position seen from the other side (colours swapped), without history."""
@@ -614,7 +616,7 @@ class SearchResult:
         """The principal variation as UCI text."""
     @property
     def bound(self) -> str:
-        """"exact", "lower" or "upper"."""
+        """ "exact", "lower" or "upper"."""
     @property
     def lines(self) -> list[SearchResult]:
         """All MultiPV lines, best first."""
@@ -633,12 +635,16 @@ class Engine:
     """The search: alpha-beta with a hash table; one search at a time."""
 
     def __new__(
-        cls, hash_mb: int = 16, threads: int = 1, *, eval_file: str | None = None, nnue: bool = True,
-        features: dict[str, bool] | None = None, syzygy_path: str | None = None,
+        cls,
+        hash_mb: int = 16,
+        threads: int = 1,
+        *,
+        eval_file: str | None = None,
+        nnue: bool = True,
+        features: dict[str, bool] | None = None,
+        syzygy_path: str | None = None,
     ) -> Engine: ...
-    def set_syzygy(
-        self, path: str | None, probe_depth: int = 1, probe_limit: int = 7, rule50: bool = True
-    ) -> int:
+    def set_syzygy(self, path: str | None, probe_depth: int = 1, probe_limit: int = 7, rule50: bool = True) -> int:
         """Sets the Syzygy tables the search probes (':'-separated directories; None removes
         them); returns the number of table files."""
     @property

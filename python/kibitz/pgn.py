@@ -520,9 +520,7 @@ class Arrow:
         return self.pgn()
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Arrow) and (self.tail, self.head, self.color) == (other.tail, other.head, other.color)
-        )
+        return isinstance(other, Arrow) and (self.tail, self.head, self.color) == (other.tail, other.head, other.color)
 
     def __hash__(self) -> int:
         return hash((self.tail, self.head, self.color))

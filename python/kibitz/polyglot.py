@@ -202,9 +202,7 @@ class MemoryMappedReader:
             return False
         return any(e == entry for e in self.find_all(entry.key, minimum_weight=0))
 
-    def find_all(
-        self, board: Any, *, minimum_weight: int = 1, exclude_moves: Container[Any] = ()
-    ) -> Iterator[Entry]:
+    def find_all(self, board: Any, *, minimum_weight: int = 1, exclude_moves: Container[Any] = ()) -> Iterator[Entry]:
         """The entries of a position (a board, or a key as an int) with at least
         ``minimum_weight``, not in ``exclude_moves``, and, given a board, legal in it;
         in the book's order."""
@@ -250,7 +248,11 @@ class MemoryMappedReader:
         return best
 
     def get(
-        self, board: Any, default: Optional[Entry] = None, *, minimum_weight: int = 1,
+        self,
+        board: Any,
+        default: Optional[Entry] = None,
+        *,
+        minimum_weight: int = 1,
         exclude_moves: Container[Any] = (),
     ) -> Optional[Entry]:
         """``find``, or ``default`` when the book has no entry."""
@@ -260,7 +262,11 @@ class MemoryMappedReader:
             return default
 
     def choice(
-        self, board: Any, *, minimum_weight: int = 1, exclude_moves: Container[Any] = (),
+        self,
+        board: Any,
+        *,
+        minimum_weight: int = 1,
+        exclude_moves: Container[Any] = (),
         random: Optional[random_module.Random] = None,
     ) -> Entry:
         """A uniformly random entry; ``IndexError`` when there is none. One pass over the

@@ -80,8 +80,7 @@ _PIECE_SHAPES: dict[str, list[_Shape]] = {
         ("path", 'd="M34 71 L36 40 L64 40 L66 71 Z"', "body"),
         (
             "path",
-            'd="M30 40 L30 21 L38 21 L38 28 L46 28 L46 21 L54 21 L54 28 L62 28 L62 21 '
-            'L70 21 L70 40 Z"',
+            'd="M30 40 L30 21 L38 21 L38 28 L46 28 L46 21 L54 21 L54 28 L62 28 L62 21 L70 21 L70 40 Z"',
             "body",
         ),
         ("path", 'd="M37 48 L63 48" fill="none"', "detail"),
@@ -90,8 +89,7 @@ _PIECE_SHAPES: dict[str, list[_Shape]] = {
         ("rect", 'x="24" y="80" width="52" height="9" rx="3"', "body"),
         (
             "path",
-            'd="M30 80 L20 36 L35 58 L36 30 L46 56 L50 26 L54 56 L64 30 L65 58 L80 36 '
-            'L70 80 Z"',
+            'd="M30 80 L20 36 L35 58 L36 30 L46 56 L50 26 L54 56 L64 30 L65 58 L80 36 L70 80 Z"',
             "body",
         ),
         ("circle", 'cx="20" cy="34" r="4.5"', "body"),
@@ -105,8 +103,7 @@ _PIECE_SHAPES: dict[str, list[_Shape]] = {
         ("rect", 'x="24" y="80" width="52" height="9" rx="3"', "body"),
         (
             "path",
-            'd="M30 80 C18 62 22 44 37 46 C42 46 46 50 50 57 C54 50 58 46 63 46 '
-            'C78 44 82 62 70 80 Z"',
+            'd="M30 80 C18 62 22 44 37 46 C42 46 46 50 50 57 C54 50 58 46 63 46 C78 44 82 62 70 80 Z"',
             "body",
         ),
         ("path", 'd="M47 17 h6 v7 h7 v6 h-7 v20 h-6 v-20 h-7 v-6 h7 Z"', "body"),
@@ -151,9 +148,7 @@ def _piece_svg(letter: str, x: int, y: int, square: int) -> str:
     return (
         f'<g class="piece {colour} {_PIECE_NAMES[kind]}" data-piece="{letter}" '
         f'data-square="{_square_name(square)}" transform="translate({x},{y})" '
-        f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round">'
-        + "".join(parts)
-        + "</g>"
+        f'stroke-width="3" stroke-linejoin="round" stroke-linecap="round">' + "".join(parts) + "</g>"
     )
 
 

@@ -56,9 +56,21 @@ class FakeEngine:
         if not moves:
             mate = board.is_checkmate()
             return SimpleNamespace(
-                best_move=None, ponder=None, score_cp=None if mate else 0, mate=0 if mate else None,
-                depth=0, seldepth=0, nodes=0, time_ms=0, nps=0, hashfull=0, pv=[], bound="exact",
-                lines=[], checkmate=mate, stalemate=not mate,
+                best_move=None,
+                ponder=None,
+                score_cp=None if mate else 0,
+                mate=0 if mate else None,
+                depth=0,
+                seldepth=0,
+                nodes=0,
+                time_ms=0,
+                nps=0,
+                hashfull=0,
+                pv=[],
+                bound="exact",
+                lines=[],
+                checkmate=mate,
+                stalemate=not mate,
             )
         limit_ms = None
         for v in (movetime_ms, hard_ms):
@@ -68,7 +80,7 @@ class FakeEngine:
         d = 0
         while True:
             d += 1
-            iter_ms = min(2.0 * 1.4 ** d, 200.0)
+            iter_ms = min(2.0 * 1.4**d, 200.0)
             elapsed = (time.monotonic() - start) * 1000
             if limit_ms is not None:
                 iter_ms = min(iter_ms, max(0.0, limit_ms - elapsed))
@@ -82,16 +94,34 @@ class FakeEngine:
                 b.push_uci(m)
                 reply = b.legal_moves_uci()
                 pv = [m] + ([reply[0]] if reply else [])
-                lines.append(SimpleNamespace(
-                    multipv=i + 1, score_cp=self._rng.randint(-50, 50) - 10 * i, mate=None, pv=pv,
-                    depth=d, seldepth=d + 2, bound="exact",
-                ))
+                lines.append(
+                    SimpleNamespace(
+                        multipv=i + 1,
+                        score_cp=self._rng.randint(-50, 50) - 10 * i,
+                        mate=None,
+                        pv=pv,
+                        depth=d,
+                        seldepth=d + 2,
+                        bound="exact",
+                    )
+                )
             n = 1000 * d
             result = SimpleNamespace(
-                best_move=lines[0].pv[0], ponder=lines[0].pv[1] if len(lines[0].pv) > 1 else None,
-                score_cp=lines[0].score_cp, mate=None, depth=d, seldepth=d + 2, nodes=n,
-                time_ms=int(elapsed), nps=int(n * 1000 / max(elapsed, 1)), hashfull=0,
-                pv=lines[0].pv, bound="exact", lines=lines, checkmate=False, stalemate=False,
+                best_move=lines[0].pv[0],
+                ponder=lines[0].pv[1] if len(lines[0].pv) > 1 else None,
+                score_cp=lines[0].score_cp,
+                mate=None,
+                depth=d,
+                seldepth=d + 2,
+                nodes=n,
+                time_ms=int(elapsed),
+                nps=int(n * 1000 / max(elapsed, 1)),
+                hashfull=0,
+                pv=lines[0].pv,
+                bound="exact",
+                lines=lines,
+                checkmate=False,
+                stalemate=False,
             )
             if on_info is not None:
                 for line in lines:

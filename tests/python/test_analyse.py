@@ -112,7 +112,7 @@ def python_chess_games(text: str) -> list[chess.pgn.Game]:
 def unescape(value: str) -> str:
     """A tag value with the PGN standard's escapes (backslash-quote, backslash-backslash)
     undone: python-chess 1.11 keeps them as written; kibitz undoes them as the standard says."""
-    return value.replace('\\\\', '\x00').replace('\\"', '"').replace('\x00', '\\')
+    return value.replace("\\\\", "\x00").replace('\\"', '"').replace("\x00", "\\")
 
 
 def ref_headers(game: chess.pgn.Game, keys) -> dict:
@@ -172,14 +172,17 @@ def test_compressed_inputs_read_the_same(tmp_path):
     # (Decoders lose the block they were on, so the text spans many: the benchmark's games.)
     long_text = gzip.decompress((DATA.parent.parent / "benches" / "data" / "selfplay.pgn.gz").read_bytes())
     whole = [(g.headers, g.moves) for g in kibitz.read_games(io.BytesIO(long_text))]
-    for name, packed in (("cut.pgn.gz", gzip.compress(long_text)),
-                         ("cut.pgn.zst", zstandard.ZstdCompressor().compress(long_text))):
+    for name, packed in (
+        ("cut.pgn.gz", gzip.compress(long_text)),
+        ("cut.pgn.zst", zstandard.ZstdCompressor().compress(long_text)),
+    ):
         path = tmp_path / name
         path.write_bytes(packed[: len(packed) // 2])
         games = list(kibitz.read_games(path))
         good = [(g.headers, g.moves) for g in games if g.error is None]
         assert len(good) > 100 and good == whole[: len(good)] and len(games) <= len(good) + 1
         assert "truncated" in (games[-1].error or ""), (name, games[-1])
+
     # A file object works too, and 1-byte reads change nothing (chunk boundaries anywhere).
     class Trickle:
         """A binary stream that hands out one byte per read."""
@@ -188,10 +191,10 @@ def test_compressed_inputs_read_the_same(tmp_path):
             self.data, self.pos = data, 0
 
         def peek(self, n: int) -> bytes:
-            return self.data[self.pos:self.pos + n]
+            return self.data[self.pos : self.pos + n]
 
         def read(self, n: int = -1) -> bytes:
-            out = self.data[self.pos:self.pos + 1]
+            out = self.data[self.pos : self.pos + 1]
             self.pos += len(out)
             return out
 
@@ -234,8 +237,16 @@ def test_win_probability_is_lichess_win_percent():
 def test_judgement_thresholds():
     # lichess: winning-chance drops (on -1..1) of 0.3 / 0.2 / 0.1 are blunder / mistake /
     # inaccuracy; on the 0..1 scale used here that is 0.15 / 0.10 / 0.05.
-    cases = [(0.0, None), (0.0499, None), (0.05, "inaccuracy"), (0.0999, "inaccuracy"), (0.10, "mistake"),
-             (0.1499, "mistake"), (0.15, "blunder"), (0.9, "blunder")]
+    cases = [
+        (0.0, None),
+        (0.0499, None),
+        (0.05, "inaccuracy"),
+        (0.0999, "inaccuracy"),
+        (0.10, "mistake"),
+        (0.1499, "mistake"),
+        (0.15, "blunder"),
+        (0.9, "blunder"),
+    ]
     for loss, expected in cases:
         assert judgement.judge(loss) == expected, loss
     # A move from +0.5 pawn to -3 pawns for White: lichess calls that a blunder.
@@ -332,8 +343,12 @@ def test_annotated_pgn_reads_back_in_python_chess(mixed):
     recs = records(out1)
     back = python_chess_games(pgn1.read_text())
     assert len(back) == len(recs)
-    nag = {None: set(), "inaccuracy": {chess.pgn.NAG_DUBIOUS_MOVE}, "mistake": {chess.pgn.NAG_MISTAKE},
-           "blunder": {chess.pgn.NAG_BLUNDER}}
+    nag = {
+        None: set(),
+        "inaccuracy": {chess.pgn.NAG_DUBIOUS_MOVE},
+        "mistake": {chess.pgn.NAG_MISTAKE},
+        "blunder": {chess.pgn.NAG_BLUNDER},
+    }
     for rec, game in zip(recs, back):
         assert not game.errors
         assert ref_headers(game, rec["headers"]) == rec["headers"]
@@ -341,8 +356,7 @@ def test_annotated_pgn_reads_back_in_python_chess(mixed):
             assert "not analysed" in game.comment and not list(game.mainline_moves())
             continue
         nodes = list(game.mainline())
-        assert [n.move.uci() for n in nodes] == \
-            [p["move"]["uci"] for p in rec["positions"][:-1]]
+        assert [n.move.uci() for n in nodes] == [p["move"]["uci"] for p in rec["positions"][:-1]]
         for node, pos, after in zip(nodes, rec["positions"], rec["positions"][1:]):
             assert node.nags == nag[pos["move"]["judgement"]]
             ev = node.eval()
@@ -368,7 +382,7 @@ def test_python_api_yields_the_same_records(mixed):
 
 def test_all_good_file_exits_zero(tmp_path):
     src = tmp_path / "good.pgn"
-    src.write_text(GOOD.split("[Event \"Annotated")[0])
+    src.write_text(GOOD.split('[Event "Annotated')[0])
     r = run_cli("analyse", str(src), "--nodes", "200", "--workers", "1")
     assert r.returncode == 0, r.stderr
     rec = json.loads(r.stdout)  # to standard output without -o
@@ -416,8 +430,23 @@ def test_progress_on_a_terminal(tmp_path):
     src = tmp_path / "g.pgn"
     src.write_text(GOOD)
     master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(src), "--nodes", "200",
-                          "--workers", "1", "-o", str(tmp_path / "o.jsonl")], stderr=slave, stdout=subprocess.DEVNULL)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kibitz",
+            "analyse",
+            str(src),
+            "--nodes",
+            "200",
+            "--workers",
+            "1",
+            "-o",
+            str(tmp_path / "o.jsonl"),
+        ],
+        stderr=slave,
+        stdout=subprocess.DEVNULL,
+    )
     os.close(slave)
     seen = b""
     while True:
@@ -449,8 +478,10 @@ def test_ctrl_c_stops_at_once(tmp_path):
     src.write_text((DATA / "book_games.pgn").read_text())
     out = tmp_path / "o.jsonl"
     # A budget large enough that no game finishes before the signal.
-    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(src), "--nodes", "5000000",
-                          "--workers", "2", "-o", str(out)], stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "kibitz", "analyse", str(src), "--nodes", "5000000", "--workers", "2", "-o", str(out)],
+        stderr=subprocess.PIPE,
+    )
     time.sleep(2)
     p.send_signal(signal.SIGINT)
     t = time.monotonic()
@@ -461,7 +492,7 @@ def test_ctrl_c_stops_at_once(tmp_path):
 
 def test_multipv_and_depth_limits(tmp_path):
     src = tmp_path / "g.pgn"
-    src.write_text(GOOD.split("[Event \"From a position")[0])
+    src.write_text(GOOD.split('[Event "From a position')[0])
     recs = list(kibitz.analyse_games(src, depth=3, multipv=3, workers=1))
     ref = python_chess_games(src.read_text())
     for rec, game in zip(recs, ref):

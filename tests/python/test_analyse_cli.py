@@ -56,8 +56,12 @@ def count_records(path: Path) -> int:
 def test_an_output_that_is_the_input_is_refused_and_the_input_kept(games, tmp_path):
     link = tmp_path / "hard-link.pgn"
     os.link(games, link)
-    for args in (["-o", str(games)], ["--pgn-out", str(games)], ["-o", str(link)],
-                 ["--pgn-out", str(tmp_path / "." / "g.pgn")]):
+    for args in (
+        ["-o", str(games)],
+        ["--pgn-out", str(games)],
+        ["-o", str(link)],
+        ["--pgn-out", str(tmp_path / "." / "g.pgn")],
+    ):
         p = kibitz("analyse", str(games), "--nodes", NODES, *args)
         assert_one_line_error(p, "the input")
         assert games.read_bytes() == GAMES
@@ -78,13 +82,16 @@ def test_the_two_outputs_must_be_different_files(games, tmp_path):
     assert out.read_bytes() == b"keep\n"
 
 
-@pytest.mark.parametrize("bad", [
-    ["--pgn-out", "/nonexistent-dir/x.pgn"],
-    ["--depth", "200"],
-    ["--hash", "2000000"],
-    ["--movetime", "inf"],
-    ["--resume", "--pgn-out", "/nonexistent-dir/x.pgn"],
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--pgn-out", "/nonexistent-dir/x.pgn"],
+        ["--depth", "200"],
+        ["--hash", "2000000"],
+        ["--movetime", "inf"],
+        ["--resume", "--pgn-out", "/nonexistent-dir/x.pgn"],
+    ],
+)
 def test_a_failed_start_leaves_the_existing_output_as_it_was(games, tmp_path, bad):
     keep = tmp_path / "keep.jsonl"
     keep.write_bytes(b'{"game":1}\n')
@@ -123,8 +130,11 @@ def test_write_errors_name_the_output_not_the_input(games):
 
 
 def test_a_closed_pipe_ends_the_run_quietly_with_141(games):
-    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", NODES,
-                          "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", NODES, "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert p.stdout is not None and p.stderr is not None
     p.stdout.readline()
     p.stdout.close()
@@ -204,8 +214,22 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_the_workers_end_when_the_run_is_killed(games, tmp_path, sig):
-    p = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", "50000000",
-                          "--workers", "2", "-o", str(tmp_path / "o.jsonl")], stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kibitz",
+            "analyse",
+            str(games),
+            "--nodes",
+            "50000000",
+            "--workers",
+            "2",
+            "-o",
+            str(tmp_path / "o.jsonl"),
+        ],
+        stderr=subprocess.PIPE,
+    )
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
@@ -233,8 +257,22 @@ def test_the_workers_end_when_the_run_is_killed(games, tmp_path, sig):
 
 def test_a_second_run_on_the_same_output_is_refused(games, tmp_path):
     out = tmp_path / "o.jsonl"
-    first = subprocess.Popen([sys.executable, "-m", "kibitz", "analyse", str(games), "--nodes", "50000000",
-                              "--workers", "1", "-o", str(out)], stderr=subprocess.PIPE)
+    first = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kibitz",
+            "analyse",
+            str(games),
+            "--nodes",
+            "50000000",
+            "--workers",
+            "1",
+            "-o",
+            str(out),
+        ],
+        stderr=subprocess.PIPE,
+    )
     try:
         time.sleep(3)  # well into its first game
         assert first.poll() is None

@@ -37,8 +37,11 @@ SLOW = "--runslow" in sys.argv
 
 def examples(n: int) -> settings:
     """``n`` examples by default, ten times as many with --runslow."""
-    return settings(max_examples=n * 10 if SLOW else n, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    return settings(
+        max_examples=n * 10 if SLOW else n,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 
 
 def same_move(a: object, b: chess.Move) -> bool:
@@ -60,7 +63,8 @@ def assert_same_queries(kb: kibitz.Board, cb: chess.Board, rnd: random.Random, f
     assert str(kb) == str(cb) and repr(kb) == repr(cb), where
     assert kb.unicode() == cb.unicode(), where
     assert kb.unicode(invert_color=True, borders=True, empty_square=".", orientation=chess.BLACK) == cb.unicode(
-        invert_color=True, borders=True, empty_square=".", orientation=chess.BLACK), where
+        invert_color=True, borders=True, empty_square=".", orientation=chess.BLACK
+    ), where
     # Moves: the view, its len / in / count / any, pseudo-legal moves, captures.
     legal = list(kb.legal_moves)
     ref_legal = list(cb.legal_moves)
@@ -189,8 +193,9 @@ ENDGAMES = [
 
 
 @examples(40)
-@given(fen=st.sampled_from(ENDGAMES), clock=st.integers(0, 149), seed=seeds, plies=st.integers(0, 12),
-       repeat=st.booleans())
+@given(
+    fen=st.sampled_from(ENDGAMES), clock=st.integers(0, 149), seed=seeds, plies=st.integers(0, 12), repeat=st.booleans()
+)
 def test_random_endgames_near_the_move_limits(fen: str, clock: int, seed: int, plies: int, repeat: bool) -> None:
     fen = fen.format(h=clock)
     play_and_compare(kibitz.Board(fen), chess.Board(fen), seed, plies, repeat_bias=repeat)
@@ -247,7 +252,12 @@ def test_piece_like_python_chess() -> None:
         ours, theirs = kibitz.Piece.from_symbol(sym), chess.Piece.from_symbol(sym)
         assert ours == theirs and theirs == ours and hash(ours) == hash(theirs)
         assert (ours.piece_type, ours.color, ours.symbol(), str(ours), repr(ours)) == (
-            theirs.piece_type, theirs.color, theirs.symbol(), str(theirs), repr(theirs))
+            theirs.piece_type,
+            theirs.color,
+            theirs.symbol(),
+            str(theirs),
+            repr(theirs),
+        )
         assert ours.unicode_symbol() == theirs.unicode_symbol()
         assert ours.unicode_symbol(invert_color=True) == theirs.unicode_symbol(invert_color=True)
         assert kibitz.Piece(theirs.piece_type, theirs.color) == ours
@@ -257,8 +267,22 @@ def test_piece_like_python_chess() -> None:
 
 
 def test_constants_and_square_helpers_match_python_chess() -> None:
-    for name in ["WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "SQUARES",
-                 "SQUARE_NAMES", "FILE_NAMES", "RANK_NAMES", "PIECE_TYPES", "COLORS"]:
+    for name in [
+        "WHITE",
+        "BLACK",
+        "PAWN",
+        "KNIGHT",
+        "BISHOP",
+        "ROOK",
+        "QUEEN",
+        "KING",
+        "SQUARES",
+        "SQUARE_NAMES",
+        "FILE_NAMES",
+        "RANK_NAMES",
+        "PIECE_TYPES",
+        "COLORS",
+    ]:
         assert getattr(kibitz, name) == getattr(chess, name), name
     for name in chess.SQUARE_NAMES:
         assert getattr(kibitz, name.upper()) == getattr(chess, name.upper())
@@ -297,8 +321,13 @@ def test_copy_and_pickle_keep_position_and_history(seed: int, plies: int, chess9
         if not moves:
             break
         b.push(rnd.choice(moves))
-    for twin in (b.copy(), copy.copy(b), copy.deepcopy(b), pickle.loads(pickle.dumps(b)),
-                 kibitz.Board.from_chess(b.to_chess())):
+    for twin in (
+        b.copy(),
+        copy.copy(b),
+        copy.deepcopy(b),
+        pickle.loads(pickle.dumps(b)),
+        kibitz.Board.from_chess(b.to_chess()),
+    ):
         assert twin == b and twin is not b
         assert twin.fen() == b.fen() and twin.move_stack == b.move_stack and twin.chess960 == b.chess960
         assert twin.root().fen() == b.root().fen()
@@ -350,7 +379,9 @@ def test_legal_moves_view_is_live() -> None:
     assert len(view) == 20
     pseudo = b.pseudo_legal_moves
     b.push_san("e4")
-    assert set(pseudo) == set(chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").pseudo_legal_moves)
+    assert set(pseudo) == set(
+        chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").pseudo_legal_moves
+    )
     # An iterator made before a push keeps the moves of its own position.
     it = iter(b.legal_moves)
     b.push(next(it))
@@ -478,8 +509,12 @@ except KeyboardInterrupt:
 def interrupt_deep_perft() -> tuple[float, str]:
     """Starts a deep perft in a child, sends SIGINT, and returns the delay until the child
     caught KeyboardInterrupt and the FEN of its board afterwards."""
-    p = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD], stdout=subprocess.PIPE, text=True,
-                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    p = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_CHILD],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "ready"
     time.sleep(0.3)  # well inside the perft

@@ -62,7 +62,25 @@ def test_piece_names_and_symbols() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["e4", "Nf3", "exd5", "e8=Q", "Nbd7", "R1a3", "Qh4e1", "Ng1-f3", "e2-e4", "O-O", "Kg1", "d8=K", "a9", "Nf3+", "Qxf7#", "xe4"]
+    "text",
+    [
+        "e4",
+        "Nf3",
+        "exd5",
+        "e8=Q",
+        "Nbd7",
+        "R1a3",
+        "Qh4e1",
+        "Ng1-f3",
+        "e2-e4",
+        "O-O",
+        "Kg1",
+        "d8=K",
+        "a9",
+        "Nf3+",
+        "Qxf7#",
+        "xe4",
+    ],
 )
 def test_san_regex_matches_what_python_chess_matches(text: str) -> None:
     mine, theirs = kibitz.SAN_REGEX.match(text), chess.SAN_REGEX.match(text)

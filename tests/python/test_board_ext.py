@@ -54,7 +54,10 @@ def test_queries_match_python_chess(seed: int, chess960: bool) -> None:
             assert getattr(ours, name) == getattr(theirs, name), (fen, name)
         assert list(ours.occupied_co) == list(theirs.occupied_co)
         for q in QUERIES:
-            assert outcome(lambda: eval("b." + q, {"b": ours})) == outcome(lambda: eval("b." + q, {"b": theirs})), (fen, q)
+            assert outcome(lambda: eval("b." + q, {"b": ours})) == outcome(lambda: eval("b." + q, {"b": theirs})), (
+                fen,
+                q,
+            )
         for color in (True, False):
             for pt in range(1, 7):
                 assert ours.pieces_mask(pt, color) == theirs.pieces_mask(pt, color)
@@ -79,7 +82,12 @@ def test_generators_with_masks_match_python_chess(seed: int, from_mask: int, to_
         ours, theirs = kibitz.Board(fen), chess.Board(fen)
         for name in ("generate_legal_moves", "generate_legal_captures", "generate_pseudo_legal_moves",
                      "generate_pseudo_legal_captures", "generate_castling_moves", "generate_legal_ep"):  # fmt: skip
-            for fm, tm in ((from_mask, to_mask), (chess.BB_ALL, to_mask), (from_mask, chess.BB_ALL), (chess.BB_ALL, chess.BB_ALL)):
+            for fm, tm in (
+                (from_mask, to_mask),
+                (chess.BB_ALL, to_mask),
+                (from_mask, chess.BB_ALL),
+                (chess.BB_ALL, chess.BB_ALL),
+            ):
                 mine = sorted(m.uci() for m in getattr(ours, name)(fm, tm))
                 want = sorted(m.uci() for m in getattr(theirs, name)(fm, tm))
                 assert mine == want, (fen, name, hex(fm), hex(tm & chess.BB_ALL))

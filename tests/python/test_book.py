@@ -136,8 +136,9 @@ def test_illegal_and_zero_weight_entries_skipped(tmp_path):
     write_raw(p, rows)
     ours = Book.open(p)
     assert [(e.move, e.weight) for e in ours.entries(start)] == [("e2e4", 5)]
-    assert [(e.move, e.weight) for e in ours.entries(start, minimum_weight=0)] == [("e2e4", 5), ("d2d4", 0)] or \
-        sorted((e.move, e.weight) for e in ours.entries(start, minimum_weight=0)) == [("d2d4", 0), ("e2e4", 5)]
+    assert [(e.move, e.weight) for e in ours.entries(start, minimum_weight=0)] == [("e2e4", 5), ("d2d4", 0)] or sorted(
+        (e.move, e.weight) for e in ours.entries(start, minimum_weight=0)
+    ) == [("d2d4", 0), ("e2e4", 5)]
     with chess.polyglot.open_reader(p) as reader:
         theirs = [(e.move.uci(), e.weight) for e in reader.find_all(chess.Board())]
         assert theirs == [(e.move, e.weight) for e in ours.entries(start)]
@@ -148,7 +149,9 @@ def test_illegal_and_zero_weight_entries_skipped(tmp_path):
 def test_promotion_encoding_round_trip(tmp_path):
     fen = "8/1P6/8/8/8/8/6k1/K7 w - - 0 1"
     b = kibitz.Board(fen)
-    table = {b.polyglot_key(): {encode_move(b, m): (i + 1, 0) for i, m in enumerate(["b7b8q", "b7b8n", "b7b8r", "b7b8b"])}}
+    table = {
+        b.polyglot_key(): {encode_move(b, m): (i + 1, 0) for i, m in enumerate(["b7b8q", "b7b8n", "b7b8r", "b7b8b"])}
+    }
     p = tmp_path / "promo.bin"
     p.write_bytes(kbook.write_book(table))
     with chess.polyglot.open_reader(p) as reader:
@@ -300,8 +303,11 @@ def test_book_build_prints_text_from_the_pgn_escaped(tmp_path):
     escape, never raw."""
     src = tmp_path / "evil.pgn"
     src.write_bytes(b'[Event "x"]\n\n1. e4 \x1bc\x07 *\n')
-    p = subprocess.run([sys.executable, "-m", "kibitz", "book", "build", str(src), "-o", str(tmp_path / "b.bin")],
-                       capture_output=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "kibitz", "book", "build", str(src), "-o", str(tmp_path / "b.bin")],
+        capture_output=True,
+        timeout=120,
+    )
     err = p.stderr.decode()
     assert p.returncode == 0, err
     assert "\x1b" not in err and "\x07" not in err

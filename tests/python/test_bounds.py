@@ -20,7 +20,9 @@ import kibitz
 HUGE = [1e23, 1e30, float("inf"), 10**22, 10**400]
 
 
-def search_stopped_after(engine: kibitz.Engine, board: kibitz.Board, seconds: float, **kw: object) -> kibitz.SearchResult:
+def search_stopped_after(
+    engine: kibitz.Engine, board: kibitz.Board, seconds: float, **kw: object
+) -> kibitz.SearchResult:
     """search(**kw), stopped from another thread after `seconds` (for limits that are, in
     effect, no limit)."""
     timer = threading.Timer(seconds, engine.stop)
@@ -49,10 +51,19 @@ def test_huge_node_counts_saturate(value: int) -> None:
 @pytest.mark.parametrize(
     "kw",
     [
-        dict(movetime_ms=float("nan")), dict(movetime_ms=-1), dict(soft_ms=float("-inf")),
-        dict(hard_ms=-(10**400)), dict(depth=0), dict(depth=121), dict(depth=10**30),
-        dict(depth=-(10**30)), dict(nodes=0), dict(nodes=-(10**22)), dict(multipv=0),
-        dict(multipv=-(2**70)), dict(movetime_ms="100"),
+        dict(movetime_ms=float("nan")),
+        dict(movetime_ms=-1),
+        dict(soft_ms=float("-inf")),
+        dict(hard_ms=-(10**400)),
+        dict(depth=0),
+        dict(depth=121),
+        dict(depth=10**30),
+        dict(depth=-(10**30)),
+        dict(nodes=0),
+        dict(nodes=-(10**22)),
+        dict(multipv=0),
+        dict(multipv=-(2**70)),
+        dict(movetime_ms="100"),
     ],
 )
 def test_bad_limits_are_value_errors_naming_the_argument(kw: dict[str, object]) -> None:
@@ -94,7 +105,9 @@ def run_then_interrupt(code: str, after: float = 1.0) -> tuple[subprocess.Comple
     `after` seconds have passed; the result and how long it took to end after the signal."""
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "started"
@@ -124,7 +137,7 @@ def test_ctrl_c_ends_a_search() -> None:
             print(e.search(kibitz.Board(), depth=2).best_move)  # still usable
         """
     )
-    assert result.stdout.split() [:1] == ["interrupted"], result.stderr
+    assert result.stdout.split()[:1] == ["interrupted"], result.stderr
     assert len(result.stdout.split()) == 2
     assert took < 2.0
 
@@ -135,10 +148,25 @@ BASE = "4k3/8/8/8/8/8/8/4K2R w - -"
 @pytest.mark.parametrize(
     "half,full",
     [
-        ("0", "1"), ("99", "0"), ("100", "1"), ("4294967295", "1"), ("4294967296", "4294967296"),
-        ("99999999999999999999", "7"), ("+5", "-0"), ("0_0", "1_0"), ("007", "08"),
-        ("-1", "1"), ("1", "-3"), ("1__0", "1"), ("_1", "1"), ("1_", "1"), ("1.5", "1"), ("x", "1"),
-        ("+", "1"), ("0x10", "1"), ("1", "1e3"),
+        ("0", "1"),
+        ("99", "0"),
+        ("100", "1"),
+        ("4294967295", "1"),
+        ("4294967296", "4294967296"),
+        ("99999999999999999999", "7"),
+        ("+5", "-0"),
+        ("0_0", "1_0"),
+        ("007", "08"),
+        ("-1", "1"),
+        ("1", "-3"),
+        ("1__0", "1"),
+        ("_1", "1"),
+        ("1_", "1"),
+        ("1.5", "1"),
+        ("x", "1"),
+        ("+", "1"),
+        ("0x10", "1"),
+        ("1", "1e3"),
     ],
 )
 def test_counters_are_read_as_python_chess_reads_them(half: str, full: str) -> None:

@@ -133,7 +133,7 @@ def test_ctrl_c_ends_any_subcommand_with_130(args: List[str]) -> None:
         (["perft-diff", "65", "--script", "true"], "between 1 and 64"),
         (["perft-diff", "100000000000000000000", "--script", "true"], "between 1 and 64"),
         (["perft-diff", "2", "--engine", "'unterminated"], "closing quotation"),
-        (["perft-diff", "2", "--script", "\"unterminated"], "closing quotation"),
+        (["perft-diff", "2", "--script", '"unterminated'], "closing quotation"),
         (["perft-diff", "2", "--script", "true", "--timeout", "inf"], "--timeout"),
         (["perft-diff", "2", "--script", "true", "--timeout", "nan"], "--timeout"),
         (["play", "--time", "nan"], "--time"),
@@ -169,8 +169,12 @@ def test_progress_on_a_terminal_only() -> None:
     # A terminal 80 columns wide (a fresh pty has 0, where tqdm draws an empty bar).
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     try:
-        proc = subprocess.Popen(KIBITZ + ["perft", "7", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"],
-                                stdout=subprocess.PIPE, stderr=fd, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            KIBITZ + ["perft", "7", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"],
+            stdout=subprocess.PIPE,
+            stderr=fd,
+            stdin=subprocess.DEVNULL,
+        )
         out, _ = proc.communicate(timeout=120)
         tty_output = b""
         while select.select([pid], [], [], 0.2)[0]:
@@ -274,8 +278,13 @@ def test_book_file_must_be_a_regular_file(tmp_path: Path) -> None:
             Book.open(path)
     assert time.monotonic() - t0 < 5
     # Through UCI: reported, the engine goes on.
-    p = subprocess.run(KIBITZ, input=f"setoption name BookFile value {fifo}\nisready\nquit\n",
-                       capture_output=True, text=True, timeout=30)
+    p = subprocess.run(
+        KIBITZ,
+        input=f"setoption name BookFile value {fifo}\nisready\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert "not a regular file" in p.stdout and "readyok" in p.stdout
 
 
@@ -318,8 +327,16 @@ def test_a_failed_write_leaves_the_old_book_whole(tmp_path: Path) -> None:
     # And through the CLI: book build under the limit reports and keeps the old book.
     root = Path(__file__).resolve().parents[2]
     p = subprocess.run(
-        ["sh", "-c", f'ulimit -f 8; exec "$0" -m kibitz book build tests/data/book_games.pgn -o {target}', sys.executable],
-        capture_output=True, text=True, timeout=120, cwd=root,
+        [
+            "sh",
+            "-c",
+            f'ulimit -f 8; exec "$0" -m kibitz book build tests/data/book_games.pgn -o {target}',
+            sys.executable,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
     )
     assert p.returncode == 2 and "cannot write" in p.stderr, (p.returncode, p.stderr)
     assert target.read_bytes() == old

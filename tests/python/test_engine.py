@@ -45,7 +45,9 @@ def engine() -> kibitz.Engine:
 @pytest.mark.parametrize("fen,n", MATES)
 def test_mate_distance_and_pv_mates(engine: kibitz.Engine, fen: str, n: int) -> None:
     engine.clear()
-    r = engine.search(kibitz.Board(fen), depth=max(4, 2 * abs(n) + 6))  # margin for selective pruning, as in tests/search.rs
+    r = engine.search(
+        kibitz.Board(fen), depth=max(4, 2 * abs(n) + 6)
+    )  # margin for selective pruning, as in tests/search.rs
     assert r.mate == n, r
     assert r.score_cp is None
     ref = chess.Board(fen)
@@ -342,8 +344,13 @@ def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_
     # The hidden UCI options: not declared, checked, and the same search as the argument.
     out = io.StringIO()
     s = UciEngine(out)
-    for line in ["uci", "setoption name SearchOff value nmp, bogus", "setoption name SearchOff value nmp",
-                 "position fen " + board.fen(), "go depth 6"]:
+    for line in [
+        "uci",
+        "setoption name SearchOff value nmp, bogus",
+        "setoption name SearchOff value nmp",
+        "position fen " + board.fen(),
+        "go depth 6",
+    ]:
         s.handle(line)
     assert s._job is not None and s._job.done.wait(60)
     lines = out.getvalue().splitlines()

@@ -165,8 +165,11 @@ def test_net_files_that_are_no_regular_files_or_of_the_wrong_size_are_refused_be
     with open(huge, "wb") as f:
         f.write(NET.read_bytes()[:32])  # a valid header, then far too much
         f.truncate(500 << 20)  # sparse: no disk space taken
-    cases = [(fifo, "OSError", "a FIFO, not a regular file"), (tmp_path, "OSError", "a directory"),
-             (huge, "NetError", "too long: expected")]
+    cases = [
+        (fifo, "OSError", "a FIFO, not a regular file"),
+        (tmp_path, "OSError", "a directory"),
+        (huge, "NetError", "too long: expected"),
+    ]
     if os.path.exists("/dev/zero"):
         cases.append((Path("/dev/zero"), "OSError", "a device, not a regular file"))
     script = (
@@ -219,19 +222,21 @@ def test_uci_eval_and_eval_options(tmp_path: Path) -> None:
     hce_cp = -kibitz.Engine(1, nnue=False).evaluate(kibitz.Board(fen))
     bad = tmp_path / "bad.nnue"
     bad.write_bytes(NET.read_bytes()[:-1])
-    out = uci([
-        "uci",
-        f"position fen {fen}",
-        "eval",
-        f"setoption name EvalFile value {bad}",
-        "eval",
-        "setoption name UseNNUE value false",
-        "eval",
-        "setoption name UseNNUE value true",
-        f"setoption name EvalFile value {scaled_copy(tmp_path, -1)}",
-        "eval",
-        "go depth 3",
-    ])
+    out = uci(
+        [
+            "uci",
+            f"position fen {fen}",
+            "eval",
+            f"setoption name EvalFile value {bad}",
+            "eval",
+            "setoption name UseNNUE value false",
+            "eval",
+            "setoption name UseNNUE value true",
+            f"setoption name EvalFile value {scaled_copy(tmp_path, -1)}",
+            "eval",
+            "go depth 3",
+        ]
+    )
     assert "option name UseNNUE type check default true" in out
     assert "option name EvalFile type string default <empty>" in out
     evals = [l for l in out if "evaluation:" in l]

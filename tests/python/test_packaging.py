@@ -62,9 +62,7 @@ def test_uci_id_name_carries_the_version() -> None:
 
 
 def test_cli_version_is_the_package_version() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "kibitz", "--version"], capture_output=True, text=True, timeout=60
-    )
+    result = subprocess.run([sys.executable, "-m", "kibitz", "--version"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"kibitz {cargo_version()}"
 
@@ -125,7 +123,10 @@ def test_build_wheels_script() -> None:
     # own full run.
     result = subprocess.run(
         [str(ROOT / "scripts" / "build-wheels"), "--no-sdist-install"],
-        capture_output=True, text=True, timeout=1800, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert f"dist/kibitz-{cargo_version()}-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" in result.stdout

@@ -31,9 +31,7 @@ from kibitz.perftdiff import (
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 STOCKFISH = os.environ.get("KIBITZ_STOCKFISH", "/usr/games/stockfish")
-needs_stockfish = pytest.mark.skipif(
-    shutil.which(STOCKFISH) is None, reason=f"Stockfish not installed at {STOCKFISH}"
-)
+needs_stockfish = pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason=f"Stockfish not installed at {STOCKFISH}")
 
 
 def engine_cmd(name: str, *args: str) -> str:
@@ -57,7 +55,7 @@ STANDARD_POSITIONS = [
 def check_steps_independently(root: str | None, diff) -> None:  # type: ignore[no-untyped-def]
     """kibitz's counts along the descent equal python-chess's."""
     board = reference.board_after(root)
-    for step, move in zip(diff.steps, diff.path[len(diff.path) - len(diff.steps):]):
+    for step, move in zip(diff.steps, diff.path[len(diff.path) - len(diff.steps) :]):
         assert step.move == move
         board.push_uci(move)
         assert step.ours == reference.perft(board, step.depth - 1)
@@ -160,7 +158,9 @@ def test_finds_missing_underpromotions_at_the_root() -> None:
     with UciEngine(engine_cmd("no_underpromotion.py")) as eng:
         diff = find_difference(eng.divide, 2, root)
     assert diff is not None and diff.path == [] and diff.steps == []
-    expected = sorted(m.uci() for m in chess.Board(root).legal_moves if m.promotion in (chess.KNIGHT, chess.BISHOP, chess.ROOK))
+    expected = sorted(
+        m.uci() for m in chess.Board(root).legal_moves if m.promotion in (chess.KNIGHT, chess.BISHOP, chess.ROOK)
+    )
     assert diff.missing == expected and len(expected) == 9
 
 
@@ -178,7 +178,13 @@ def test_script_placeholders_run_kibitz_itself() -> None:
     kibitz_cmd = f"{shlex.quote(sys.executable)} -m kibitz perft --fen {{fen}} {{depth}} --divide --moves {{moves}}"
     eng = ScriptEngine(kibitz_cmd)
     assert eng.argv("8/8/8/8/8/8/8/k6K w - - 0 1", ["h1g1"], 2)[-7:] == [
-        "perft", "--fen", "8/8/8/8/8/8/8/k6K w - - 0 1", "2", "--divide", "--moves", "h1g1",
+        "perft",
+        "--fen",
+        "8/8/8/8/8/8/8/k6K w - - 0 1",
+        "2",
+        "--divide",
+        "--moves",
+        "h1g1",
     ]
     assert find_difference(eng.divide, 3, KIWIPETE, ["e1g1"]) is None
 

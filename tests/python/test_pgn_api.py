@@ -228,26 +228,26 @@ BROKEN = [
     "",
     "\n\n\n",
     "1. e4 e5 2. Nf3",
-    "[Event \"x\"]",
-    "[Event \"x\"]\n[Site \"y\"\n1. e4 *",
-    "[Event \"unterminated\n1. e4 *\n",
-    "1. e4 { unterminated comment\n2. d4 *\n\n[Event \"next\"]\n\n1. d4 *",
+    '[Event "x"]',
+    '[Event "x"]\n[Site "y"\n1. e4 *',
+    '[Event "unterminated\n1. e4 *\n',
+    '1. e4 { unterminated comment\n2. d4 *\n\n[Event "next"]\n\n1. d4 *',
     "1. e4 e5 ( 1... Qh4 2. Qh5 ( 2. Kxe8 3. d4 ) 2... Ke7 ) 2. Nf3 *",
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O-O *",
     "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. O-O *",
     "1. e4 ) ) ( 1. d4 ( ( e5 *",
     "( 1. e4 ) 1. d4 *",
     "1. e4 e5 )( 2. Nf3 *",
-    "garbage here\n1. e4 *\n\nmore garbage %$#\n\n[Event \"ok\"]\n1. d4 d5 *\n",
-    "%escaped line\n; comment line\n[Event \"a\"]\n%x\n1. e4 ; rest\n2. d4 *",
-    "\ufeff[Event \"bom\"]\n\n1. e4 e5 *\n",
-    "[Event \"crlf\"]\r\n[Site \"s\"]\r\n\r\n1. e4 { a\r\ncomment } e5 *\r\n\r\n1. d4 *\r\n",
-    "[FEN \"not a fen\"]\n\n1. e4 *\n\n1. d4 *",
-    "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 *",
-    "[Variant \"NoSuchVariant\"]\n\n1. e4 *",
-    "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n"
+    'garbage here\n1. e4 *\n\nmore garbage %$#\n\n[Event "ok"]\n1. d4 d5 *\n',
+    '%escaped line\n; comment line\n[Event "a"]\n%x\n1. e4 ; rest\n2. d4 *',
+    '\ufeff[Event "bom"]\n\n1. e4 e5 *\n',
+    '[Event "crlf"]\r\n[Site "s"]\r\n\r\n1. e4 { a\r\ncomment } e5 *\r\n\r\n1. d4 *\r\n',
+    '[FEN "not a fen"]\n\n1. e4 *\n\n1. d4 *',
+    '[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n[SetUp "1"]\n\n1. e4 *',
+    '[Variant "NoSuchVariant"]\n\n1. e4 *',
+    '[Variant "Chess960"]\n[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]\n\n'
     "9. g3 O-O 10. O-O *",
-    "[Variant \"wild/0\"]\n\n1. e4 *",
+    '[Variant "wild/0"]\n\n1. e4 *',
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 9. Rxd1 *",
     "1. e4 $1 $2 !? ?! !! ?? ! ? $300 e5 *",
     "1. -- e5 2. Z0 d5 3. 0000 Nc6 4. @@@@ *",
@@ -258,9 +258,9 @@ BROKEN = [
     "1. e2e4 e7e5 2. Ng1f3 Nb8-c6 3. f1c4 *",
     "1. e4 d5 2. exd5 3. xd5 *",
     "1. e4 d5 2. d5 exd5 *",
-    "[FEN \"6Q1/8/1k6/1Bp5/2Pn1N2/P1P5/5K2/8 w - - 1 60\"]\n\n60. d4 cxd4 61. cxd4 *",
-    "[FEN \"8/4P3/8/8/8/k7/8/K7 w - - 0 1\"]\n\n1. e8 ( 1. e8q ) ( 1. e7e8 ) ( 1. e7e8q ) ( 1. e8=K ) 1. e8Q *",
-    "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. e1h1 ( 1. e1c1 ) ( 1. Ke1g1 ) ( 1. e1f1 ) 1... O-O-O *",
+    '[FEN "6Q1/8/1k6/1Bp5/2Pn1N2/P1P5/5K2/8 w - - 1 60"]\n\n60. d4 cxd4 61. cxd4 *',
+    '[FEN "8/4P3/8/8/8/k7/8/K7 w - - 0 1"]\n\n1. e8 ( 1. e8q ) ( 1. e7e8 ) ( 1. e7e8q ) ( 1. e8=K ) 1. e8Q *',
+    '[FEN "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]\n\n1. e1h1 ( 1. e1c1 ) ( 1. Ke1g1 ) ( 1. e1f1 ) 1... O-O-O *',
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1=Q 6. Qh5 *",
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1Q 6. Qh5 *",
     "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 b2a1 *",
@@ -274,10 +274,10 @@ BROKEN = [
     "1. e4 {}{}{ } { x }} e5 *",
     "{ before } { more } 1. e4 *",
     "1. e4 e5 ( { start } 1... d5 { after } ) ( { only a comment } ) *",
-    "[Event \"a\"]\n\n\n[Site \"b\"]\n1. e4 *",
-    "[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *",
-    "[Result \"1-0\"]\n\n1. e4 0-1",
-    "[White \"x\" ]  \n[Black\t\"y\"]\n[bad tag]\n[Bad.Tag \"z\"]\n\n1. e4 *",
+    '[Event "a"]\n\n\n[Site "b"]\n1. e4 *',
+    '[Event "a"]\n\n[Site "b"]\n\n1. e4 *',
+    '[Result "1-0"]\n\n1. e4 0-1',
+    '[White "x" ]  \n[Black\t"y"]\n[bad tag]\n[Bad.Tag "z"]\n\n1. e4 *',
     "1. e4\n\n1. d4\n\n\n\n1. c4",
     "1. e4 e5 2. Nf3 ( 2. Nc3 ( 2. Bc4 ( 2. d4 ) ) ) 2... Nc6 *",
     "1. e4 e5 2. Nf3 Nc6 ( 2... d6 3. d4 ( 3. Bc4 Be7 ( 3... Nf6 ) ) ) 3. Bb5 *",
@@ -342,7 +342,8 @@ def test_more_variations_ended_than_begun() -> None:
     game = kpgn.read_game(handle)
     assert game is not None and [m.uci() for m in game.mainline_moves()] == ["e2e4", "d7d5"]
     assert [error_key(e) for e in game.errors] == [
-        error_key(e) for e in chess.pgn.read_game(io.StringIO("1. e4 Qxh7 *")).errors  # type: ignore[union-attr]
+        error_key(e)
+        for e in chess.pgn.read_game(io.StringIO("1. e4 Qxh7 *")).errors  # type: ignore[union-attr]
     ]
     second = kpgn.read_game(handle)
     assert second is not None and str(second) == str(chess.pgn.read_game(io.StringIO("1. d4 *")))
@@ -358,7 +359,7 @@ def test_truncated_files() -> None:
 def test_garbage_between_games() -> None:
     rng = random.Random(601)
     games = corpus(601, 6).split("\n\n\n")
-    junk = ["%%%\n", "; x\n", "}}}\n", "garbage ((\n", "\n\n", "[X \"y\"]\n", "{ open\n", ")\n", "1-0\n"]
+    junk = ["%%%\n", "; x\n", "}}}\n", "garbage ((\n", "\n\n", '[X "y"]\n', "{ open\n", ")\n", "1-0\n"]
     for _ in range(8):
         parts = []
         for g in games:
@@ -391,7 +392,7 @@ def test_hypothesis_generated_games(seed: int) -> None:
     assert_same_reading(text + "\n\n" + text)
 
 
-MUTATION_ALPHABET = list("{}()[]\";%$!?*-+#=/\n\r\t 0123456789abcdefghNBRQKOxZ@\ufeff")
+MUTATION_ALPHABET = list('{}()[]";%$!?*-+#=/\n\r\t 0123456789abcdefghNBRQKOxZ@\ufeff')
 
 
 @examples(40)
@@ -507,7 +508,9 @@ def random_edit(rng: random.Random, ours: Any, theirs: Any) -> str:
         x.set_eval(pov, depth), y.set_eval(pov, depth)
     elif op == "arrows":
         arrows = [(rng.randrange(64), rng.randrange(64)) for _ in range(rng.randint(0, 3))]
-        colored = [chess.svg.Arrow(a, b, color=rng.choice(["red", "green", "blue", "yellow", "pink"])) for a, b in arrows]
+        colored = [
+            chess.svg.Arrow(a, b, color=rng.choice(["red", "green", "blue", "yellow", "pink"])) for a, b in arrows
+        ]
         x.set_arrows(colored), y.set_arrows(colored)
     elif op == "comment":
         text = rng.choice(["", "plain", "[%clk 1:00:00] x", "[%eval 0.5,3] [%csl Ra1]", " pad "])
@@ -723,7 +726,9 @@ def reference_line_tokens(line: str) -> Optional[list[str]]:
 
 
 @examples(300)
-@given(st.lists(CHUNK, max_size=5), st.sampled_from([" ", "  ", "\t", " \u00a0 ", ""]), st.sampled_from(["", "\n", "\r\n"]))
+@given(
+    st.lists(CHUNK, max_size=5), st.sampled_from([" ", "  ", "\t", " \u00a0 ", ""]), st.sampled_from(["", "\n", "\r\n"])
+)
 def test_plain_line_tokens_match_the_tokenizer(chunks: list[str], sep: str, end: str) -> None:
     line = sep.join(chunks) + end
     plain = kpgn._plain_tokens(line)

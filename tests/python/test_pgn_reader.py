@@ -64,8 +64,7 @@ class ReaderProcess:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE)
+            self.proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         return self.proc
 
     def read(self, data: bytes) -> dict[str, Any]:
@@ -141,14 +140,17 @@ def read_ok(reader: ReaderProcess, data: bytes) -> list[list[Any]]:
 # ---------------------------------------------------------------------------- termination
 
 
-@pytest.mark.parametrize("data", [
-    b'1. e4 " e5 *\n',
-    b'\x00\x00[Event "x"]\n\n1. e4 e5 *\n',
-    b'1. e4 [Event "on a movetext line"] e5 *\n',
-    '[Event "x"]\n\n1. e4 e5 *\n'.encode("utf-16"),
-    b'[Event "x"]\r\r1. e4 e5\r% an escape\r2. Nf3 *\r',
-    bytes(range(256)) * 4,
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'1. e4 " e5 *\n',
+        b'\x00\x00[Event "x"]\n\n1. e4 e5 *\n',
+        b'1. e4 [Event "on a movetext line"] e5 *\n',
+        '[Event "x"]\n\n1. e4 e5 *\n'.encode("utf-16"),
+        b'[Event "x"]\r\r1. e4 e5\r% an escape\r2. Nf3 *\r',
+        bytes(range(256)) * 4,
+    ],
+)
 def test_the_reader_ends_on_input_that_once_made_it_spin(reader, data):
     games = read_ok(reader, data)
     assert games
@@ -205,13 +207,16 @@ def test_real_games_read_as_python_chess_reads_them_with_every_line_ending(reade
 
 def test_reading_from_a_pipe_stops_on_ctrl_c(tmp_path):
     """A long read checks for signals: SIGINT stops it with KeyboardInterrupt."""
-    code = ("import sys, kibitz\n"
-            "try:\n"
-            "    for g in kibitz.read_games(sys.stdin.buffer): pass\n"
-            "except KeyboardInterrupt:\n"
-            "    sys.exit(7)\n")
-    feeder = subprocess.Popen(["sh", "-c", "while :; do printf ' e4 e5 Nf3 Nc6 Nf3 Nc6 \\n'; done"],
-                              stdout=subprocess.PIPE)
+    code = (
+        "import sys, kibitz\n"
+        "try:\n"
+        "    for g in kibitz.read_games(sys.stdin.buffer): pass\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(7)\n"
+    )
+    feeder = subprocess.Popen(
+        ["sh", "-c", "while :; do printf ' e4 e5 Nf3 Nc6 Nf3 Nc6 \\n'; done"], stdout=subprocess.PIPE
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=feeder.stdout)
     try:
         time.sleep(1.5)
@@ -245,7 +250,7 @@ def test_an_unclosed_variation_is_reported_and_the_next_game_is_read(reader):
 
 
 def test_a_file_ending_inside_a_variation_says_so(reader):
-    (game,) = read_ok(reader, b'1. e4 (1. d4 d5')
+    (game,) = read_ok(reader, b"1. e4 (1. d4 d5")
     assert game[3] == "truncated: the input ends inside the variation opened on line 1"
 
 

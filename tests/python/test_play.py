@@ -14,17 +14,22 @@ from uci_session import kibitz_command
 
 
 def play(stdin: str, *args: str) -> str:
-    p = subprocess.run(kibitz_command() + ["play", "--time", "0.05", *args], input=stdin,
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        kibitz_command() + ["play", "--time", "0.05", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 0, p.stderr
     assert "Traceback" not in p.stderr
     return p.stdout
 
 
-@pytest.mark.parametrize("move, fen, result", [
-    ("Rd8#", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "1-0 (White wins by checkmate)"),
-    ("Kg6", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", "1/2-1/2 (draw by stalemate)"),
-], ids=["checkmate", "stalemate"])
+@pytest.mark.parametrize(
+    "move, fen, result",
+    [
+        ("Rd8#", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "1-0 (White wins by checkmate)"),
+        ("Kg6", "7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", "1/2-1/2 (draw by stalemate)"),
+    ],
+    ids=["checkmate", "stalemate"],
+)
 def test_game_end_announced(move, fen, result):
     out = play(move + "\n", "--fen", fen)
     assert f"Game over: {result}" in out
@@ -92,17 +97,20 @@ def test_draw_board_orientation():
     assert black[-1].strip() == "h g f e d c b a"
 
 
-@pytest.mark.parametrize("fen", [
-    "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
-    "8/8/8/4k3/8/8/8/4KN2 w - - 0 1",
-    "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
-    "8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1",
-    "8/8/8/3bk3/8/8/8/4KB2 w - - 0 1",
-    "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1",
-    "8/8/8/4k3/8/8/5P2/4K3 w - - 0 1",
-    "8/8/8/4k3/8/8/8/4KR2 w - - 0 1",
-    "8/8/8/1n2k3/8/8/8/4KB2 w - - 0 1",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4KN2 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
+        "8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1",
+        "8/8/8/3bk3/8/8/8/4KB2 w - - 0 1",
+        "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1",
+        "8/8/8/4k3/8/8/5P2/4K3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4KR2 w - - 0 1",
+        "8/8/8/1n2k3/8/8/8/4KB2 w - - 0 1",
+    ],
+)
 def test_insufficient_material_matches_python_chess(fen):
     assert insufficient_material(kibitz.Board(fen)) == chess.Board(fen).is_insufficient_material()
 

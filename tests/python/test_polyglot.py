@@ -133,7 +133,10 @@ def test_minimum_weight_exclude_moves_and_integer_keys(games_book: Path) -> None
     with kpoly.open_reader(games_book) as ours, chess.polyglot.open_reader(games_book) as theirs:
         first = ours.find(kibitz.Board())
         excluded = [(e.move.uci(), e.weight) for e in ours.find_all(kibitz.Board(), exclude_moves=[first.move])]
-        want = [(e.move.uci(), e.weight) for e in theirs.find_all(board, exclude_moves=[chess.Move.from_uci(first.move.uci())])]
+        want = [
+            (e.move.uci(), e.weight)
+            for e in theirs.find_all(board, exclude_moves=[chess.Move.from_uci(first.move.uci())])
+        ]
         assert excluded == want and first.move.uci() not in [m for m, _ in excluded]
         heavy = [e.weight for e in ours.find_all(kibitz.Board(), minimum_weight=3)]
         assert heavy == [e.weight for e in theirs.find_all(board, minimum_weight=3)]

@@ -61,7 +61,11 @@ def test_pgn_game_from_a_kibitz_board() -> None:
 
 def test_syzygy_probes_a_kibitz_board() -> None:
     with chess.syzygy.open_tablebase(str(TABLES)) as tb:
-        for fen in ["8/8/8/3k4/8/8/8/KR6 w - - 0 1", "8/8/8/3k4/8/8/6p1/KR6 b - - 0 1", "8/8/8/4k3/8/8/3P4/4K3 w - - 0 1"]:
+        for fen in [
+            "8/8/8/3k4/8/8/8/KR6 w - - 0 1",
+            "8/8/8/3k4/8/8/6p1/KR6 b - - 0 1",
+            "8/8/8/4k3/8/8/3P4/4K3 w - - 0 1",
+        ]:
             assert tb.probe_wdl(kibitz.Board(fen)) == tb.probe_wdl(chess.Board(fen))
             assert tb.probe_dtz(kibitz.Board(fen)) == tb.probe_dtz(chess.Board(fen))
 

@@ -98,8 +98,19 @@ def expected_player_figures(records: list[dict[str, Any]]) -> dict[tuple[str, st
         for i, (colour, tag) in enumerate((("white", "White"), ("black", "Black"))):
             name = r["headers"].get(tag, "?")
             for key in ((name, "all"), (name, colour)):
-                f = acc.setdefault(key, {"games": 0, "points": 0.0, "decided": 0, "acc": [], "acpl": [],
-                                         "blunders": 0, "mistakes": 0, "inaccuracies": 0})
+                f = acc.setdefault(
+                    key,
+                    {
+                        "games": 0,
+                        "points": 0.0,
+                        "decided": 0,
+                        "acc": [],
+                        "acpl": [],
+                        "blunders": 0,
+                        "mistakes": 0,
+                        "inaccuracies": 0,
+                    },
+                )
                 f["games"] += 1
                 if r["result"] in points:
                     f["points"] += points[r["result"]][i]
@@ -149,8 +160,9 @@ def test_page_is_self_contained_and_escapes_everything(analysed: tuple[Path, lis
     assert not [t for t in tags if any(name == "src" or name.startswith("on") for name, _ in t[1])]
     assert [t[0] for t in tags].count("script") == 2
     # The embedded data decodes to the strings of the game.
-    data = json.loads(re.search(r'<script type="application/json" id="kibitz-data">(.*?)</script>', page,
-                                re.S).group(1))  # type: ignore[union-attr]
+    data = json.loads(
+        re.search(r'<script type="application/json" id="kibitz-data">(.*?)</script>', page, re.S).group(1)
+    )  # type: ignore[union-attr]
     first = data["games"][0]
     assert first["h"]["White"] == XSS_WHITE and first["h"]["Black"] == XSS_BLACK
     assert first["h"]["Event"] == XSS_EVENT
@@ -243,8 +255,22 @@ def test_cli_report_equals_analyse_report(analysed: tuple[Path, list[dict[str, A
 def test_analyse_report_alone_writes_no_records(analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
     pgn = analysed[0].parent / "club.pgn"
     page = tmp_path / "only.html"
-    proc = subprocess.run([sys.executable, "-m", "kibitz", "analyse", str(pgn), "--report", str(page),
-                           "--nodes", "200", "--workers", "1"], capture_output=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kibitz",
+            "analyse",
+            str(pgn),
+            "--report",
+            str(page),
+            "--nodes",
+            "200",
+            "--workers",
+            "1",
+        ],
+        capture_output=True,
+    )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == b""
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -276,8 +302,9 @@ def test_torn_last_line_is_skipped(analysed: tuple[Path, list[dict[str, Any]]], 
 @pytest.mark.parametrize("output", ["/nonexistent-dir/x.html", "/tmp"])
 def test_cli_report_write_errors_are_one_line(analysed: tuple[Path, list[dict[str, Any]]], output: str) -> None:
     jsonl, _ = analysed
-    proc = subprocess.run([sys.executable, "-m", "kibitz", "report", str(jsonl), "-o", output],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kibitz", "report", str(jsonl), "-o", output], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "cannot write" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
@@ -294,8 +321,9 @@ def test_report_written_again_keeps_its_mode(analysed: tuple[Path, list[dict[str
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary file left
 
 
-def test_analyse_resume_report_equals_an_uninterrupted_one(analysed: tuple[Path, list[dict[str, Any]]],
-                                                           tmp_path: Path) -> None:
+def test_analyse_resume_report_equals_an_uninterrupted_one(
+    analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path
+) -> None:
     jsonl, _ = analysed
     pgn = jsonl.parent / "club.pgn"
     whole = tmp_path / "whole.html"
@@ -304,14 +332,29 @@ def test_analyse_resume_report_equals_an_uninterrupted_one(analysed: tuple[Path,
     lines = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(lines[:2]) + lines[2][:50])  # two games kept, a torn third
     resumed = tmp_path / "resumed.html"
-    assert main(["analyse", str(pgn), "-o", str(out), "--report", str(resumed), "--resume", "--nodes", "300",
-                 "--workers", "1"]) == 1
+    assert (
+        main(
+            [
+                "analyse",
+                str(pgn),
+                "-o",
+                str(out),
+                "--report",
+                str(resumed),
+                "--resume",
+                "--nodes",
+                "300",
+                "--workers",
+                "1",
+            ]
+        )
+        == 1
+    )
     assert resumed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 
 
 def test_only_shown_tags_reach_the_page(analysed: tuple[Path, list[dict[str, Any]]]) -> None:
     _, records = analysed
-    record = dict(records[1], headers=dict(records[1]["headers"], WhiteClock="0:03:00", Annotator="x",
-                                           WhiteElo="1850"))
+    record = dict(records[1], headers=dict(records[1]["headers"], WhiteClock="0:03:00", Annotator="x", WhiteElo="1850"))
     data = game_data(record)
     assert data["h"]["WhiteElo"] == "1850" and "WhiteClock" not in data["h"] and "Annotator" not in data["h"]

@@ -54,8 +54,14 @@ def new_driver() -> Any:
         pytest.skip("browser tests need Chromium and chromedriver (Debian: apt-get install chromium chromium-driver)")
     options = webdriver.ChromeOptions()
     options.binary_location = browser
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1200,1000", "--allow-file-access-from-files"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1200,1000",
+        "--allow-file-access-from-files",
+    ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # An explicit driver path: Selenium then does not try to download one.
@@ -117,7 +123,9 @@ def board_state(sec: Any) -> tuple[int, str]:
     return int(board.get_attribute("data-ply")), board.get_attribute("data-fen")
 
 
-def test_loads_without_errors_and_draws_a_graph_per_game(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+def test_loads_without_errors_and_draws_a_graph_per_game(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
     from selenium.webdriver.common.by import By
 
     page, records = report
@@ -178,8 +186,10 @@ def test_graph_click_moves_and_arrow_keys_follow(driver: Any, report: tuple[Path
     assert board_state(sec) == (9, fens[9])
     assert "current" in move.get_attribute("class")
     # The board draws the pieces of that position: the promoted queen on h8.
-    pieces = {u.get_attribute("data-square"): u.get_attribute("data-piece")
-              for u in sec.find_elements(By.CSS_SELECTOR, ".board use")}
+    pieces = {
+        u.get_attribute("data-square"): u.get_attribute("data-piece")
+        for u in sec.find_elements(By.CSS_SELECTOR, ".board use")
+    }
     assert pieces["h8"] == "Q"
     # Flipped, the same position with Black at the bottom: h8's queen drawn at the bottom left.
 
@@ -195,7 +205,9 @@ def test_graph_click_moves_and_arrow_keys_follow(driver: Any, report: tuple[Path
     assert queen_at() == (0.0, 700.0)
 
 
-def test_mistakes_listed_with_position_best_move_and_loss(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+def test_mistakes_listed_with_position_best_move_and_loss(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
     from selenium.webdriver.common.by import By
 
     page, records = report
@@ -212,7 +224,8 @@ def test_mistakes_listed_with_position_best_move_and_loss(driver: Any, report: t
         assert f"{pos['move']['cp_loss']} centipawns" in text
         assert "Best:" in text
         assert len(item.find_elements(By.CSS_SELECTOR, "svg use")) == len(
-            [c for c in pos["fen"].split()[0] if c.isalpha()])
+            [c for c in pos["fen"].split()[0] if c.isalpha()]
+        )
         item.click()
         ply, fen = board_state(sec)
         assert ply == pos["ply"] + 1 and fen == record["positions"][ply]["fen"]
@@ -239,7 +252,9 @@ def test_player_table_equals_the_records(driver: Any, report: tuple[Path, list[d
     assert seen == set(expected)
 
 
-def test_games_table_sorts_by_largest_blunder_and_accuracy(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+def test_games_table_sorts_by_largest_blunder_and_accuracy(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -251,25 +266,28 @@ def test_games_table_sorts_by_largest_blunder_and_accuracy(driver: Any, report: 
         return max((p["move"]["win_loss"] for p in r["positions"] if "move" in p), default=0.0)
 
     def numbers() -> list[int]:
-        return [int(tr.find_element(By.CSS_SELECTOR, "td").text)
-                for tr in driver.find_elements(By.CSS_SELECTOR, "#game-rows tr")]
+        return [
+            int(tr.find_element(By.CSS_SELECTOR, "td").text)
+            for tr in driver.find_elements(By.CSS_SELECTOR, "#game-rows tr")
+        ]
 
     assert numbers() == [r["game"] for r in records]
     Select(driver.find_element(By.ID, "sort")).select_by_value("blunder")
     by_blunder = numbers()
-    assert by_blunder[:len(ok)] == [r["game"] for r in sorted(ok, key=lambda r: (-largest(r), r["game"]))]
+    assert by_blunder[: len(ok)] == [r["game"] for r in sorted(ok, key=lambda r: (-largest(r), r["game"]))]
     Select(driver.find_element(By.ID, "sort")).select_by_value("accuracy-asc")
 
     def mean(r: dict[str, Any]) -> float:
         values = [r[c]["accuracy"] for c in ("white", "black") if r[c]["accuracy"] is not None]
         return sum(values) / len(values) if values else float("inf")  # a game without moves: last
 
-    assert numbers()[:len(ok)] == [r["game"] for r in sorted(ok, key=lambda r: (mean(r), r["game"]))]
+    assert numbers()[: len(ok)] == [r["game"] for r in sorted(ok, key=lambda r: (mean(r), r["game"]))]
     # A click on a row opens its game.
     driver.find_elements(By.CSS_SELECTOR, "#game-rows tr")[0].click()
     first = numbers()[0]
-    wait_for(lambda: "pending" not in driver.find_element(By.ID, f"game-{first}").get_attribute("class"),
-             "the game to open")
+    wait_for(
+        lambda: "pending" not in driver.find_element(By.ID, f"game-{first}").get_attribute("class"), "the game to open"
+    )
 
 
 def test_markup_from_the_pgn_runs_nothing(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:

@@ -79,7 +79,12 @@ def test_operation_sequences_match_python_chess(start: int, ops: list[tuple[str,
         elif name.startswith("__r") and name != "__repr__" and name != "__reversed__" and name != "__rshift__":
             import operator
 
-            op = {"__rand__": operator.and_, "__ror__": operator.or_, "__rxor__": operator.xor, "__rsub__": operator.sub}[name]
+            op = {
+                "__rand__": operator.and_,
+                "__ror__": operator.or_,
+                "__rxor__": operator.xor,
+                "__rsub__": operator.sub,
+            }[name]
             got = outcome(lambda: op(arg, ours))
             want = outcome(lambda: op(arg, theirs))
         elif arg is None:

@@ -18,8 +18,13 @@ STUB = Path(kibitz.__file__).with_name("_core.pyi")
 def test_stubtest_agrees_with_the_extension(tmp_path: Path) -> None:
     # Run from an empty directory so the installed package, not the source tree, is checked.
     allowlist = Path(__file__).with_name("stubtest_allowlist.txt")
-    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "kibitz._core", "--allowlist", str(allowlist)], cwd=tmp_path,
-                       capture_output=True, text=True, env={**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "cache")})
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "kibitz._core", "--allowlist", str(allowlist)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -31,7 +36,11 @@ def test_every_public_name_of_the_stub_has_a_docstring() -> None:
             if ast.get_docstring(node) is None:
                 missing.append(node.name)
             for item in node.body:
-                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_") and ast.get_docstring(item) is None:
+                if (
+                    isinstance(item, ast.FunctionDef)
+                    and not item.name.startswith("_")
+                    and ast.get_docstring(item) is None
+                ):
                     missing.append(f"{node.name}.{item.name}")
     assert not missing, f"no docstring: {missing}"
 

@@ -39,7 +39,7 @@ def translate(element: ET.Element) -> tuple[float, float]:
     """The (x, y) of a ``transform="translate(x,y)"``."""
     transform = element.get("transform", "")
     assert transform.startswith("translate(") and transform.endswith(")"), transform
-    x, y = transform[len("translate("):-1].split(",")
+    x, y = transform[len("translate(") : -1].split(",")
     return float(x), float(y)
 
 

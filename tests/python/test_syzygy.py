@@ -61,7 +61,11 @@ def random_ep_position(rng: random.Random) -> chess.Board:
         board = chess.Board(None)
         board.set_piece_at(chess.square(file, 4), chess.Piece(chess.PAWN, chess.BLACK))
         board.set_piece_at(chess.square(file + side, 4), chess.Piece(chess.PAWN, chess.WHITE))
-        free = [s for s in range(64) if board.piece_at(s) is None and s != chess.square(file, 5) and s != chess.square(file, 6)]
+        free = [
+            s
+            for s in range(64)
+            if board.piece_at(s) is None and s != chess.square(file, 5) and s != chess.square(file, 6)
+        ]
         wk, bk = rng.sample(free, 2)
         board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))

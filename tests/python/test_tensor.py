@@ -80,7 +80,9 @@ def test_planes_match_the_independent_computation(seed: int) -> None:
     batch = to_tensors(fens)
     np.testing.assert_array_equal(batch, np.stack([reference_planes(chess.Board(f)) for f in fens]))
     canonical = to_tensors([kibitz.Board(f) for f in fens], canonical=True, dtype="uint8")
-    np.testing.assert_array_equal(canonical, np.stack([canonical_reference(chess.Board(f)) for f in fens]).astype(np.uint8))
+    np.testing.assert_array_equal(
+        canonical, np.stack([canonical_reference(chess.Board(f)) for f in fens]).astype(np.uint8)
+    )
 
 
 def test_a_pinned_en_passant_capture_leaves_the_plane_empty() -> None:

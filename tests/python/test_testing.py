@@ -172,8 +172,11 @@ def test_rare_rule_positions_offer_each_rule(kind: str) -> None:
 
 
 def test_rare_rule_positions_often_in_check() -> None:
-    board = find(rare_rule_positions(), lambda b: b.is_check() and len(b.move_stack) >= 2,
-                 settings=settings(max_examples=200, deadline=None, database=None))
+    board = find(
+        rare_rule_positions(),
+        lambda b: b.is_check() and len(b.move_stack) >= 2,
+        settings=settings(max_examples=200, deadline=None, database=None),
+    )
     assert replay_with_chess(board).is_check()
 
 

@@ -123,8 +123,9 @@ def test_lichess_bot_configuration_plays_bullet_without_forfeit(threads):
         for _ in range(40):
             if board.is_game_over():
                 break
-            limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
-                                       white_inc=inc, black_inc=inc)
+            limit = chess.engine.Limit(
+                white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK], white_inc=inc, black_inc=inc
+            )
             start = time.perf_counter()
             result = engine.play(board, limit, ponder=True)
             used = time.perf_counter() - start

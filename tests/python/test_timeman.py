@@ -128,8 +128,9 @@ def test_adjust_less_time_when_one_move_stands_out():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.one_of(st.none(), st.integers(-3000, 3000))),
-                max_size=30))
+@given(
+    st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.one_of(st.none(), st.integers(-3000, 3000))), max_size=30)
+)
 def test_adjust_bounded(seq):
     hist = [Iteration(i + 1, m, s) for i, (m, s) in enumerate(seq)]
     assert timeman.MIN_FACTOR <= adjust(hist) <= timeman.MAX_FACTOR

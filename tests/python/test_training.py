@@ -40,9 +40,25 @@ train = load_trainer()
 def selfplay(tmp: Path, fmt: str, threads: int, name: str) -> Path:
     out = tmp / name
     cmd = [
-        "cargo", "run", "--quiet", "--release", "--example", "selfplay", "--",
-        "--games", "6", "--nodes", "600", "--seed", "11", "--threads", str(threads),
-        "--format", fmt, "--out", str(out),
+        "cargo",
+        "run",
+        "--quiet",
+        "--release",
+        "--example",
+        "selfplay",
+        "--",
+        "--games",
+        "6",
+        "--nodes",
+        "600",
+        "--seed",
+        "11",
+        "--threads",
+        str(threads),
+        "--format",
+        fmt,
+        "--out",
+        str(out),
     ]
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=600)
     return out

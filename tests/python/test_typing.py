@@ -26,7 +26,7 @@ def readme_python_blocks() -> list[str]:
     blocks = []
     for match in BLOCK.finditer(text):
         indent, body = match.group(1), match.group(2)
-        lines = [line[len(indent):] if line.startswith(indent) else line for line in body.splitlines()]
+        lines = [line[len(indent) :] if line.startswith(indent) else line for line in body.splitlines()]
         blocks.append("\n".join(lines) + "\n")
     return blocks
 
@@ -52,8 +52,12 @@ def test_readme_examples_pass_mypy_strict(tmp_path: Path) -> None:
         files.append(str(path))
     result = subprocess.run(
         [
-            sys.executable, "-m", "mypy", "--strict",
-            "--cache-dir", str(tmp_path / ".mypy_cache"),
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            str(tmp_path / ".mypy_cache"),
             *files,
         ],
         capture_output=True,
@@ -73,8 +77,14 @@ def test_stubs_match_the_extension(tmp_path: Path) -> None:
     # with _core.pyi: a method added in Rust without a stub (or the reverse) fails here.
     pytest.importorskip("mypy")
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "kibitz._core", "--allowlist",
-         str(Path(__file__).with_name("stubtest_allowlist.txt"))],
+        [
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            "kibitz._core",
+            "--allowlist",
+            str(Path(__file__).with_name("stubtest_allowlist.txt")),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -24,8 +24,19 @@ def test_identity_and_options(engine):
     assert engine.id["name"].startswith("kibitz")
     assert "author" in engine.id
     opts = engine.options
-    for name in ("Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "OwnBook", "BookFile",
-                 "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960"):
+    for name in (
+        "Hash",
+        "Clear Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "OwnBook",
+        "BookFile",
+        "Move Overhead",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "UCI_Chess960",
+    ):
         assert name in opts
     assert opts["Hash"].type == "spin" and opts["Hash"].default == 16
     assert opts["OwnBook"].default is True

@@ -23,8 +23,27 @@ from kibitz.uci import GO_INT_PARAMS, UciEngine
 from uci_session import RawUci, kibitz_command
 
 # Numbers a GUI, a script or a fuzzer may send, as text.
-WEIRD_NUMBERS = ["1e23", "1e30", "inf", "-inf", "+inf", "nan", "NaN", "1e400", "-1e400", "-5", "-0", "0",
-                 "0.5", "abc", "99999999999999999999", "18446744073709551616", "1_000", "", "0x10"]
+WEIRD_NUMBERS = [
+    "1e23",
+    "1e30",
+    "inf",
+    "-inf",
+    "+inf",
+    "nan",
+    "NaN",
+    "1e400",
+    "-1e400",
+    "-5",
+    "-0",
+    "0",
+    "0.5",
+    "abc",
+    "99999999999999999999",
+    "18446744073709551616",
+    "1_000",
+    "",
+    "0x10",
+]
 
 number_text = st.one_of(
     st.sampled_from(WEIRD_NUMBERS),
@@ -33,8 +52,13 @@ number_text = st.one_of(
     st.integers(min_value=1, max_value=300).map(str),  # sensible values too
 )
 
-FENS = ["startpos", "fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
-        "fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "fen 8/8/8/8/8/8/8/K1k5 b - - 0 1"]
+FENS = [
+    "startpos",
+    "fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    "fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    "fen 8/8/8/8/8/8/8/K1k5 b - - 0 1",
+]
 
 
 @st.composite
@@ -185,8 +209,11 @@ def test_a_closed_stdout_stops_the_search_and_ends_the_process(close_stdin: bool
 def test_an_output_encoding_that_cannot_say_a_character_does_not_end_the_session() -> None:
     env = dict(os.environ, PYTHONIOENCODING="cp1252")
     proc = subprocess.run(
-        kibitz_command(), input="héllo ✓ 象棋 \udcff\nisready\nquit\n".encode("utf-8", "surrogateescape"),
-        capture_output=True, env=env, timeout=60,
+        kibitz_command(),
+        input="héllo ✓ 象棋 \udcff\nisready\nquit\n".encode("utf-8", "surrogateescape"),
+        capture_output=True,
+        env=env,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.decode("cp1252", "replace").splitlines()
@@ -305,9 +332,16 @@ def test_the_book_answers_a_go_with_a_clock() -> None:
 
 @pytest.mark.parametrize(
     "go",
-    ["go depth 3", "go nodes 2000", "go movetime 200", "go mate 3", "go wtime 60000 btime 60000 depth 3",
-     "go wtime 60000 btime 60000 movetime 200", "go wtime 60000 btime 60000 nodes 2000",
-     "go wtime 60000 btime 60000 searchmoves e2e4 d2d4"],
+    [
+        "go depth 3",
+        "go nodes 2000",
+        "go movetime 200",
+        "go mate 3",
+        "go wtime 60000 btime 60000 depth 3",
+        "go wtime 60000 btime 60000 movetime 200",
+        "go wtime 60000 btime 60000 nodes 2000",
+        "go wtime 60000 btime 60000 searchmoves e2e4 d2d4",
+    ],
 )
 def test_the_book_never_answers_analysis(go: str) -> None:
     assert not book_said(["position startpos", go])

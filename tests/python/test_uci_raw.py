@@ -24,8 +24,17 @@ from uci_session import RawUci, has_real_engine, kibitz_command
 real_search = pytest.mark.skipif(not has_real_engine(), reason="needs the real search (kibitz.Engine)")
 
 REQUIRED_OPTIONS = [
-    "Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "OwnBook", "BookFile",
-    "Move Overhead", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960",
+    "Hash",
+    "Clear Hash",
+    "Threads",
+    "MultiPV",
+    "Ponder",
+    "OwnBook",
+    "BookFile",
+    "Move Overhead",
+    "UCI_LimitStrength",
+    "UCI_Elo",
+    "UCI_Chess960",
 ]
 MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#
 FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
@@ -105,8 +114,14 @@ def test_book_move_by_default(uci):
 def test_every_go_gets_exactly_one_bestmove(uci):
     uci.send("setoption name OwnBook value false")
     uci.send("position startpos moves e2e4")
-    for go in ["go depth 1", "go nodes 500", "go movetime 50", "go wtime 500 btime 500 winc 5 binc 5",
-               "go wtime 3000 btime 3000 movestogo 1", "go depth 3 searchmoves a7a6"]:
+    for go in [
+        "go depth 1",
+        "go nodes 500",
+        "go movetime 50",
+        "go wtime 500 btime 500 winc 5 binc 5",
+        "go wtime 3000 btime 3000 movestogo 1",
+        "go depth 3 searchmoves a7a6",
+    ]:
         uci.send(go)
         uci.expect("bestmove")
     # go while searching: the first search is stopped and answered, then the second
@@ -309,8 +324,12 @@ def test_end_of_input_stops_a_finite_search_and_exits_after_its_bestmove():
     # depth 120 would take hours: at the end of input nobody can send stop, so the search
     # is stopped, its bestmove written, and the process ends.
     start = time.monotonic()
-    p = subprocess.run(kibitz_command(), input=b"setoption name OwnBook value false\nposition startpos\ngo depth 120\n",
-                       capture_output=True, timeout=60)
+    p = subprocess.run(
+        kibitz_command(),
+        input=b"setoption name OwnBook value false\nposition startpos\ngo depth 120\n",
+        capture_output=True,
+        timeout=60,
+    )
     assert time.monotonic() - start < 20
     assert p.returncode == 0
     out = p.stdout.decode().splitlines()
@@ -371,19 +390,68 @@ def shared_uci():
     assert s.close() == 0
 
 
-COMMAND_WORDS = ["uci", "isready", "setoption", "name", "value", "position", "startpos", "fen", "moves",
-                 "go", "stop", "ponderhit", "ucinewgame", "debug", "register", "depth", "nodes", "movetime",
-                 "wtime", "btime", "winc", "binc", "movestogo", "infinite", "ponder", "mate", "searchmoves",
-                 "Hash", "MultiPV", "e2e4", "e7e5", "g1f3", "-1", "0", "1", "99999999999999999999", "true",
-                 "on", "off", "8/8/8/8/8/8/8/8", "w", "b", "KQkq", "-", "UCI_Chess960", "OwnBook", "BookFile"]
+COMMAND_WORDS = [
+    "uci",
+    "isready",
+    "setoption",
+    "name",
+    "value",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "stop",
+    "ponderhit",
+    "ucinewgame",
+    "debug",
+    "register",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+    "Hash",
+    "MultiPV",
+    "e2e4",
+    "e7e5",
+    "g1f3",
+    "-1",
+    "0",
+    "1",
+    "99999999999999999999",
+    "true",
+    "on",
+    "off",
+    "8/8/8/8/8/8/8/8",
+    "w",
+    "b",
+    "KQkq",
+    "-",
+    "UCI_Chess960",
+    "OwnBook",
+    "BookFile",
+]
 
 
 def harmless(line: str) -> bool:
     """Lines the garbage test may send: anything but quit (which rightly ends the
     process), new lines, and options that would load files or allocate memory."""
     words = line.split()
-    return "quit" not in words and "\n" not in line and "\r" not in line and "BookFile" not in words \
+    return (
+        "quit" not in words
+        and "\n" not in line
+        and "\r" not in line
+        and "BookFile" not in words
         and "Hash" not in words
+    )
 
 
 garbage_line = st.one_of(
@@ -437,10 +505,22 @@ def test_console_script_installed():
 
 
 def test_format_info_bounds_and_mate():
-    info = SimpleNamespace(depth=5, seldepth=9, multipv=2, score_cp=31, mate=None, bound="lower",
-                           nodes=1234, nps=5678, hashfull=12, time_ms=217, pv=["e2e4", "e7e5"])
-    assert format_info(info) == ("info depth 5 seldepth 9 multipv 2 score cp 31 lowerbound nodes 1234 "
-                                 "nps 5678 hashfull 12 time 217 pv e2e4 e7e5")
+    info = SimpleNamespace(
+        depth=5,
+        seldepth=9,
+        multipv=2,
+        score_cp=31,
+        mate=None,
+        bound="lower",
+        nodes=1234,
+        nps=5678,
+        hashfull=12,
+        time_ms=217,
+        pv=["e2e4", "e7e5"],
+    )
+    assert format_info(info) == (
+        "info depth 5 seldepth 9 multipv 2 score cp 31 lowerbound nodes 1234 nps 5678 hashfull 12 time 217 pv e2e4 e7e5"
+    )
     info.mate, info.bound = -3, "upper"
     assert "score mate -3 upperbound" in format_info(info)
     info.bound = "exact"

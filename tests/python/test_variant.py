@@ -272,11 +272,14 @@ def test_bad_input_raises_value_errors_and_changes_nothing() -> None:
     assert issubclass(VariantError, ValueError)
 
 
-@pytest.mark.parametrize("fen", [
-    "4k3/8/8/8/8/8/8/RK6 w Q - 0 1",  # castling b1-c1 beside the king's step b1-c1
-    "4k3/8/8/8/8/8/8/R1K5 w Q - 0 1",  # castling leaves the king on c1
-    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/8/RK6 w Q - 0 1",  # castling b1-c1 beside the king's step b1-c1
+        "4k3/8/8/8/8/8/8/R1K5 w Q - 0 1",  # castling leaves the king on c1
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ],
+)
 def test_castling_whose_king_move_reads_as_another_move_is_written_king_takes_rook(fen: str) -> None:
     board = Board("chess", fen)
     moves = board.legal_moves
@@ -396,7 +399,9 @@ def test_perft_refuses_a_fifo_a_device_and_a_huge_file_as_variant_definitions_wi
     for path, message in cases:
         proc = subprocess.run(
             [sys.executable, "-m", "kibitz", "perft", "--variant", path, "1"],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
         assert proc.returncode == 2, (path, proc.stdout, proc.stderr)
         assert "cannot read variant definition" in proc.stderr and message in proc.stderr, (path, proc.stderr)
@@ -435,7 +440,10 @@ def test_definition_files_ship_in_the_package() -> None:
     assert sorted(p.stem for p in data.glob("*.ini")) == BUILTINS
     assert (data / "README.md").exists()
     out = subprocess.run(
-        [sys.executable, "-m", "kibitz", "perft", "--variant", "courier", "2"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "kibitz", "perft", "--variant", "courier", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert out.startswith("Nodes searched: ")
 

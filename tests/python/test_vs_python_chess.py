@@ -196,9 +196,7 @@ POLYGLOT_SPEC_KEYS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("moves", "key"), POLYGLOT_SPEC_KEYS, ids=[m or "start" for m, _ in POLYGLOT_SPEC_KEYS]
-)
+@pytest.mark.parametrize(("moves", "key"), POLYGLOT_SPEC_KEYS, ids=[m or "start" for m, _ in POLYGLOT_SPEC_KEYS])
 def test_polyglot_spec_keys(moves: str, key: int) -> None:
     """The published Polyglot keys, reached by playing the moves and by setting up the FEN."""
     board, ref = kibitz.Board(), chess.Board()

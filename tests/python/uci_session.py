@@ -39,8 +39,12 @@ class RawUci:
     def __init__(self, cmd: Optional[List[str]] = None) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
-            cmd or kibitz_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=env, bufsize=0,
+            cmd or kibitz_command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            bufsize=0,
         )
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self.seen: List[str] = []
@@ -79,8 +83,10 @@ class RawUci:
                 continue
             if line is None:
                 self.lines.put(None)
-                raise AssertionError(f"output ended waiting for {match!r}; last lines: {self.seen[-10:]}; "
-                                     f"stderr: {self.stderr[-2000:]!r}")
+                raise AssertionError(
+                    f"output ended waiting for {match!r}; last lines: {self.seen[-10:]}; "
+                    f"stderr: {self.stderr[-2000:]!r}"
+                )
             self.seen.append(line)
             if pred(line):
                 return line

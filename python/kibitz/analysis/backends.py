@@ -108,8 +108,9 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
         return
     window = workers * (1 + WINDOW_PER_WORKER)
     pending: Deque[Union["Future[dict[str, Any]]", dict[str, Any]]] = collections.deque()
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(),
-                                   initializer=_init_worker, initargs=(limits, os.getpid()))
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=_mp_context(), initializer=_init_worker, initargs=(limits, os.getpid())
+    )
     try:
         it = iter(games)
         exhausted = False
@@ -163,15 +164,16 @@ def _analyse_chunk(games: list[Game], limits: Limits) -> list[dict[str, Any]]:
     return [analyse_game(engine, g, limits) for g in games]
 
 
-def ray_cluster(games: Iterable[Game], limits: Limits, address: Optional[str] = None,
-                chunk: int = RAY_CHUNK) -> Iterator[dict[str, Any]]:
+def ray_cluster(
+    games: Iterable[Game], limits: Limits, address: Optional[str] = None, chunk: int = RAY_CHUNK
+) -> Iterator[dict[str, Any]]:
     """Analyses on a Ray cluster (``address``; None starts or joins a local one), chunks of
     ``chunk`` games per task, one CPU per task; yields records in input order."""
     require_ray()
     import ray
+
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
     task = ray.remote(num_cpus=1)(_analyse_chunk)
     limits_ref = ray.put(limits)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))

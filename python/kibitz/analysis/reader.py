@@ -160,8 +160,10 @@ class _Opened:
             # A text stream (as python-chess reads): already decoded, never compressed.
             self.stream = self.raw
         elif not isinstance(head, (bytes, bytearray)):
-            raise TypeError(f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
-                            " open the file in binary mode")
+            raise TypeError(
+                f"the PGN source's read() returned {type(head).__name__}, not bytes or str:"
+                " open the file in binary mode"
+            )
         elif head.startswith((b"\xff\xfe", b"\xfe\xff")):
             # UTF-16 with its byte-order mark (some Windows editors save so): decoded to text.
             self.stream = io.TextIOWrapper(self.raw, encoding="utf-16", errors="replace")  # type: ignore[assignment]
@@ -241,8 +243,9 @@ def _games(opened: _Opened) -> Iterator[Game]:
         if opened.cut is not None and (last is None or last.error is None or opened.damaged):
             # Cut between two games, or damaged: say so in a game of its own rather than end
             # quietly (a game cut in the middle is already reported truncated).
-            yield Game((last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None,
-                       f"truncated: {opened.cut}")
+            yield Game(
+                (last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None, f"truncated: {opened.cut}"
+            )
     finally:
         opened.close()
 

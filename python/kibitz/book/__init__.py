@@ -408,8 +408,7 @@ def decode_pgn(data: bytes) -> str:
 
 
 # Latin-1 to Windows-1252: the characters Windows-1252 puts at 0x80..0x9F.
-_CP1252_HIGH = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
-                if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+_CP1252_HIGH = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
 
 
 def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ignore[type-arg]
@@ -530,7 +529,11 @@ def build_repertoire(path: Union[str, os.PathLike] = DEFAULT_REPERTOIRE) -> byte
 
 
 def add_line(
-    data: bytes, moves: Sequence[str], *, fen: Optional[str] = None, weight: int = 1,
+    data: bytes,
+    moves: Sequence[str],
+    *,
+    fen: Optional[str] = None,
+    weight: int = 1,
     chess960: bool = False,
 ) -> bytes:
     """``data`` with each move of the line (UCI or SAN, from ``fen`` or the start)

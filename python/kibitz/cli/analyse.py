@@ -148,8 +148,9 @@ class Output:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise OutputError(f"{self.path} is being written by another run (it is locked); not starting a"
-                                  " second one on it") from None
+                raise OutputError(
+                    f"{self.path} is being written by another run (it is locked); not starting a second one on it"
+                ) from None
             except OSError:
                 pass  # a file system without locks: go on unlocked
 
@@ -196,20 +197,24 @@ def _open_outputs(args: argparse.Namespace, input_id: Optional[tuple[int, int]])
     if args.output in (None, "-"):
         stdout_id = _identity(sys.stdout.fileno())
         if stdout_id is not None and stdout_id in taken:
-            raise OutputError(f"the records would go to the standard output, which is {taken[stdout_id]};"
-                              " refusing to write into it")
+            raise OutputError(
+                f"the records would go to the standard output, which is {taken[stdout_id]}; refusing to write into it"
+            )
         if stdout_id is not None:
             taken[stdout_id] = "the standard output"
     try:
-        for path, what in ((None if args.output in (None, "-") else args.output, "the records"),
-                           (args.pgn_out, "the annotated PGN")):
+        for path, what in (
+            (None if args.output in (None, "-") else args.output, "the records"),
+            (args.pgn_out, "the annotated PGN"),
+        ):
             if path is None:
                 continue
             out = Output(path, what)
             if out.identity in taken:
                 out.close(failed=True)
-                raise OutputError(f"{what} would go to {path}, which is {taken[out.identity]}; refusing to"
-                                  " overwrite it")
+                raise OutputError(
+                    f"{what} would go to {path}, which is {taken[out.identity]}; refusing to overwrite it"
+                )
             taken[out.identity] = f"{what} ({path})"
             outputs.append(out)
         for out in outputs:
@@ -234,8 +239,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"kibitz analyse: {message}", file=sys.stderr)
         return 2
 
-    limits = Limits(nodes=args.nodes, depth=args.depth, movetime_ms=args.movetime, multipv=args.multipv,
-                    hash_mb=args.hash)
+    limits = Limits(
+        nodes=args.nodes, depth=args.depth, movetime_ms=args.movetime, multipv=args.multipv, hash_mb=args.hash
+    )
     # With --report and no -o the records go to the report only.
     to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
     if args.resume and to_stdout:
@@ -281,8 +287,9 @@ def run(args: argparse.Namespace) -> int:
             except (OSError, ValueError) as e:
                 return fail(f"reading {args.games} failed: {e}")
             if game is None or game.headers != last_headers:
-                return fail(f"{args.output} does not continue {args.games} (its game {skip} is not the"
-                            " input's); not resuming")
+                return fail(
+                    f"{args.output} does not continue {args.games} (its game {skip} is not the input's); not resuming"
+                )
         try:
             if records_out is not None:
                 records_out.start(keep_bytes if args.resume else 0)
@@ -301,8 +308,16 @@ def run(args: argparse.Namespace) -> int:
             out.close()
 
 
-def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Iterator[Game],
-             records_out: Optional[Output], pgn_out: Optional[Output], skip: int, bad: int) -> int:
+def _analyse(
+    args: argparse.Namespace,
+    limits: Limits,
+    opened: Any,
+    games: Iterator[Game],
+    records_out: Optional[Output],
+    pgn_out: Optional[Output],
+    skip: int,
+    bad: int,
+) -> int:
     """The run proper, once every output is open and cut: records in input order, written
     as they come; a read error ends it after every game read so far is written."""
     outputs = [o for o in (pgn_out, records_out) if o is not None]
@@ -326,8 +341,7 @@ def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Itera
                 rec = next(records, None)
             except (OSError, ValueError, EOFError) as e:
                 fsync()
-                print(f"kibitz analyse: reading {args.games} failed after {skip + done} games: {e}",
-                      file=sys.stderr)
+                print(f"kibitz analyse: reading {args.games} failed after {skip + done} games: {e}", file=sys.stderr)
                 return 2
             if rec is None:
                 break
@@ -372,8 +386,11 @@ def _analyse(args: argparse.Namespace, limits: Limits, opened: Any, games: Itera
             fsync()
         except OSError:
             pass
-        print(f"\nkibitz analyse: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'} after"
-              f" {skip + done} games; the same command with --resume goes on from there", file=sys.stderr)
+        print(
+            f"\nkibitz analyse: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'} after"
+            f" {skip + done} games; the same command with --resume goes on from there",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else EXIT_TERMINATED
     finally:
         # Whatever ended the run (the end of the input, an error, a signal), the workers end
@@ -411,6 +428,7 @@ def _positive(kind: type) -> Any:
         if v <= 0:
             raise argparse.ArgumentTypeError(f"must be positive, got {text}")
         return v
+
     return parse
 
 
@@ -421,34 +439,60 @@ def add_parser(sub: Any) -> None:
         aliases=["analyze"],
         help="analyse every move of a PGN collection (JSON lines, annotated PGN)",
         description="Searches every position of every game and writes one JSON record per game, "
-                    "in input order. Exit status 1 when some game could not be read, 2 when the run "
-                    "could not start or a file failed, 130 after Ctrl-C, 141 when the output pipe "
-                    "closed, 143 after SIGTERM.",
+        "in input order. Exit status 1 when some game could not be read, 2 when the run "
+        "could not start or a file failed, 130 after Ctrl-C, 141 when the output pipe "
+        "closed, 143 after SIGTERM.",
     )
     p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst")
-    p.add_argument("-o", "--output", metavar="OUT.jsonl", default=None,
-                   help="where the records go (default: standard output)")
-    p.add_argument("--pgn-out", metavar="ANNOTATED.pgn", default=None,
-                   help="also write the games with [%%eval] comments and ?! / ? / ?? marks")
-    p.add_argument("--report", metavar="REPORT.html", default=None,
-                   help="also write an HTML report (players, openings, graphs, mistakes; see `kibitz report`);"
-                        " without -o, the records then go only there")
+    p.add_argument(
+        "-o", "--output", metavar="OUT.jsonl", default=None, help="where the records go (default: standard output)"
+    )
+    p.add_argument(
+        "--pgn-out",
+        metavar="ANNOTATED.pgn",
+        default=None,
+        help="also write the games with [%%eval] comments and ?! / ? / ?? marks",
+    )
+    p.add_argument(
+        "--report",
+        metavar="REPORT.html",
+        default=None,
+        help="also write an HTML report (players, openings, graphs, mistakes; see `kibitz report`);"
+        " without -o, the records then go only there",
+    )
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--nodes", type=_positive(int), default=None,
-                       help=f"nodes searched per position (default {DEFAULT_NODES:,})")
+    limit.add_argument(
+        "--nodes", type=_positive(int), default=None, help=f"nodes searched per position (default {DEFAULT_NODES:,})"
+    )
     limit.add_argument("--depth", type=_positive(int), default=None, help="depth searched per position")
-    limit.add_argument("--movetime", type=float_in(0.0, 1e12, lo_open=True), default=None, metavar="MS",
-                       help="milliseconds per position (not reproducible; prefer --nodes)")
-    p.add_argument("--multipv", type=_positive(int), default=1, metavar="K",
-                   help="also report the K best lines of each position")
-    p.add_argument("--workers", type=_positive(int), default=None, metavar="N",
-                   help="worker processes (default: one per core)")
-    p.add_argument("--hash", type=_positive(int), default=16, metavar="MB",
-                   help="transposition table per worker (default 16)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run: keep OUT's complete records, analyse the rest")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local worker processes (default) or a Ray cluster (pip install 'kibitz[ray]')")
-    p.add_argument("--ray-address", default=None, metavar="ADDR",
-                   help="Ray cluster to join (default: start a local one)")
+    limit.add_argument(
+        "--movetime",
+        type=float_in(0.0, 1e12, lo_open=True),
+        default=None,
+        metavar="MS",
+        help="milliseconds per position (not reproducible; prefer --nodes)",
+    )
+    p.add_argument(
+        "--multipv", type=_positive(int), default=1, metavar="K", help="also report the K best lines of each position"
+    )
+    p.add_argument(
+        "--workers", type=_positive(int), default=None, metavar="N", help="worker processes (default: one per core)"
+    )
+    p.add_argument(
+        "--hash", type=_positive(int), default=16, metavar="MB", help="transposition table per worker (default 16)"
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: keep OUT's complete records, analyse the rest",
+    )
+    p.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local worker processes (default) or a Ray cluster (pip install 'kibitz[ray]')",
+    )
+    p.add_argument(
+        "--ray-address", default=None, metavar="ADDR", help="Ray cluster to join (default: start a local one)"
+    )
     p.set_defaults(func=run)

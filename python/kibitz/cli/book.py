@@ -38,15 +38,23 @@ def cmd_build(args: argparse.Namespace) -> int:
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = progress(parse_repertoire(decode_pgn(read_regular_file(src, MAX_PGN_BYTES, "repertoire"))),
-                                             unit=" lines", desc="book build")
-            data = build_from_games(games, max_plies=args.max_plies, min_games=args.min_games,
-                                    use_results=False, stats=stats, errors=errors)
+            games: Iterable[Game] = progress(
+                parse_repertoire(decode_pgn(read_regular_file(src, MAX_PGN_BYTES, "repertoire"))),
+                unit=" lines",
+                desc="book build",
+            )
+            data = build_from_games(
+                games, max_plies=args.max_plies, min_games=args.min_games, use_results=False, stats=stats, errors=errors
+            )
         else:
-            data = build_from_games(progress(read_pgn_file(src), unit=" games", desc="book build"),
-                                    max_plies=args.max_plies,
-                                    min_games=args.min_games, use_results=not args.no_results,
-                                    stats=stats, errors=errors)
+            data = build_from_games(
+                progress(read_pgn_file(src), unit=" games", desc="book build"),
+                max_plies=args.max_plies,
+                min_games=args.min_games,
+                use_results=not args.no_results,
+                stats=stats,
+                errors=errors,
+            )
     except OSError as e:
         print(f"kibitz book build: cannot read {str(src)!r}: {e.strerror or e}", file=sys.stderr)
         return 2
@@ -62,8 +70,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"kibitz book build: cannot write {args.output!r}: {e.strerror or e}", file=sys.stderr)
         return 2
-    print(f"{args.output}: {stats.entries} entries in {stats.positions} positions "
-          f"from {stats.games} games")
+    print(f"{args.output}: {stats.entries} entries in {stats.positions} positions from {stats.games} games")
     return 0
 
 
@@ -123,8 +130,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     b = bsub.add_parser("build", help="build a Polyglot book from a PGN file (or a .txt repertoire)")
     b.add_argument("source", metavar="GAMES.pgn", help="PGN games, or a repertoire .txt (one line per line of play)")
     b.add_argument("-o", "--output", required=True, metavar="BOOK.bin")
-    b.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, help=f"plies per game (default {DEFAULT_MAX_PLIES})")
-    b.add_argument("--min-games", type=int, default=DEFAULT_MIN_GAMES, help="games a move needs to enter the book (default 1)")
+    b.add_argument(
+        "--max-plies", type=int, default=DEFAULT_MAX_PLIES, help=f"plies per game (default {DEFAULT_MAX_PLIES})"
+    )
+    b.add_argument(
+        "--min-games", type=int, default=DEFAULT_MIN_GAMES, help="games a move needs to enter the book (default 1)"
+    )
     b.add_argument("--no-results", action="store_true", help="weight 1 per game instead of 2 per win + 1 per draw")
     b.add_argument("--repertoire", action="store_true", help="read SOURCE as a repertoire text file")
     b.set_defaults(func=cmd_build)

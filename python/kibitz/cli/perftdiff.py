@@ -43,7 +43,9 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     )
     p.add_argument("depth", type=int, nargs="?", metavar="DEPTH", help="plies to compare (at least 1)")
     who = p.add_mutually_exclusive_group(required=True)
-    who.add_argument("--engine", metavar='"COMMAND ..."', help="a UCI engine that implements 'go perft N' (e.g. stockfish)")
+    who.add_argument(
+        "--engine", metavar='"COMMAND ..."', help="a UCI engine that implements 'go perft N' (e.g. stockfish)"
+    )
     who.add_argument(
         "--script",
         metavar='"COMMAND ..."',
@@ -53,7 +55,9 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--fen", default=None, help="root position (default: the start position)")
     p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the root first")
     p.add_argument("--chess960", action="store_true", help="Chess960: sets UCI_Chess960, castling as king takes rook")
-    p.add_argument("--variant", metavar="NAME|FILE", help="a chess variant (built-in name or definition file): sets UCI_Variant")
+    p.add_argument(
+        "--variant", metavar="NAME|FILE", help="a chess variant (built-in name or definition file): sets UCI_Variant"
+    )
     p.add_argument(
         "--timeout",
         type=float_in(0.0, MAX_TIMEOUT, lo_open=True),
@@ -136,7 +140,9 @@ def variant_perft_diff(args: argparse.Namespace, depth: int) -> int:
         print(f"No difference: kibitz and {engine.name} agree on every move of {name} to depth {depth} ({secs:.1f} s).")
         return 0
     plies = len(diff.path)
-    out = [f"kibitz and {engine.name} differ {plies} {'ply' if plies == 1 else 'plies'} into {name}, at depth {diff.depth}:"]
+    out = [
+        f"kibitz and {engine.name} differ {plies} {'ply' if plies == 1 else 'plies'} into {name}, at depth {diff.depth}:"
+    ]
     out.append(f"  position: {diff.fen}")
     out.append(f"  path:     {' '.join(diff.path) if diff.path else '(the root itself)'}")
     for move, d, ours, theirs in diff.steps:
@@ -147,7 +153,9 @@ def variant_perft_diff(args: argparse.Namespace, depth: int) -> int:
     else:
         out.append(f"  {diff.note}")
     out.append("Reproduce:")
-    out.append(f"  kibitz perft --variant {shlex.quote(os.fspath(args.variant))} --fen {shlex.quote(diff.fen)} {diff.depth} --divide")
+    out.append(
+        f"  kibitz perft --variant {shlex.quote(os.fspath(args.variant))} --fen {shlex.quote(diff.fen)} {diff.depth} --divide"
+    )
     out.append(f"  {engine.reproduce(root.fen(), diff.path, diff.depth)}")
     print("\n".join(out))
     return 1

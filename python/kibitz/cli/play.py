@@ -24,8 +24,18 @@ from kibitz.uci.options import ELO_MAX, ELO_MIN
 AmbiguousMoveError = getattr(kibitz, "AmbiguousMoveError", ValueError)
 
 UNICODE_PIECES = {
-    "K": "\u2654", "Q": "\u2655", "R": "\u2656", "B": "\u2657", "N": "\u2658", "P": "\u2659",
-    "k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f",
+    "K": "\u2654",
+    "Q": "\u2655",
+    "R": "\u2656",
+    "B": "\u2657",
+    "N": "\u2658",
+    "P": "\u2659",
+    "k": "\u265a",
+    "q": "\u265b",
+    "r": "\u265c",
+    "b": "\u265d",
+    "n": "\u265e",
+    "p": "\u265f",
 }
 
 HELP = """Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).
@@ -104,7 +114,13 @@ def parse_move(board: Board, text: str) -> str:
     t = text.strip()
     legal = board.legal_moves_uci()
     low = t.lower()
-    if len(low) in (4, 5) and low[0] in "abcdefgh" and low[1] in "12345678" and low[2] in "abcdefgh" and low[3] in "12345678":
+    if (
+        len(low) in (4, 5)
+        and low[0] in "abcdefgh"
+        and low[1] in "12345678"
+        and low[2] in "abcdefgh"
+        and low[3] in "12345678"
+    ):
         if low in legal:
             return low
         if len(low) == 4 and any(m.startswith(low) and len(m) == 5 for m in legal):
@@ -294,14 +310,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     from kibitz.cli.common import float_in, int_in
 
     p = sub.add_parser("play", help="play a game against kibitz in the terminal")
-    p.add_argument("--color", "--colour", choices=["white", "black", "random"], default="white",
-                   help="your side (default white)")
-    p.add_argument("--level", type=int, default=None, metavar="ELO",
-                   help=f"kibitz's strength, {ELO_MIN}..{ELO_MAX} (default: full strength)")
-    p.add_argument("--time", type=float_in(0.0, MAX_MOVE_SECONDS, lo_open=True), default=1.0, metavar="SECONDS",
-                   help="kibitz's thinking time per move (default 1)")
-    p.add_argument("--depth", type=int_in(1, MAX_DEPTH), default=None, metavar="N",
-                   help=f"also limit kibitz's search depth (1..{MAX_DEPTH})")
+    p.add_argument(
+        "--color", "--colour", choices=["white", "black", "random"], default="white", help="your side (default white)"
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        default=None,
+        metavar="ELO",
+        help=f"kibitz's strength, {ELO_MIN}..{ELO_MAX} (default: full strength)",
+    )
+    p.add_argument(
+        "--time",
+        type=float_in(0.0, MAX_MOVE_SECONDS, lo_open=True),
+        default=1.0,
+        metavar="SECONDS",
+        help="kibitz's thinking time per move (default 1)",
+    )
+    p.add_argument(
+        "--depth",
+        type=int_in(1, MAX_DEPTH),
+        default=None,
+        metavar="N",
+        help=f"also limit kibitz's search depth (1..{MAX_DEPTH})",
+    )
     p.add_argument("--fen", default=None, help="start from this position")
     p.add_argument("--no-book", action="store_true", help="kibitz does not use its opening book")
     p.add_argument("--unicode", action="store_true", help="draw the pieces as Unicode figurines")

@@ -56,11 +56,14 @@ def add_parser(sub: Any) -> None:
         "report",
         help="HTML report of a `kibitz analyse` output (players, openings, graphs, mistakes)",
         description="Writes one self-contained HTML page from the JSON records of `kibitz analyse`: "
-                    "a table per player, results, openings, and each game's evaluation graph, board "
-                    "and mistakes. Nothing is analysed again.",
+        "a table per player, results, openings, and each game's evaluation graph, board "
+        "and mistakes. Nothing is analysed again.",
     )
     p.add_argument("records", metavar="RECORDS.jsonl", help="the output of `kibitz analyse -o`")
-    p.add_argument("-o", "--output", metavar="REPORT.html", default=None,
-                   help="where the page goes (default: RECORDS with .html)")
-    p.add_argument("--title", default=None, help="the page's title (default: the name of RECORDS without its extension)")
+    p.add_argument(
+        "-o", "--output", metavar="REPORT.html", default=None, help="where the page goes (default: RECORDS with .html)"
+    )
+    p.add_argument(
+        "--title", default=None, help="the page's title (default: the name of RECORDS without its extension)"
+    )
     p.set_defaults(func=run)

@@ -99,6 +99,7 @@ def read_bounded_lines(stream: IO[str], limit: int = MAX_LINE) -> Iterable[str]:
                     break
         yield line.rstrip("\r\n")
 
+
 _MOVE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][nbrqNBRQ]?)\s*:\s*(\d+)$")
 _TOTAL_LINE = re.compile(r"^Nodes searched\s*:\s*(\d+)$", re.IGNORECASE)
 
@@ -371,7 +372,7 @@ class UciEngine:
         seen = self._expect("uci", "uciok", self.handshake_timeout, hint)
         for s in seen:
             if s.startswith("id name "):
-                self.name = s[len("id name "):].strip() or self.name
+                self.name = s[len("id name ") :].strip() or self.name
         if self.chess960:
             if not any(re.match(r"option\s+name\s+UCI_Chess960\b", s) for s in seen):
                 raise EngineError(f"engine {self.command!r} has no UCI_Chess960 option, so it cannot play Chess960")
@@ -468,7 +469,9 @@ class ScriptEngine:
         returncode, out, err = run_bounded(argv, self.timeout, shown)
         if returncode != 0:
             last = err.strip().splitlines()[-QUOTE_LINES:]
-            raise EngineError(f"script {shown!r} failed with exit code {returncode}. " + _quote("Its last error output", last))
+            raise EngineError(
+                f"script {shown!r} failed with exit code {returncode}. " + _quote("Its last error output", last)
+            )
         return parse_divide_lines(out.splitlines(), f"the output of {shown!r}")
 
     def reproduce(self, fen: Optional[str], moves: Sequence[str], depth: int) -> str:
@@ -481,7 +484,10 @@ def run_bounded(argv: Sequence[str], timeout: float, shown: str) -> tuple[int, s
     script's own children too) and EngineError says so."""
     try:
         proc = subprocess.Popen(
-            list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             start_new_session=True,
         )
     except OSError as e:
@@ -497,8 +503,10 @@ def run_bounded(argv: Sequence[str], timeout: float, shown: str) -> tuple[int, s
                 into += chunk[: MAX_SCRIPT_OUTPUT - len(into)]
 
     assert proc.stdout is not None and proc.stderr is not None
-    readers = [threading.Thread(target=drain, args=(stream, buf), daemon=True)
-               for stream, buf in ((proc.stdout, outputs[0]), (proc.stderr, outputs[1]))]
+    readers = [
+        threading.Thread(target=drain, args=(stream, buf), daemon=True)
+        for stream, buf in ((proc.stdout, outputs[0]), (proc.stderr, outputs[1]))
+    ]
     for t in readers:
         t.start()
     try:
@@ -644,7 +652,9 @@ def format_difference(
     out: list[str] = []
     where = "the start position" if given_fen is None else "the given position"
     plies = len(diff.path)
-    out.append(f"kibitz and {name} differ {plies} {'ply' if plies == 1 else 'plies'} from {where}, at depth {diff.depth}:")
+    out.append(
+        f"kibitz and {name} differ {plies} {'ply' if plies == 1 else 'plies'} from {where}, at depth {diff.depth}:"
+    )
     out.append(f"  position: {diff.fen}")
     out.append(f"  path:     {' '.join(diff.path) if diff.path else '(the root itself)'}")
     if given_moves:

@@ -38,7 +38,7 @@ class VariantUciEngine(UciEngine):
         seen = self._expect("uci", "uciok", self.handshake_timeout, hint)
         for s in seen:
             if s.startswith("id name "):
-                self.name = s[len("id name "):].strip() or self.name
+                self.name = s[len("id name ") :].strip() or self.name
         if self.variant_path is not None:
             self.send(f"setoption name VariantPath value {self.variant_path}")
             seen = self._expect("uci", "uciok", self.handshake_timeout, hint)  # lists the loaded variants

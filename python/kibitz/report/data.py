@@ -18,8 +18,9 @@ LINE_MOVES = 8
 # Judgement letters of the compact move string: one per move.
 JUDGEMENT_LETTERS = {"inaccuracy": "i", "mistake": "m", "blunder": "b"}
 # The tags the page shows (the others, clocks and links of online games, stay out of it).
-SHOWN_TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo",
-                        "TimeControl", "Variant"})
+SHOWN_TAGS = frozenset(
+    {"Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "TimeControl", "Variant"}
+)
 # Points of a result for White; None for an unfinished or unknown game.
 WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -112,8 +113,9 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
             if best and (not pv or pv[0] != best):
                 pv = [str(best)]
             line = _san_line(_text(pos.get("fen")), pv, chess960)
-            mistakes.append([ply, round(loss * 100, 1), int(move.get("cp_loss") or 0),
-                             line[0] if line else "", " ".join(line)])
+            mistakes.append(
+                [ply, round(loss * 100, 1), int(move.get("cp_loss") or 0), line[0] if line else "", " ".join(line)]
+            )
     out["u"] = " ".join(uci)
     out["s"] = " ".join(san)
     out["e"] = [compact_score(p.get("score"), _text(p.get("fen"))) for p in positions]
@@ -122,8 +124,9 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     black = record.get("black") or {}
     out["a"] = [white.get("accuracy"), black.get("accuracy")]
     out["c"] = [white.get("acpl"), black.get("acpl")]
-    out["k"] = [[side.get("inaccuracies", 0), side.get("mistakes", 0), side.get("blunders", 0)]
-                for side in (white, black)]
+    out["k"] = [
+        [side.get("inaccuracies", 0), side.get("mistakes", 0), side.get("blunders", 0)] for side in (white, black)
+    ]
     out["x"] = mistakes
     out["m"] = [round(largest[0] * 100, 1), largest[1]]
     return out

@@ -50,8 +50,13 @@ def embed_json(value: Any) -> str:
     separators JavaScript once rejected are written as ``\\uXXXX`` escapes (they occur only
     inside strings, where the escape means the same character)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for char, escape in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(char, escape)
     return text
 
@@ -115,7 +120,9 @@ def _results(summary: Summary) -> str:
         bars.append(f'<span class="bar-other" style="width:{100 * n / total:.2f}%" title="{_e(key)}: {n}"></span>')
         label = "Unfinished" if key == "*" else key.capitalize() if key == "not analysed" else key
         items.append(f'<li data-result="{_e(key)}">{_e(label)}: <b>{n}</b></li>')
-    return f'<div class="bars" role="img" aria-label="results">{"".join(bars)}</div><ul id="results">{"".join(items)}</ul>'
+    return (
+        f'<div class="bars" role="img" aria-label="results">{"".join(bars)}</div><ul id="results">{"".join(items)}</ul>'
+    )
 
 
 def _openings_table(summary: Summary) -> str:
@@ -123,12 +130,16 @@ def _openings_table(summary: Summary) -> str:
     ordered = sorted(summary.openings.items(), key=lambda kv: (-kv[1][0], kv[0][0], kv[0][1]))
     for (eco, name), (games, white_points, decided) in ordered:
         share = f"{100 * white_points / decided:.0f}%" if decided else "–"
-        rows.append(f'<tr><td>{_e(eco)}</td><td>{_e(name)}</td><td class="num">{int(games)}</td>'
-                    f'<td class="num">{share}</td></tr>')
+        rows.append(
+            f'<tr><td>{_e(eco)}</td><td>{_e(name)}</td><td class="num">{int(games)}</td>'
+            f'<td class="num">{share}</td></tr>'
+        )
     if not rows:
         return '<p class="muted">No game reached a named opening position.</p>'
-    return ('<table id="openings"><thead><tr><th>ECO</th><th>Opening</th><th class="num">Games</th>'
-            '<th class="num">White\'s score</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
+    return (
+        '<table id="openings"><thead><tr><th>ECO</th><th>Opening</th><th class="num">Games</th>'
+        '<th class="num">White\'s score</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
+    )
 
 
 def render(summary: Summary, games: list[dict[str, Any]], title: str) -> str:

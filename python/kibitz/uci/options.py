@@ -67,17 +67,13 @@ class Option:
                 raise OptionError(f"option {self.name} takes an integer, not {text!r}") from None
             assert self.min is not None and self.max is not None
             if not self.min <= number <= self.max:
-                raise OptionError(
-                    f"option {self.name} value {number} is out of range {self.min}..{self.max}"
-                )
+                raise OptionError(f"option {self.name} value {number} is out of range {self.min}..{self.max}")
             return number
         if self.type == "combo":
             for choice in self.choices:
                 if choice.lower() == text.lower():
                     return choice
-            raise OptionError(
-                f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}"
-            )
+            raise OptionError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")
         # string
         text = "" if text == "<empty>" else text
         if self.name in ("SearchOff", "SearchOn"):
@@ -110,8 +106,14 @@ def default_options() -> List[Option]:
         Option("OwnBook", "check", True, help="play moves from the opening book"),
         Option("BookFile", "string", "", help="Polyglot .bin book; empty = the built-in book"),
         # 0..5000 ms: 5 s covers a slow network link to a server.
-        Option("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
-               help="ms kept in reserve per move for process and network latency"),
+        Option(
+            "Move Overhead",
+            "spin",
+            DEFAULT_MOVE_OVERHEAD_MS,
+            0,
+            5000,
+            help="ms kept in reserve per move for process and network latency",
+        ),
         Option("UCI_LimitStrength", "check", False, help="play at the strength of UCI_Elo"),
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="strength when UCI_LimitStrength is on"),
         Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook"),

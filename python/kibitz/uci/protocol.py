@@ -32,7 +32,6 @@ from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
-
     from kibitz.book import Book
 
 ENGINE_NAME = f"kibitz {getattr(kibitz, '__version__', '')}".strip()
@@ -57,9 +56,15 @@ MAX_TIME_MS = 2**40  # ~35 years; the core's own cap (rust/python/engine.rs MAX_
 MAX_NODES = 2**63 - 1  # beyond it a node limit is no limit
 MAX_MOVESTOGO = 10**6  # moves to the next time control: any more is "the rest of the game"
 GO_CAPS = {
-    "wtime": MAX_TIME_MS, "btime": MAX_TIME_MS, "winc": MAX_TIME_MS, "binc": MAX_TIME_MS,
-    "movetime": MAX_TIME_MS, "movestogo": MAX_MOVESTOGO, "depth": MAX_DEPTH,
-    "nodes": MAX_NODES, "mate": MAX_DEPTH,
+    "wtime": MAX_TIME_MS,
+    "btime": MAX_TIME_MS,
+    "winc": MAX_TIME_MS,
+    "binc": MAX_TIME_MS,
+    "movetime": MAX_TIME_MS,
+    "movestogo": MAX_MOVESTOGO,
+    "depth": MAX_DEPTH,
+    "nodes": MAX_NODES,
+    "mate": MAX_DEPTH,
 }
 
 
@@ -71,6 +76,7 @@ def parse_go_number(text: str) -> Optional[float]:
     except ValueError:
         return None
     return None if math.isnan(value) else value
+
 
 BANNER = f"""{ENGINE_NAME}: a UCI chess engine (Rust core, Python front end).
 It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Arena,
@@ -271,8 +277,10 @@ class UciEngine:
         engine.set_threads(threads)
         effective = getattr(engine, "effective_threads", threads)
         if effective < threads:
-            self.info(f"Threads {threads}: {effective} will search "
-                      f"(at most one per core: {getattr(engine, 'thread_limit', effective)})")
+            self.info(
+                f"Threads {threads}: {effective} will search "
+                f"(at most one per core: {getattr(engine, 'thread_limit', effective)})"
+            )
 
     def _load_net(self, path: str) -> None:
         """Load a net file into the engine (empty path: the embedded net); a file that
@@ -415,7 +423,7 @@ class UciEngine:
             return True
         try:
             vi = args.index("value")
-            name, value = " ".join(args[1:vi]), " ".join(args[vi + 1:])
+            name, value = " ".join(args[1:vi]), " ".join(args[vi + 1 :])
         except ValueError:
             name, value = " ".join(args[1:]), None
         if not name:
@@ -483,7 +491,6 @@ class UciEngine:
     def _load_book(self) -> Optional[Book]:
         from kibitz.book import Book
 
-
         path = self.options.get_str("BookFile")
         if self._book is None or self._book_loaded_from != path:
             self._book = Book.open(path) if path else Book.default()
@@ -510,7 +517,7 @@ class UciEngine:
             mi = args.index("moves")
         except ValueError:
             mi = len(args)
-        head, moves = args[:mi], args[mi + 1:]
+        head, moves = args[:mi], args[mi + 1 :]
         if not head:
             self.info("position needs startpos or fen <FEN> before moves; position unchanged")
             return True
@@ -614,14 +621,22 @@ class UciEngine:
         time_left, inc = go.clock(board.turn)
         overhead = self.options.get_int("Move Overhead")
         budget = timeman.allocate(
-            time_left_ms=time_left, inc_ms=inc, movestogo=go.movestogo,
-            movetime_ms=go.movetime, overhead_ms=overhead,
+            time_left_ms=time_left,
+            inc_ms=inc,
+            movestogo=go.movestogo,
+            movetime_ms=go.movetime,
+            overhead_ms=overhead,
         )
         now = time.monotonic()
         no_limit = not (budget.timed or go.depth or go.nodes or go.mate or go.at_once)
         job = SearchJob(
-            board=board, go=go, budget=budget, start=now, search_start=now,
-            pondering=go.ponder, wait_for_stop=go.infinite or go.ponder or no_limit,
+            board=board,
+            go=go,
+            budget=budget,
+            start=now,
+            search_start=now,
+            pondering=go.ponder,
+            wait_for_stop=go.infinite or go.ponder or no_limit,
         )
         if self.debug:
             self.info(f"budget soft {budget.soft_ms} max {budget.max_soft_ms} hard {budget.hard_ms} ms")
@@ -772,8 +787,13 @@ class UciEngine:
         searchmoves = go.searchmoves or None
         multipv = min(multipv, len(searchmoves or legal))
 
-        kwargs: dict[str, Any] = dict(depth=go.depth, nodes=nodes, multipv=multipv,
-                                      searchmoves=searchmoves, on_info=lambda i: self._on_info(job, i))
+        kwargs: dict[str, Any] = dict(
+            depth=go.depth,
+            nodes=nodes,
+            multipv=multipv,
+            searchmoves=searchmoves,
+            on_info=lambda i: self._on_info(job, i),
+        )
         b = job.budget
         if b.timed and not job.pondering:
             if b.fixed:
@@ -824,16 +844,15 @@ class UciEngine:
         if getattr(info, "multipv", 1) not in (None, 1):
             return
         mate = getattr(info, "mate", None)
-        job.history.append(timeman.Iteration(
-            depth=int(getattr(info, "depth", 0) or 0),
-            best_move=(getattr(info, "pv", None) or [None])[0],
-            score_cp=None if mate is not None else getattr(info, "score_cp", None),
-        ))
+        job.history.append(
+            timeman.Iteration(
+                depth=int(getattr(info, "depth", 0) or 0),
+                best_move=(getattr(info, "pv", None) or [None])[0],
+                score_cp=None if mate is not None else getattr(info, "score_cp", None),
+            )
+        )
         go = job.go
-        if (
-            go.mate and mate is not None and 0 < mate <= go.mate
-            and getattr(info, "bound", "exact") == "exact"
-        ):
+        if go.mate and mate is not None and 0 < mate <= go.mate and getattr(info, "bound", "exact") == "exact":
             job.stop_event.set()
             job.release_event.set()
             job.wait_for_stop = False
@@ -973,7 +992,13 @@ def format_info(info: Any) -> str:
     bound = get("bound")
     if (mate is not None or cp is not None) and bound in ("lower", "upper"):
         parts.append(f"{bound}bound")
-    for name, key in (("nodes", "nodes"), ("nps", "nps"), ("hashfull", "hashfull"), ("tbhits", "tbhits"), ("time", "time_ms")):
+    for name, key in (
+        ("nodes", "nodes"),
+        ("nps", "nps"),
+        ("hashfull", "hashfull"),
+        ("tbhits", "tbhits"),
+        ("time", "time_ms"),
+    ):
         v = get(key)
         if v is not None:
             parts += [name, str(int(v))]

@@ -168,17 +168,11 @@ def adjust(history: Sequence[Iteration]) -> float:
     if len(history) < 2:
         return 1.0
     factor = 1.0
-    recent = history[-(CHANGE_WINDOW + 1):]
-    changes = sum(
-        1 for a, b in zip(recent, recent[1:]) if a.best_move != b.best_move
-    )
+    recent = history[-(CHANGE_WINDOW + 1) :]
+    changes = sum(1 for a, b in zip(recent, recent[1:]) if a.best_move != b.best_move)
     factor += CHANGE_WEIGHT * changes
     prev, last = history[-2], history[-1]
-    if (
-        prev.score_cp is not None
-        and last.score_cp is not None
-        and prev.score_cp - last.score_cp >= SCORE_DROP_CP
-    ):
+    if prev.score_cp is not None and last.score_cp is not None and prev.score_cp - last.score_cp >= SCORE_DROP_CP:
         factor += SCORE_DROP_WEIGHT
     stable = 1
     for a, b in zip(reversed(history[:-1]), reversed(history)):

@@ -86,13 +86,17 @@ def _read_definition(path: str) -> str:
 
     def check(st: os.stat_result) -> None:
         if not stat.S_ISREG(st.st_mode):
-            kind = "a directory" if stat.S_ISDIR(st.st_mode) else (
-                "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device or other special file")
+            kind = (
+                "a directory"
+                if stat.S_ISDIR(st.st_mode)
+                else ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device or other special file")
+            )
             raise VariantError(f"cannot read variant definition {path!r}: {kind}, not a regular file")
         if st.st_size > MAX_DEFINITION_BYTES:
             raise VariantError(
                 f"cannot read variant definition {path!r}: {st.st_size} bytes, more than the "
-                f"{MAX_DEFINITION_BYTES} a definition file may have")
+                f"{MAX_DEFINITION_BYTES} a definition file may have"
+            )
 
     try:
         check(os.stat(path))
@@ -102,8 +106,9 @@ def _read_definition(path: str) -> str:
             check(os.fstat(f.fileno()))
             data = f.read(MAX_DEFINITION_BYTES + 1)
         if len(data) > MAX_DEFINITION_BYTES:
-            raise VariantError(f"cannot read variant definition {path!r}: it grew past "
-                               f"{MAX_DEFINITION_BYTES} bytes while being read")
+            raise VariantError(
+                f"cannot read variant definition {path!r}: it grew past {MAX_DEFINITION_BYTES} bytes while being read"
+            )
         return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise VariantError(f"cannot read variant definition {path!r}: {e}") from None

@@ -42,6 +42,7 @@ pub use engine::search::{
     available_cores, mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, Syzygy, UnknownFeature, INF,
     MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS, TB_WIN,
 };
+pub use engine::timeman::{allocate as time_budget, Budget as TimeBudget, Clock, DEFAULT_MOVE_OVERHEAD_MS};
 pub use engine::tt::AllocError;
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};
 pub use eval::nnue::{

@@ -680,15 +680,30 @@ class Engine:
         depth: int | None = None,
         nodes: int | None = None,
         movetime_ms: float | None = None,
+        wtime_ms: float | None = None,
+        btime_ms: float | None = None,
+        winc_ms: float | None = None,
+        binc_ms: float | None = None,
+        movestogo: int | None = None,
+        overhead_ms: float | None = None,
         soft_ms: float | None = None,
         hard_ms: float | None = None,
+        ponder: bool = False,
         multipv: int = 1,
         searchmoves: list[str] | None = None,
         on_info: Callable[[SearchResult], object] | None = None,
     ) -> SearchResult:
-        """Searches the board within the limits and returns the result (UCI moves)."""
+        """Searches the board within the limits and returns the result (UCI moves).
+
+        The clock (the side to move's ``wtime_ms``/``btime_ms``, increments, ``movestogo``)
+        goes to the engine's time manager, which keeps ``overhead_ms`` (default 30) for
+        latency; ``movetime_ms`` is exact unless ``overhead_ms`` is given; ``soft_ms`` and
+        ``hard_ms`` are an explicit target and cap. ``ponder=True``: the time limits wait
+        for :meth:`ponderhit`."""
     def stop(self) -> None:
         """Asks a running search to stop (from another thread)."""
+    def ponderhit(self) -> None:
+        """Starts the clock of a ponder search (from another thread)."""
     def clear(self) -> None:
         """Clears the hash table and history."""
     def resize(self, hash_mb: int) -> None:
@@ -817,3 +832,16 @@ def fill_planes_at(
     items: Any, address: int, nbytes: int, canonical: bool = False, dtype: str = "float32", chess960: bool = False
 ) -> int:
     """Fills the planes of Boards or FENs into memory the caller owns; returns the count."""
+
+DEFAULT_MOVE_OVERHEAD_MS: int
+"""The default move overhead (UCI ``Move Overhead``) in milliseconds."""
+
+def time_budget(
+    *,
+    time_left_ms: int | None = None,
+    inc_ms: int = 0,
+    movestogo: int | None = None,
+    movetime_ms: int | None = None,
+    overhead_ms: int = 30,
+) -> tuple[int | None, int | None, int | None, bool]:
+    """The engine's time budget for one move: ``(soft_ms, max_soft_ms, hard_ms, fixed)``."""

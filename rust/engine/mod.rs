@@ -14,6 +14,7 @@ pub(crate) mod order;
 pub(crate) mod pool;
 pub(crate) mod search;
 pub(crate) mod see;
+pub(crate) mod timeman;
 pub(crate) mod tt;
 
 /// The deepest ply a search line can reach: the size of the per-ply tables (killers, the

@@ -22,6 +22,7 @@ use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::order::*;
 use crate::engine::pool::Pool;
+use crate::engine::timeman::{self, Budget, Clock, Iteration, TimeManager};
 use crate::engine::tt::*;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::{evaluate, SEE_VALUE};
@@ -66,14 +67,55 @@ impl Syzygy {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// The time manager's target: no new iteration starts after it has passed, nor one
-    /// that is not expected to finish before the hard limit.
+    /// The side to move's clock (UCI `wtime`/`btime`, increments, `movestogo`): the time
+    /// manager (`engine::timeman`) makes a budget of it.
+    pub clock: Option<Clock>,
+    /// A fixed time for this move (UCI `movetime`), less `overhead` when that is given.
+    pub movetime: Option<Duration>,
+    /// The move overhead (UCI `Move Overhead`) kept off the clock for latency; `None`:
+    /// `DEFAULT_MOVE_OVERHEAD_MS` for a clock, nothing for a movetime (exact).
+    pub overhead: Option<Duration>,
+    /// An explicit target, for callers that manage time themselves: no new iteration
+    /// starts after it has passed (it may grow with an unstable best move), nor one that is
+    /// not expected to finish before the hard limit.
     pub soft: Option<Duration>,
-    /// The hard cap: the search stops mid-iteration when it is reached.
+    /// An explicit cap: the search stops mid-iteration when it is reached (the smaller of
+    /// this and the budget's cap applies).
     pub hard: Option<Duration>,
+    /// A ponder search (UCI `go ponder`): the time limits sleep until this flag is raised
+    /// (UCI `ponderhit`); the hard limit then counts from that moment, the target from the
+    /// search's start, so a search that has pondered long enough answers at once.
+    pub ponder: Option<Arc<AtomicBool>>,
     pub multipv: usize,
     /// Restrict the root moves (UCI `go searchmoves`); empty = all.
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// The time budget of these limits (`engine::timeman`): from the clock or the movetime,
+    /// then capped by an explicit `hard` and retargeted by an explicit `soft`.
+    pub fn budget(&self) -> Budget {
+        let mut b = match (&self.clock, self.movetime) {
+            (None, None) => Budget::UNLIMITED,
+            (clock, movetime) => {
+                let default = if clock.is_some() { timeman::DEFAULT_MOVE_OVERHEAD_MS } else { 0 };
+                let overhead = self.overhead.unwrap_or(Duration::from_millis(default));
+                timeman::allocate(clock.as_ref(), movetime, overhead)
+            }
+        };
+        if let Some(soft) = self.soft {
+            b = Budget::explicit(Some(soft), b.hard);
+        }
+        if let Some(h) = self.hard {
+            if b.soft.is_none() {
+                b = Budget::explicit(None, Some(h));
+            }
+            b.hard = Some(b.hard.map_or(h, |x| x.min(h)));
+            b.soft = b.soft.map(|x| x.min(h));
+            b.max_soft = b.max_soft.map(|x| x.min(h));
+        }
+        b
+    }
 }
 
 /// The kind of bound a reported score is.
@@ -512,11 +554,9 @@ impl Engine {
         let helper_stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
         let helper_limits = Arc::new(Limits {
             depth: limits.depth,
-            nodes: None,
-            soft: None,
-            hard: None,
             multipv: 1,
             searchmoves: limits.searchmoves.clone(),
+            ..Limits::default()
         });
         for i in 0..helpers {
             let (tt, net, stop, nodes, lim) = (
@@ -583,7 +623,16 @@ struct Search<'a> {
     /// First iteration's depth (helpers vary it).
     start_depth: u32,
     start: Instant,
+    /// The time decisions (`engine::timeman`); only the main thread's has a budget.
+    tm: TimeManager,
+    /// Set while a ponder search waits for `ponderhit`: no time limit applies until then.
+    ponder: Option<Arc<AtomicBool>>,
+    /// The hard limit, from the search's start (None: none, or still pondering).
     hard: Option<Duration>,
+    /// Iterations completed, and whether the root has one legal move (played at once on a
+    /// clock).
+    completed: u32,
+    only_move: bool,
     node_limit: u64,
     nodes: u64,
     seldepth: usize,
@@ -647,7 +696,15 @@ impl<'a> Search<'a> {
             main: true,
             start_depth: 1,
             start,
-            hard: limits.hard,
+            tm: {
+                let mut tm = TimeManager::new(limits.budget());
+                tm.adjust = f.time_stability;
+                tm
+            },
+            ponder: limits.ponder.clone().filter(|p| !p.load(Ordering::SeqCst)),
+            hard: None,
+            completed: 0,
+            only_move: false,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             nodes: 0,
             seldepth: 0,
@@ -667,6 +724,37 @@ impl<'a> Search<'a> {
             syzygy: None,
             tbhits: 0,
         }
+        .with_clock_running()
+    }
+
+    /// Arms the hard limit unless the search ponders (then `ponderhit` arms it).
+    fn with_clock_running(mut self) -> Self {
+        if self.ponder.is_none() {
+            self.hard = self.tm.budget.hard;
+        }
+        self
+    }
+
+    /// A ponder search notices `ponderhit`: the hard limit counts from now, the target
+    /// from the search's start, so a search that pondered long enough stops at once (with
+    /// the best move of its last iteration).
+    fn poll_ponderhit(&mut self) {
+        let Some(flag) = &self.ponder else { return };
+        if !flag.load(Ordering::Relaxed) {
+            return;
+        }
+        self.ponder = None;
+        let now = self.start.elapsed();
+        self.hard = self.tm.budget.hard.map(|h| now + h);
+        if self.completed > 0 && self.tm.budget.timed() && (self.only_move || self.time_to_stop(now)) {
+            self.stopped = true;
+        }
+    }
+
+    /// After an iteration (or at ponderhit): should the next iteration not be started?
+    fn time_to_stop(&self, elapsed: Duration) -> bool {
+        let hard_left = self.hard.map(|h| h.saturating_sub(elapsed));
+        self.tm.stop_after_iteration(elapsed, hard_left)
     }
 
     /// The static evaluation of the current position (side to move's view): the net's
@@ -726,6 +814,9 @@ impl<'a> Search<'a> {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             if !self.main {
                 self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
+            if self.ponder.is_some() {
+                self.poll_ponderhit();
             }
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -791,16 +882,15 @@ impl<'a> Search<'a> {
             });
         }
         let multipv = limits.multipv.clamp(1, root.len());
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Only one legal move and the clock running: play it at once (a one-ply search gives
         // it a score).
-        let timed = limits.soft.is_some() || limits.hard.is_some();
-        let only_move = root.len() == 1 && timed && limits.depth.is_none() && limits.nodes.is_none();
+        let timed = self.tm.budget.timed();
+        self.only_move = root.len() == 1 && timed && limits.depth.is_none() && limits.nodes.is_none();
+        if self.hard == Some(Duration::ZERO) {
+            max_depth = 1; // no time at all: the quickest legal answer
+        }
 
-        let mut completed = 0u32;
-        let mut last_iter_time = Duration::ZERO;
-        let mut best_changes = 0.0f64;
-        let mut last_best = root[0].mv;
         for depth in self.start_depth.min(max_depth)..=max_depth {
             let iter_start = self.start.elapsed();
             for r in root.iter_mut() {
@@ -847,18 +937,19 @@ impl<'a> Search<'a> {
             if self.stopped {
                 break;
             }
-            completed = depth;
-            if root[0].mv != last_best {
-                best_changes += 1.0;
-                last_best = root[0].mv;
-            }
-            best_changes *= 0.5;
+            self.completed = depth;
+            let took = self.start.elapsed() - iter_start;
+            let best = &root[0];
+            let score = (best.score.abs() < MATE_BOUND).then_some(best.score);
+            self.tm.record(Iteration { depth, best: best.mv, score }, took);
             let info = self.info(&root, multipv, depth);
             if !report(&info) {
                 self.stopped = true;
                 break;
             }
-            if only_move {
+            self.poll_ponderhit();
+            let clock_running = timed && self.ponder.is_none();
+            if self.only_move && clock_running {
                 break;
             }
             // A forced mate found at full width needs no deeper search once confirmed twice.
@@ -868,24 +959,10 @@ impl<'a> Search<'a> {
             {
                 break;
             }
-            // Soft limit: stop when the target has passed, or when the next iteration (which
-            // typically costs about twice the last one) cannot end before the hard limit.
-            let elapsed = self.start.elapsed();
-            let this_iter = elapsed - iter_start;
-            last_iter_time = this_iter.max(last_iter_time / 4);
-            if let Some(soft) = limits.soft {
-                // Unstable best move: allow more of the target (not yet measured on its
-                // own; switch: tm).
-                let factor = if self.f.time_stability { 1.0 + best_changes.min(1.0) } else { 1.0 };
-                let target = soft.mul_f64(factor);
-                if elapsed >= target.mul_f64(0.6) {
-                    break;
-                }
-                if let Some(hard) = limits.hard {
-                    if elapsed + last_iter_time * 2 > hard {
-                        break;
-                    }
-                }
+            // The time manager: stop when the adjusted target has passed, or when the next
+            // iteration cannot end before the hard limit.
+            if clock_running && self.time_to_stop(self.start.elapsed()) {
+                break;
             }
         }
 
@@ -911,7 +988,7 @@ impl<'a> Search<'a> {
         SearchOutcome {
             best: Some(best),
             ponder,
-            depth: if completed > 0 { completed } else { lines[0].depth },
+            depth: if self.completed > 0 { self.completed } else { lines[0].depth },
             seldepth: lines[0].seldepth,
             lines,
             nodes: self.total_nodes(),

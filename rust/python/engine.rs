@@ -16,8 +16,9 @@ use super::board::PyBoard;
 use super::interrupt::run_interruptible;
 use super::{move_err, open_regular, NetError};
 use crate::{
-    embedded_net, mate_in, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line, Move, Network,
-    SearchOutcome, Syzygy, Tablebases, MAX_DEPTH, MAX_THREADS,
+    embedded_net, mate_in, time_budget as core_time_budget, Board as CoreBoard, Clock, Engine as CoreEngine, Features,
+    Info, Limits, Line, Move, Network, SearchOutcome, Syzygy, Tablebases, DEFAULT_MOVE_OVERHEAD_MS, MAX_DEPTH,
+    MAX_THREADS, WHITE,
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -204,6 +205,10 @@ fn outcome_result(py: Python<'_>, board: &CoreBoard, out: &SearchOutcome) -> PyR
 #[pyclass(module = "kibitz", name = "Engine", frozen)]
 pub struct PyEngine {
     stop: Arc<AtomicBool>,
+    /// Raised by `ponderhit()`: a ponder search's clock starts. Lowered when a search ends,
+    /// not when one starts, so a `ponderhit()` that comes before the ponder search has
+    /// begun is not lost (the search then runs on the clock from its start).
+    ponderhit: Arc<AtomicBool>,
     inner: Mutex<CoreEngine>,
     hash_mb: AtomicUsize,
     threads: AtomicUsize,
@@ -318,6 +323,31 @@ impl std::fmt::Display for AnyInt {
     }
 }
 
+/// The engine's time budget for one move (the time manager's first decision, before any
+/// iteration adjusts the target), as `(soft_ms, max_soft_ms, hard_ms, fixed)`; `None`
+/// where there is no limit. Arguments as UCI's `go` gives them for the side to move; a
+/// negative clock (some GUIs send one after a flag fall) counts as 0.
+#[pyfunction]
+#[pyo3(signature = (*, time_left_ms = None, inc_ms = 0, movestogo = None, movetime_ms = None,
+                    overhead_ms = DEFAULT_MOVE_OVERHEAD_MS as i64))]
+pub fn time_budget(
+    time_left_ms: Option<i64>,
+    inc_ms: i64,
+    movestogo: Option<i64>,
+    movetime_ms: Option<i64>,
+    overhead_ms: i64,
+) -> (Option<u64>, Option<u64>, Option<u64>, bool) {
+    let d = |x: i64| Duration::from_millis(x.max(0) as u64);
+    let clock = time_left_ms.map(|t| Clock {
+        time_left: d(t),
+        inc: d(inc_ms),
+        movestogo: movestogo.filter(|&n| n > 0).map(|n| n.min(u32::MAX as i64) as u32),
+    });
+    let b = core_time_budget(clock.as_ref(), movetime_ms.map(d), d(overhead_ms));
+    let m = |x: Option<Duration>| x.map(|x| x.as_millis() as u64);
+    (m(b.soft), m(b.max_soft), m(b.hard), b.fixed)
+}
+
 /// A time limit in milliseconds: NaN and negative values are errors; values beyond
 /// `MAX_TIME_MS` (also `inf`, and ints too large for a float) are read as it.
 fn ms(name: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
@@ -396,6 +426,7 @@ impl PyEngine {
         engine.set_syzygy(syzygy);
         Ok(PyEngine {
             stop: Arc::new(AtomicBool::new(false)),
+            ponderhit: Arc::new(AtomicBool::new(false)),
             inner: Mutex::new(engine),
             hash_mb: AtomicUsize::new(mb),
             threads: AtomicUsize::new(n),
@@ -512,12 +543,18 @@ impl PyEngine {
     }
 
     /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
-    /// first one reached (none = until `stop()`). `movetime_ms` is an exact hard limit;
-    /// `soft_ms` / `hard_ms` are a time manager's target and cap. `on_info(info)` is called
-    /// after each finished iteration, once per MultiPV line.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, soft_ms = None, hard_ms = None,
-                        multipv = AnyInt(1), searchmoves = None, on_info = None),
-                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, soft_ms=None, hard_ms=None, multipv=1, searchmoves=None, on_info=None)")]
+    /// first one reached (none = until `stop()`). The clock (`wtime_ms` / `btime_ms`,
+    /// `winc_ms` / `binc_ms`, `movestogo`, as UCI's `go` gives them; the side to move's are
+    /// used) is turned into a budget by the engine's time manager, keeping `overhead_ms`
+    /// (default 30) for latency. `movetime_ms` is the time for this move, exact unless
+    /// `overhead_ms` is given. `soft_ms` / `hard_ms` are an explicit target and cap for
+    /// callers that manage time themselves. With `ponder=True` the time limits wait for
+    /// `ponderhit()`. `on_info(info)` is called after each finished iteration, once per
+    /// MultiPV line.
+    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, wtime_ms = None, btime_ms = None,
+                        winc_ms = None, binc_ms = None, movestogo = None, overhead_ms = None, soft_ms = None,
+                        hard_ms = None, ponder = false, multipv = AnyInt(1), searchmoves = None, on_info = None),
+                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, wtime_ms=None, btime_ms=None, winc_ms=None, binc_ms=None, movestogo=None, overhead_ms=None, soft_ms=None, hard_ms=None, ponder=False, multipv=1, searchmoves=None, on_info=None)")]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -526,8 +563,15 @@ impl PyEngine {
         depth: Option<AnyInt>,
         nodes: Option<AnyInt>,
         movetime_ms: Option<Bound<'_, PyAny>>,
+        wtime_ms: Option<Bound<'_, PyAny>>,
+        btime_ms: Option<Bound<'_, PyAny>>,
+        winc_ms: Option<Bound<'_, PyAny>>,
+        binc_ms: Option<Bound<'_, PyAny>>,
+        movestogo: Option<AnyInt>,
+        overhead_ms: Option<Bound<'_, PyAny>>,
         soft_ms: Option<Bound<'_, PyAny>>,
         hard_ms: Option<Bound<'_, PyAny>>,
+        ponder: bool,
         multipv: AnyInt,
         searchmoves: Option<Vec<String>>,
         on_info: Option<Py<PyAny>>,
@@ -563,10 +607,25 @@ impl PyEngine {
         }
         let movetime = ms("movetime_ms", movetime_ms.as_ref())?;
         let soft = ms("soft_ms", soft_ms.as_ref())?;
-        let hard_cap = ms("hard_ms", hard_ms.as_ref())?;
-        let hard = match (movetime, hard_cap) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        let hard = ms("hard_ms", hard_ms.as_ref())?;
+        let overhead = ms("overhead_ms", overhead_ms.as_ref())?;
+        let white = root.side_to_move() == WHITE;
+        let (time, inc) = if white { (wtime_ms, winc_ms) } else { (btime_ms, binc_ms) };
+        let (time_name, inc_name) = if white { ("wtime_ms", "winc_ms") } else { ("btime_ms", "binc_ms") };
+        let movestogo = match movestogo {
+            None => None,
+            Some(obj) => {
+                if obj.0 < 0 {
+                    return Err(PyValueError::new_err(format!("movestogo must not be negative, got {obj}")));
+                }
+                Some(obj.0.min(u32::MAX as i128) as u32)
+            }
+        };
+        let clock = match ms(time_name, time.as_ref())? {
+            None => None,
+            Some(time_left) => {
+                Some(Clock { time_left, inc: ms(inc_name, inc.as_ref())?.unwrap_or(Duration::ZERO), movestogo })
+            }
         };
         let mut moves = Vec::new();
         for text in searchmoves.unwrap_or_default() {
@@ -580,8 +639,12 @@ impl PyEngine {
         let limits = Limits {
             depth,
             nodes,
-            soft: if movetime.is_some() && soft.is_none() { None } else { soft },
+            clock,
+            movetime,
+            overhead,
+            soft,
             hard,
+            ponder: ponder.then(|| Arc::clone(&self.ponderhit)),
             // 256 lines: the most the UCI front end offers (options.py); more is never useful.
             multipv: multipv_n.min(256) as usize,
             searchmoves: moves,
@@ -624,6 +687,7 @@ impl PyEngine {
             catch_unwind(AssertUnwindSafe(|| engine_ref.search(board_ref, &limits, &stop, &mut report)))
         });
         drop(engine);
+        self.ponderhit.store(false, Ordering::SeqCst);
         let result = result?;
         if let Some(e) = callback_error {
             return Err(e);
@@ -638,6 +702,13 @@ impl PyEngine {
     /// its best move so far. Safe to call from any thread; a no-op when idle.
     fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the move a ponder search (`search(..., ponder=True)`) assumed:
+    /// its clock starts now, and it answers within the budget of the clock it was given.
+    /// Safe to call from any thread; a no-op when no ponder search runs.
+    fn ponderhit(&self) {
+        self.ponderhit.store(true, Ordering::SeqCst);
     }
 
     /// Forgets the transposition table and the move-ordering histories (a new game).

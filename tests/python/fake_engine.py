@@ -2,7 +2,9 @@
 
 Used to develop and test the UCI layer without the Rust search: each "iteration" takes a
 few milliseconds (growing with depth), reports through ``on_info`` and honours depth,
-nodes, movetime, soft/hard limits and ``stop()`` like the real search is specified to.
+nodes, the clock (through the engine's own budget, ``kibitz._core.time_budget``),
+movetime, soft/hard limits, pondering with ``ponderhit()`` and ``stop()`` like the real
+search is specified to.
 ``install()`` puts it at ``kibitz.Engine`` when the package has none.
 """
 
@@ -21,6 +23,7 @@ class FakeEngine:
     def __init__(self, hash_mb: int = 16) -> None:
         self.hash_mb = hash_mb
         self._stop = threading.Event()
+        self._ponderhit = threading.Event()
         self._rng = random.Random(1)
 
     def resize(self, hash_mb: int) -> None:
@@ -35,6 +38,9 @@ class FakeEngine:
     def stop(self) -> None:
         self._stop.set()
 
+    def ponderhit(self) -> None:
+        self._ponderhit.set()
+
     def search(
         self,
         board: Any,
@@ -42,14 +48,40 @@ class FakeEngine:
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
+        wtime_ms: Optional[int] = None,
+        btime_ms: Optional[int] = None,
+        winc_ms: Optional[int] = None,
+        binc_ms: Optional[int] = None,
+        movestogo: Optional[int] = None,
+        overhead_ms: Optional[int] = None,
         soft_ms: Optional[int] = None,
         hard_ms: Optional[int] = None,
+        ponder: bool = False,
         multipv: int = 1,
         searchmoves: Optional[Sequence[str]] = None,
         on_info: Optional[Callable[[Any], None]] = None,
     ) -> Any:
+        from kibitz._core import DEFAULT_MOVE_OVERHEAD_MS, time_budget
+
         self._stop.clear()
         start = time.monotonic()
+        clock = wtime_ms if board.turn else btime_ms
+        if clock is not None or movetime_ms is not None:
+            inc = (winc_ms if board.turn else binc_ms) or 0
+            default = DEFAULT_MOVE_OVERHEAD_MS if clock is not None else 0
+            soft, _, hard, fixed = time_budget(
+                time_left_ms=clock,
+                inc_ms=inc,
+                movestogo=movestogo,
+                movetime_ms=movetime_ms,
+                overhead_ms=default if overhead_ms is None else overhead_ms,
+            )
+            hard_ms = hard if hard_ms is None else min(hard, hard_ms)
+            soft_ms = None if fixed else soft
+            movetime_ms = None
+        # Pondering: no time limit until ponderhit, then the budget counts from then.
+        pondering = ponder and not self._ponderhit.is_set()
+        timed_limits = (hard_ms if movetime_ms is None else movetime_ms, soft_ms)
         moves = list(board.legal_moves_uci())
         if searchmoves:
             moves = [m for m in moves if m in searchmoves] or moves
@@ -81,6 +113,14 @@ class FakeEngine:
         while True:
             d += 1
             iter_ms = min(2.0 * 1.4**d, 200.0)
+            if pondering:
+                limit_ms, soft_ms = None, None
+                if self._ponderhit.is_set():
+                    pondering = False
+                    limit_ms, soft_ms = timed_limits
+                    start = time.monotonic()
+                else:
+                    iter_ms = min(iter_ms, 5.0)
             elapsed = (time.monotonic() - start) * 1000
             if limit_ms is not None:
                 iter_ms = min(iter_ms, max(0.0, limit_ms - elapsed))
@@ -131,6 +171,8 @@ class FakeEngine:
                     on_info(info)
             if self._stop.is_set():
                 break
+            if pondering:
+                continue
             if depth is not None and d >= depth:
                 break
             if nodes is not None and n >= nodes:
@@ -141,6 +183,7 @@ class FakeEngine:
                 break
             if d >= MAX_DEPTH:
                 break
+        self._ponderhit.clear()  # as the real engine: lowered when a search ends
         return result
 
 

@@ -209,6 +209,60 @@ def test_only_move_is_played_at_once(engine: kibitz.Engine) -> None:
     assert r.best_move == "h8g8"
 
 
+def test_clock_search_stays_inside_the_engines_own_budget(engine: kibitz.Engine) -> None:
+    """The clock goes to the engine's time manager: a search with a 2 s clock answers
+    within the hard budget time_budget gives (plus scheduling slack), and the side to
+    move's clock is the one used (White has 2 s, Black 60 s; Black to move thinks longer
+    than a 2 s clock would allow only if the wrong clock were read)."""
+    board = kibitz.Board(MIDDLEGAME)
+    white = board.turn
+    soft, max_soft, hard, fixed = kibitz._core.time_budget(time_left_ms=2000, inc_ms=0)
+    assert hard is not None and not fixed
+    start = time.perf_counter()
+    kw = {"wtime_ms": 2000, "btime_ms": 2000} if white else {"btime_ms": 2000, "wtime_ms": 2000}
+    r = engine.search(board, **kw)
+    took = (time.perf_counter() - start) * 1000
+    assert r.best_move in board.legal_moves_uci()
+    assert took <= hard + 150
+    # The opponent's clock is ignored: no clock of our own means no time limit at all.
+    other = {"btime_ms": 2000} if white else {"wtime_ms": 2000}
+    r = engine.search(board, depth=3, **other)
+    assert r.depth == 3
+
+
+def test_ponder_search_waits_for_ponderhit_then_plays_on_the_clock() -> None:
+    engine = kibitz.Engine(16)
+    board = kibitz.Board(MIDDLEGAME)
+    _, _, hard, _ = kibitz._core.time_budget(time_left_ms=1000, inc_ms=0)
+    assert hard is not None
+    hit_at: list[float] = []
+
+    def opponent_plays_the_expected_move() -> None:
+        time.sleep(0.8)  # longer than the whole hard budget of a 1 s clock
+        hit_at.append(time.perf_counter())
+        engine.ponderhit()
+
+    t = threading.Thread(target=opponent_plays_the_expected_move)
+    start = time.perf_counter()
+    t.start()
+    r = engine.search(board, wtime_ms=1000, btime_ms=1000, ponder=True)
+    returned = time.perf_counter()
+    t.join()
+    assert r.best_move in board.legal_moves_uci()
+    assert returned - start >= 0.75  # no clock while pondering
+    # It pondered past its target: it answers at once, within the hard limit from ponderhit.
+    assert (returned - hit_at[0]) * 1000 <= hard + 150
+
+
+def test_ponderhit_before_the_search_starts_is_not_lost() -> None:
+    engine = kibitz.Engine(16)
+    engine.ponderhit()
+    start = time.perf_counter()
+    r = engine.search(kibitz.Board(MIDDLEGAME), wtime_ms=500, btime_ms=500, ponder=True)
+    assert time.perf_counter() - start < 2.0  # a lost ponderhit would search for ever
+    assert r.best_move is not None
+
+
 def test_on_info_exception_propagates(engine: kibitz.Engine) -> None:
     class Boom(Exception):
         pass

@@ -1,5 +1,6 @@
-"""The UCI engine: the protocol loop (``protocol``), its options (``options``), time
-allocation (``timeman``) and the strength levels of ``UCI_LimitStrength`` (``strength``).
+"""The UCI engine: the protocol loop (``protocol``), its options (``options``) and the
+strength levels of ``UCI_LimitStrength`` (``strength``). Time allocation is the engine's
+(Rust, ``engine::timeman``): the loop passes the clock of ``go`` to ``Engine.search``.
 
 ``run_uci()`` runs a session on stdin/stdout; ``UciEngine`` is one session, usable in
 process (tests drive it with lines and read what it writes).

@@ -7,8 +7,9 @@ universal chess interface"). Architecture:
   once, also while a search runs -- ``isready`` is answered immediately, ``stop`` and
   ``ponderhit`` act on the running search;
 * each ``go`` runs in a worker thread: book probe, then ``Engine.search`` (which releases
-  the GIL) with the budget of timeman.py, adjusted after each iteration through
-  ``on_info``; the worker writes exactly one ``bestmove`` per ``go``;
+  the GIL) with the clock as ``go`` gave it: the engine's time manager (Rust,
+  ``engine::timeman``) owns every time decision, also after ``ponderhit``; the worker
+  writes exactly one ``bestmove`` per ``go``;
 * stdout is written by both threads, always one whole line under a lock, then flushed.
 
 Bad input never ends the process and loses nothing: every problem is reported as an
@@ -27,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
-from kibitz.uci import strength, timeman
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz.uci import strength
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError, time_budget
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
@@ -125,19 +126,16 @@ class SearchJob:
 
     board: Board
     go: GoParams
-    budget: timeman.Budget
-    start: float  # monotonic seconds from which the budget counts (go, or ponderhit)
-    search_start: float  # when the search began (go): the soft target counts from here, so
-    # a search that pondered long enough already is played at ponderhit
+    timed: bool  # our clock or a movetime was given: the engine's time manager decides
+    start: float  # monotonic seconds of the go
     pondering: bool
     wait_for_stop: bool  # infinite (or pondering): bestmove only after stop/ponderhit
     stop_event: threading.Event = field(default_factory=threading.Event)
     release_event: threading.Event = field(default_factory=threading.Event)  # stop or ponderhit
     done: threading.Event = field(default_factory=threading.Event)
     answered: bool = False  # bestmove is being written: the job is finishing, not searching
-    history: List[timeman.Iteration] = field(default_factory=list)
+    searching: bool = False  # Engine.search is running (ponderhit goes to the engine)
     thread: Optional[threading.Thread] = None
-    watchdog: Optional[threading.Thread] = None
 
 
 class UciEngine:
@@ -619,27 +617,25 @@ class UciEngine:
         go = self._parse_go(args)
         board = self.board.copy()
         time_left, inc = go.clock(board.turn)
-        overhead = self.options.get_int("Move Overhead")
-        budget = timeman.allocate(
-            time_left_ms=time_left,
-            inc_ms=inc,
-            movestogo=go.movestogo,
-            movetime_ms=go.movetime,
-            overhead_ms=overhead,
-        )
-        now = time.monotonic()
-        no_limit = not (budget.timed or go.depth or go.nodes or go.mate or go.at_once)
+        timed = time_left is not None or go.movetime is not None
+        no_limit = not (timed or go.depth or go.nodes or go.mate or go.at_once)
         job = SearchJob(
             board=board,
             go=go,
-            budget=budget,
-            start=now,
-            search_start=now,
+            timed=timed,
+            start=time.monotonic(),
             pondering=go.ponder,
             wait_for_stop=go.infinite or go.ponder or no_limit,
         )
-        if self.debug:
-            self.info(f"budget soft {budget.soft_ms} max {budget.max_soft_ms} hard {budget.hard_ms} ms")
+        if self.debug and timed:
+            soft, max_soft, hard, _ = time_budget(
+                time_left_ms=time_left,
+                inc_ms=inc,
+                movestogo=go.movestogo,
+                movetime_ms=go.movetime,
+                overhead_ms=self.options.get_int("Move Overhead"),
+            )
+            self.info(f"budget soft {soft} max {max_soft} hard {hard} ms")
         self._job = job
         job.thread = threading.Thread(target=self._worker, args=(job,), name="kibitz-search", daemon=True)
         job.thread.start()
@@ -661,15 +657,15 @@ class UciEngine:
             if self.debug:
                 self.info("ponderhit without a ponder search; ignored")
             return True
-        # Our clock runs from now: the normal budget from the clock given with `go ponder`.
-        job.start = time.monotonic()
+        # Our clock runs from now: the engine's time manager starts the budget of the clock
+        # given with `go ponder` (and answers at once if the search pondered long enough).
+        # A worker that has not read `pondering` yet searches normally; one that has gets
+        # the ponderhit through the engine, which keeps it for a search not yet started.
         job.pondering = False
         job.wait_for_stop = job.go.infinite
-        if job.budget.timed:
-            job.watchdog = threading.Thread(target=self._watchdog, args=(job,), daemon=True)
-            job.watchdog.start()
-            # The search may have pondered long enough already: then play at once.
-            self._check_time(job)
+        if job.timed:
+            if job.searching and self._engine is not None:
+                self._engine.ponderhit()
         elif not (job.go.depth or job.go.nodes or job.go.mate or job.go.infinite):
             # `go ponder` without a clock: the move is wanted now.
             job.stop_event.set()
@@ -772,11 +768,6 @@ class UciEngine:
         booked = self._book_move(job)
         if booked is not None:
             return booked
-        if len(legal) == 1 and job.budget.timed and not job.pondering and not go.infinite:
-            # The only move: no reason to spend clock time on it.
-            self.info("only move")
-            return legal[0], None
-
         limit = self.options.get_bool("UCI_LimitStrength")
         level = strength.level_for(self.options.get_int("UCI_Elo")) if limit else None
         multipv = self.options.get_int("MultiPV")
@@ -794,15 +785,19 @@ class UciEngine:
             searchmoves=searchmoves,
             on_info=lambda i: self._on_info(job, i),
         )
-        b = job.budget
-        if b.timed and not job.pondering:
-            if b.fixed:
-                kwargs["movetime_ms"] = b.hard_ms
-            else:
-                kwargs["soft_ms"] = b.max_soft_ms
-                kwargs["hard_ms"] = b.hard_ms
-            if (b.hard_ms or 0) < 1:
-                kwargs["depth"] = 1  # no time at all: the quickest legal answer
+        if job.timed:
+            # The clock as `go` gave it: the engine's time manager makes the budget (and
+            # plays an only move at once, and answers at once when there is no time).
+            time_left, inc = go.clock(board.turn)
+            if time_left is not None:
+                side = "wtime_ms" if board.turn else "btime_ms"
+                kwargs[side] = max(0, time_left)
+                kwargs["winc_ms" if board.turn else "binc_ms"] = max(0, inc)
+                if go.movestogo is not None and go.movestogo > 0:
+                    kwargs["movestogo"] = go.movestogo
+            if go.movetime is not None:
+                kwargs["movetime_ms"] = max(0, go.movetime)
+            kwargs["overhead_ms"] = self.options.get_int("Move Overhead")
         engine = self.engine()
         # The strength levels are calibrated with the net (README, Strength levels); with
         # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
@@ -811,7 +806,14 @@ class UciEngine:
             engine.nnue = want_net
         if job.stop_event.is_set() or go.at_once:
             kwargs["depth"] = 1  # stopped before it began, or depth/nodes/mate 0: answer at once
-        result = engine.search(board, **kwargs)
+        # Read after the engine exists (see cmd_ponderhit): a ponderhit before this line
+        # makes a normal search, one after it reaches the engine.
+        job.searching = True
+        kwargs["ponder"] = job.pondering and job.timed
+        try:
+            result = engine.search(board, **kwargs)
+        finally:
+            job.searching = False
 
         best = getattr(result, "best_move", None)
         pv = list(getattr(result, "pv", []) or [])
@@ -844,51 +846,12 @@ class UciEngine:
         if getattr(info, "multipv", 1) not in (None, 1):
             return
         mate = getattr(info, "mate", None)
-        job.history.append(
-            timeman.Iteration(
-                depth=int(getattr(info, "depth", 0) or 0),
-                best_move=(getattr(info, "pv", None) or [None])[0],
-                score_cp=None if mate is not None else getattr(info, "score_cp", None),
-            )
-        )
         go = job.go
         if go.mate and mate is not None and 0 < mate <= go.mate and getattr(info, "bound", "exact") == "exact":
             job.stop_event.set()
             job.release_event.set()
             job.wait_for_stop = False
             self._engine.stop()
-            return
-        self._check_time(job)
-
-    def _check_time(self, job: SearchJob) -> None:
-        """Stop the search if the (adjusted) soft target says the next iteration should
-        not start (only for clock games, not while pondering, not for movetime)."""
-        b = job.budget
-        if job.pondering or not b.timed or b.fixed or not job.history:
-            return
-        factor = timeman.adjust(job.history)
-        target = timeman.target_ms(b, factor)
-        elapsed = (time.monotonic() - job.search_start) * 1000
-        if timeman.should_stop(elapsed, target):
-            if self.debug:
-                self.info(f"time: stop at {elapsed:.0f} ms (target {target} ms, factor {factor:.2f})")
-            if self._engine is not None:
-                self._engine.stop()
-
-    def _watchdog(self, job: SearchJob) -> None:
-        """After ponderhit the search runs without limits of its own: stop it at the
-        budget's cap (the most the soft target may grow to, never past the hard limit)."""
-        cap = job.budget.max_soft_ms if job.budget.max_soft_ms is not None else job.budget.hard_ms
-        deadline = job.start + (cap or 0) / 1000
-        while not job.done.is_set():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                if self._engine is not None:
-                    self._engine.stop()
-                job.stop_event.set()
-                job.release_event.set()
-                return
-            job.done.wait(min(left, 0.05))
 
     # -------------------------------------------------------------- lifecycle
 

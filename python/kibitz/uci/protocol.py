@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
 from kibitz.uci import strength
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError, time_budget
+from kibitz._core import Board, Engine, FenError, IllegalMoveError, InvalidMoveError, SearchResult, time_budget
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
@@ -145,7 +145,7 @@ class UciEngine:
         self,
         out: TextIO,
         *,
-        engine_factory: Optional[Callable[[int], Any]] = None,
+        engine_factory: Optional[Callable[[int], Engine]] = None,
         interactive: bool = False,
         rng: Optional[random.Random] = None,
     ) -> None:
@@ -158,8 +158,8 @@ class UciEngine:
         self.board = Board()
         self._engine_factory = engine_factory
         # A 1 MB engine with the hand-written evaluation, for `eval` (made on first use).
-        self._classical: Any = None
-        self._engine: Any = None
+        self._classical: Optional[Engine] = None
+        self._engine: Optional[Engine] = None
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
         self._pending: List[Callable[[], None]] = []  # engine changes deferred past a search
@@ -213,9 +213,11 @@ class UciEngine:
 
     # ------------------------------------------------------------------ engine
 
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
+        """The search engine, made on first use (tests give a factory of stand-ins with the
+        same interface)."""
         if self._engine is None:
-            factory = self._engine_factory
+            factory: Optional[Callable[[int], Engine]] = self._engine_factory
             if factory is None:
                 factory = getattr(kibitz, "Engine", None)
             if factory is None:
@@ -269,7 +271,7 @@ class UciEngine:
             self.options.set("UseNNUE", "true" if features["nnue"] else "false")
         engine.nnue = self.options.get_bool("UseNNUE")
 
-    def _set_threads(self, engine: Any, threads: int) -> None:
+    def _set_threads(self, engine: Engine, threads: int) -> None:
         """Set the search threads, saying so when fewer than asked will search (the engine
         caps them at the machine's cores)."""
         engine.set_threads(threads)
@@ -447,7 +449,7 @@ class UciEngine:
                 self._apply_to_engine(lambda: self._set_threads(engine, int(value)), "Threads")
         elif name == "Clear Hash":
             if self._engine is not None:
-                self._apply_to_engine(lambda: self._engine.clear(), "Clear Hash")
+                self._apply_to_engine(self._engine.clear, "Clear Hash")
         elif name in ("SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"):
             if self._engine is None:
                 self._prepare_engine()  # made now, with the tables loaded
@@ -479,10 +481,11 @@ class UciEngine:
                     self.info(f"{e}; the book is off until BookFile names a Polyglot book")
 
     def _resize(self, hash_mb: int) -> None:
+        engine = self.engine()
         try:
-            self._engine.resize(hash_mb)
+            engine.resize(hash_mb)
         except MemoryError as e:
-            kept = int(self._engine.hash_mb)
+            kept = int(engine.hash_mb)
             self.options.set("Hash", str(kept))
             self.info(f"{e}; Hash stays {kept} MB")
 
@@ -832,13 +835,13 @@ class UciEngine:
             best, ponder = legal[0], None
         return best, ponder
 
-    def _on_info(self, job: SearchJob, info: Any) -> None:
+    def _on_info(self, job: SearchJob, info: SearchResult) -> None:
         try:
             self._handle_info(job, info)
         except Exception as e:  # an exception here would abort the search: report instead
             self.info(f"info handling failed: {type(e).__name__}: {e}")
 
-    def _handle_info(self, job: SearchJob, info: Any) -> None:
+    def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
         self.send(format_info(info))
         if job.stop_event.is_set() and self._engine is not None:
             self._engine.stop()  # a stop that came before the search had started
@@ -851,7 +854,7 @@ class UciEngine:
             job.stop_event.set()
             job.release_event.set()
             job.wait_for_stop = False
-            self._engine.stop()
+            self.engine().stop()
 
     # -------------------------------------------------------------- lifecycle
 
@@ -936,7 +939,7 @@ UciEngine._COMMANDS = {
 }
 
 
-def format_info(info: Any) -> str:
+def format_info(info: SearchResult) -> str:
     """The UCI ``info`` line of one search report."""
     parts = ["info"]
 

@@ -44,6 +44,7 @@ pub use engine::search::{
 };
 pub use engine::timeman::{allocate as time_budget, Budget as TimeBudget, Clock, DEFAULT_MOVE_OVERHEAD_MS};
 pub use engine::tt::AllocError;
+pub use engine::wdl::{material as wdl_material, wdl};
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};
 pub use eval::nnue::{
     embedded as embedded_net, Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath,

@@ -609,6 +609,9 @@ class SearchResult:
     def hashfull(self) -> int:
         """Hash table use in permille."""
     @property
+    def wdl(self) -> tuple[int, int, int]:
+        """Win, draw and loss chances per mille for the side to move (UCI_ShowWDL's model)."""
+    @property
     def tbhits(self) -> int:
         """Tablebase probes that answered."""
     @property

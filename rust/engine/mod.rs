@@ -9,6 +9,8 @@
 //! - `pool`: the helper threads, started once and kept between searches.
 //! - `see`: static exchange evaluation, for ordering and pruning captures.
 //! - `tt`: the transposition table shared by the threads.
+//! - `timeman`: the time manager, the one owner of time decisions.
+//! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
 pub(crate) mod order;
 pub(crate) mod pool;
@@ -16,6 +18,7 @@ pub(crate) mod search;
 pub(crate) mod see;
 pub(crate) mod timeman;
 pub(crate) mod tt;
+pub(crate) mod wdl;
 
 /// The deepest ply a search line can reach: the size of the per-ply tables (killers, the
 /// principal variation, the evaluation stack). 128 is well beyond what a game search

@@ -16,9 +16,9 @@ use super::board::PyBoard;
 use super::interrupt::run_interruptible;
 use super::{move_err, open_regular, NetError};
 use crate::{
-    embedded_net, mate_in, time_budget as core_time_budget, Board as CoreBoard, Clock, Engine as CoreEngine, Features,
-    Info, Limits, Line, Move, Network, SearchOutcome, Syzygy, Tablebases, DEFAULT_MOVE_OVERHEAD_MS, MAX_DEPTH,
-    MAX_THREADS, WHITE,
+    embedded_net, mate_in, time_budget as core_time_budget, wdl, wdl_material, Board as CoreBoard, Clock,
+    Engine as CoreEngine, Features, Info, Limits, Line, Move, Network, SearchOutcome, Syzygy, Tablebases,
+    DEFAULT_MOVE_OVERHEAD_MS, MAX_DEPTH, MAX_THREADS, WHITE,
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -59,6 +59,10 @@ pub struct PySearchResult {
     /// Tablebase probes that answered.
     #[pyo3(get)]
     tbhits: u64,
+    /// Win, draw and loss chances per mille for the side to move (the engine's fitted
+    /// model of score to outcome; UCI_ShowWDL).
+    #[pyo3(get)]
+    wdl: (u32, u32, u32),
     #[pyo3(get)]
     pv: Vec<String>,
     #[pyo3(get)]
@@ -139,6 +143,10 @@ fn line_result(board: &CoreBoard, line: &Line, c: &Common) -> PySearchResult {
         nps,
         hashfull: c.hashfull,
         tbhits: c.tbhits,
+        wdl: {
+            let [w, d, l] = wdl(line.score, wdl_material(board));
+            (w, d, l)
+        },
         pv,
         bound: line.bound.as_str().to_string(),
         checkmate: false,
@@ -169,6 +177,7 @@ fn outcome_result(py: Python<'_>, board: &CoreBoard, out: &SearchOutcome) -> PyR
             nps: 0,
             hashfull: out.hashfull,
             tbhits: out.tbhits,
+            wdl: if out.checkmate { (0, 0, 1000) } else { (0, 1000, 0) },
             pv: Vec::new(),
             bound: "exact".to_string(),
             checkmate: out.checkmate,

@@ -525,3 +525,42 @@ def test_format_info_bounds_and_mate():
     assert "score mate -3 upperbound" in format_info(info)
     info.bound = "exact"
     assert "bound" not in format_info(info)
+
+
+def test_show_wdl_adds_win_draw_loss_per_mille_that_follow_the_score(uci):
+    """UCI_ShowWDL: off by default (no wdl), on gives `wdl W D L` after the score, summing
+    to 1000, with the win share above the loss share exactly when the score is positive,
+    and a found mate as certain."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos")
+    start = len(uci.seen)
+    uci.send("go depth 4")
+    uci.expect("bestmove")
+    assert not any(" wdl " in line for line in uci.seen[start:])
+    uci.send("setoption name UCI_ShowWDL value true")
+    for fen in (
+        "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/qq2K3 w - - 0 1",
+        "r1bqkbnr/pppppppp/n7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ):
+        uci.send(f"position fen {fen}")
+        start = len(uci.seen)
+        uci.send("go depth 6")
+        uci.expect("bestmove")
+        out = uci.seen[start:]
+        seen = 0
+        for line in out:
+            m = re.search(r"score (cp|mate) (-?\d+)(?: \w+bound)? wdl (\d+) (\d+) (\d+) ", line)
+            if not m:
+                continue
+            seen += 1
+            kind, value = m.group(1), int(m.group(2))
+            w, d, l = (int(m.group(i)) for i in (3, 4, 5))
+            assert w + d + l == 1000, line
+            if kind == "mate":
+                assert (w, l) == ((1000, 0) if value > 0 else (0, 1000)), line
+            elif value > 0:
+                assert w > l, line
+            elif value < 0:
+                assert w < l, line
+        assert seen > 0, out

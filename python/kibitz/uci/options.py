@@ -117,6 +117,7 @@ def default_options() -> List[Option]:
         Option("UCI_LimitStrength", "check", False, help="play at the strength of UCI_Elo"),
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="strength when UCI_LimitStrength is on"),
         Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook"),
+        Option("UCI_ShowWDL", "check", False, help="win/draw/loss chances per mille in info lines (wdl W D L)"),
         # The neural evaluation: on by default with the net embedded in kibitz;
         # EvalFile loads another net file (a bad one is reported and the current net kept).
         Option("UseNNUE", "check", True, help="evaluate with the neural net (off: the hand-written evaluation)"),

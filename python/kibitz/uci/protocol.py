@@ -842,7 +842,7 @@ class UciEngine:
             self.info(f"info handling failed: {type(e).__name__}: {e}")
 
     def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
-        self.send(format_info(info))
+        self.send(format_info(info, show_wdl=self.options.get_bool("UCI_ShowWDL")))
         if job.stop_event.is_set() and self._engine is not None:
             self._engine.stop()  # a stop that came before the search had started
             return
@@ -939,8 +939,9 @@ UciEngine._COMMANDS = {
 }
 
 
-def format_info(info: SearchResult) -> str:
-    """The UCI ``info`` line of one search report."""
+def format_info(info: SearchResult, *, show_wdl: bool = False) -> str:
+    """The UCI ``info`` line of one search report (with ``wdl W D L`` after the score when
+    ``show_wdl``: the UCI_ShowWDL option)."""
     parts = ["info"]
 
     def get(name: str) -> Any:
@@ -958,6 +959,9 @@ def format_info(info: SearchResult) -> str:
     bound = get("bound")
     if (mate is not None or cp is not None) and bound in ("lower", "upper"):
         parts.append(f"{bound}bound")
+    wdl = get("wdl")
+    if show_wdl and wdl is not None and (mate is not None or cp is not None):
+        parts += ["wdl", *(str(int(v)) for v in wdl)]
     for name, key in (
         ("nodes", "nodes"),
         ("nps", "nps"),

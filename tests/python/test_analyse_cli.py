@@ -283,3 +283,70 @@ def test_a_second_run_on_the_same_output_is_refused(games, tmp_path):
     finally:
         first.kill()
         first.wait()
+
+
+# ---------------------------------------------------------------------------- tablebases
+
+TB_GAMES = """[Event "queen ending"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+[FEN "8/8/8/8/8/2k5/8/KQ6 w - - 0 1"]
+[SetUp "1"]
+
+1. Qb5 Kc2 2. Qb4 Kd3 3. Ka2 Ke3 1-0
+
+[Event "rook against pawn"]
+[White "a"]
+[Black "b"]
+[Result "1/2-1/2"]
+[FEN "8/8/8/8/8/1k6/1p6/1K4R1 w - - 0 1"]
+[SetUp "1"]
+
+1. Rg3+ Kc4 2. Kxb2 Kd4 1/2-1/2
+
+[Event "opening"]
+[White "a"]
+[Black "b"]
+[Result "*"]
+
+1. e4 e5 *
+"""
+
+
+def test_syzygy_marks_every_position_the_tables_decide_as_python_chess_probes_it(tmp_path):
+    chess = pytest.importorskip("chess")
+    import chess.syzygy
+
+    path = tmp_path / "tb.pgn"
+    path.write_text(TB_GAMES)
+    tables = DATA / "syzygy"
+    p = kibitz("analyse", str(path), "--nodes", NODES, "--workers", "1", "--syzygy", str(tables))
+    assert p.returncode == 0, p.stderr.decode()
+    records = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["ok"] * 3
+    marked = 0
+    with chess.syzygy.open_tablebase(str(tables)) as reference:
+        for record in records:
+            for pos in record["positions"]:
+                board = chess.Board(pos["fen"])
+                expected = None
+                if len(board.piece_map()) <= 5 and not board.castling_rights:
+                    wdl = reference.get_wdl(board)
+                    if wdl is not None:
+                        expected = {"wdl": wdl}
+                        dtz = reference.get_dtz(board)
+                        if dtz is not None:
+                            expected["dtz"] = dtz
+                assert pos.get("tb") == expected, pos["fen"]
+                marked += expected is not None
+    assert marked >= 10  # every position of the two endings
+
+
+def test_syzygy_directory_without_tables_is_a_one_line_error_before_any_output(tmp_path, games):
+    out = tmp_path / "keep.jsonl"
+    out.write_text("kept\n")
+    for bad in (tmp_path / "missing", tmp_path):
+        p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(out), "--syzygy", str(bad))
+        assert_one_line_error(p, "kibitz analyse:")
+        assert out.read_text() == "kept\n"

@@ -25,6 +25,7 @@ def analyse_games(
     backend: str = "local",
     ray_address: Optional[str] = None,
     hash_mb: int = 16,
+    syzygy: Optional[str] = None,
 ) -> Iterator[dict[str, Any]]:
     """Yields one record (a dict, as ``kibitz analyse`` writes per JSON line) per game of
     the PGN ``source`` (a path or binary file; plain, .gz or .zst), in input order.
@@ -32,7 +33,9 @@ def analyse_games(
     Each position is searched to ``nodes`` / ``depth`` / ``movetime_ms`` (default 100,000
     nodes). ``workers`` processes share the work (default: one per core); ``backend="ray"``
     sends it to a Ray cluster at ``ray_address`` (None: a local one). At a fixed ``nodes``
-    or ``depth`` the records do not depend on ``workers`` or ``backend``."""
+    or ``depth`` the records do not depend on ``workers`` or ``backend``. ``syzygy``
+    (table directories, ':'-separated) lets the search probe the tablebases and marks the
+    positions they decide (``"tb": {"wdl": ..., "dtz": ...}`` in the record)."""
     from kibitz.analysis import backends
 
     for name, value in (("nodes", nodes), ("depth", depth)):
@@ -44,7 +47,7 @@ def analyse_games(
         raise ValueError(f"multipv must be at least 1, got {multipv}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    limits = Limits(nodes=nodes, depth=depth, movetime_ms=movetime_ms, multipv=multipv, hash_mb=hash_mb)
+    limits = Limits(nodes=nodes, depth=depth, movetime_ms=movetime_ms, multipv=multipv, hash_mb=hash_mb, syzygy=syzygy)
     limits.check()
     games = read_games(source)
     if backend == "ray":

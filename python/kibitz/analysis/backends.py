@@ -41,7 +41,7 @@ def default_workers() -> int:
 
 def serial(games: Iterable[Game], limits: Limits) -> Iterator[dict[str, Any]]:
     """Analyses in this process, one game after the other."""
-    engine = Engine(hash_mb=limits.hash_mb)
+    engine = limits.engine()
     for game in games:
         yield analyse_game(engine, game, limits)
 
@@ -84,7 +84,7 @@ def _init_worker(limits: Limits, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent(parent)
-    _worker_engine = Engine(hash_mb=limits.hash_mb)
+    _worker_engine = limits.engine()
     _worker_limits = limits
 
 
@@ -160,7 +160,7 @@ def require_ray() -> None:
 
 def _analyse_chunk(games: list[Game], limits: Limits) -> list[dict[str, Any]]:
     """A Ray task: a few games on one engine, cleared before each."""
-    engine = Engine(hash_mb=limits.hash_mb)
+    engine = limits.engine()
     return [analyse_game(engine, g, limits) for g in games]
 
 

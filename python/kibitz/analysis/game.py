@@ -47,6 +47,13 @@ class Limits:
     movetime_ms: Optional[float] = None
     multipv: int = 1
     hash_mb: int = DEFAULT_HASH_MB
+    # Syzygy table directories (':'-separated): the search probes them, and positions the
+    # tables decide are marked in the records ("tb": {"wdl": ..., "dtz": ...}).
+    syzygy: Optional[str] = None
+
+    def engine(self) -> Engine:
+        """An engine for these limits (its table size, its tablebases)."""
+        return Engine(hash_mb=self.hash_mb, syzygy_path=self.syzygy)
 
     def check(self) -> None:
         """ValueError naming the first limit the engine refuses (its own ranges and
@@ -54,7 +61,9 @@ class Limits:
         is made and searches a mated position, which checks every limit and ends at once."""
         if self.movetime_ms is not None and not (math.isfinite(self.movetime_ms) and self.movetime_ms > 0):
             raise ValueError(f"movetime_ms must be a finite number above 0, got {self.movetime_ms}")
-        engine = Engine(hash_mb=self.hash_mb)
+        engine = self.engine()
+        if self.syzygy is not None and engine.syzygy_files == 0:
+            raise ValueError(f"no Syzygy table files (.rtbw/.rtbz) in {self.syzygy!r}")
         engine.search(Board(_MATED_FEN), **self.search_kwargs())
 
     def search_kwargs(self) -> dict[str, Any]:
@@ -89,11 +98,42 @@ def error_record(game: Game) -> dict[str, Any]:
     }
 
 
+_tablebases: dict[str, Any] = {}
+
+
+def _tablebase(path: Optional[str]) -> Any:
+    """The tables of ``path`` for marking records, opened once per process."""
+    if path is None:
+        return None
+    tb = _tablebases.get(path)
+    if tb is None:
+        from kibitz import syzygy
+
+        tb = _tablebases[path] = syzygy.open_tablebase(path)
+    return tb
+
+
+def _tb_mark(tb: Any, board: Board) -> Optional[dict[str, int]]:
+    """{"wdl": w, "dtz": d} (side to move's view, as python-chess's chess.syzygy gives
+    them) when the tables decide the position, else None."""
+    if tb is None or len(board.piece_map()) > tb.max_pieces or board.castling_rights:
+        return None
+    wdl = tb.get_wdl(board)
+    if wdl is None:
+        return None
+    mark = {"wdl": int(wdl)}
+    dtz = tb.get_dtz(board)
+    if dtz is not None:
+        mark["dtz"] = int(dtz)
+    return mark
+
+
 def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
     """The record of one game, searching each position with ``engine`` (cleared first)."""
     if game.error is not None:
         return error_record(game)
     engine.clear()
+    tb = _tablebase(limits.syzygy)
     kwargs = limits.search_kwargs()
     board = Board(game.start_fen, chess960=game.chess960)
     sans = san_line(game.start_fen, game.moves, chess960=game.chess960)
@@ -116,6 +156,9 @@ def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
                 {"score": _white_score(line.mate, line.score_cp, white_to_move), "pv": list(line.pv)}
                 for line in r.lines
             ]
+        mark = _tb_mark(tb, board)
+        if mark is not None:
+            pos["tb"] = mark
         if r.checkmate:
             pos["terminal"] = "checkmate"
         elif r.stalemate:

@@ -240,7 +240,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     limits = Limits(
-        nodes=args.nodes, depth=args.depth, movetime_ms=args.movetime, multipv=args.multipv, hash_mb=args.hash
+        nodes=args.nodes,
+        depth=args.depth,
+        movetime_ms=args.movetime,
+        multipv=args.multipv,
+        hash_mb=args.hash,
+        syzygy=args.syzygy,
     )
     # With --report and no -o the records go to the report only.
     to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
@@ -249,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can be checked is checked before any output is touched.
     try:
         limits.check()
-    except ValueError as e:
+    except (ValueError, OSError) as e:  # OSError: a --syzygy directory that cannot be read
         return fail(str(e))
     if args.backend == "ray":
         try:
@@ -480,6 +485,13 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--hash", type=_positive(int), default=16, metavar="MB", help="transposition table per worker (default 16)"
+    )
+    p.add_argument(
+        "--syzygy",
+        metavar="DIRS",
+        default=None,
+        help="Syzygy tablebase directories (':'-separated): the search probes them and the records"
+        ' mark the positions they decide ("tb": wdl and dtz)',
     )
     p.add_argument(
         "--resume",

@@ -315,7 +315,8 @@ TB_GAMES = """[Event "queen ending"]
 
 
 def test_syzygy_marks_every_position_the_tables_decide_as_python_chess_probes_it(tmp_path):
-    chess = pytest.importorskip("chess")
+    pytest.importorskip("chess")
+    import chess
     import chess.syzygy
 
     path = tmp_path / "tb.pgn"

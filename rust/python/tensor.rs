@@ -94,6 +94,105 @@ struct Numpy {
 
 static NUMPY: PyOnceLock<Numpy> = PyOnceLock::new();
 
+/// The two entries of NumPy's C API table that making an array needs, found at run time
+/// through the `_ARRAY_API` capsule NumPy exports for extensions (so the extension still
+/// builds and loads without NumPy). Slot numbers are NumPy's documented, fixed ones:
+/// 2 `PyArray_Type`, 93 `PyArray_New`; they have not moved since NumPy 1.0.
+struct ArrayApi {
+    array_type: *mut pyo3::ffi::PyTypeObject,
+    new: unsafe extern "C" fn(
+        *mut pyo3::ffi::PyTypeObject,
+        std::os::raw::c_int,
+        *const isize,
+        std::os::raw::c_int,
+        *const isize,
+        *mut std::os::raw::c_void,
+        std::os::raw::c_int,
+        std::os::raw::c_int,
+        *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject,
+}
+
+// SAFETY: the pointers point into NumPy's static API table and type object, which live as
+// long as the interpreter and are only used with the GIL held.
+unsafe impl Send for ArrayApi {}
+unsafe impl Sync for ArrayApi {}
+
+/// NumPy's type numbers (`NPY_FLOAT`, `NPY_UBYTE`).
+const NPY_FLOAT32: std::os::raw::c_int = 11;
+const NPY_UINT8: std::os::raw::c_int = 2;
+
+static ARRAY_API: PyOnceLock<Option<ArrayApi>> = PyOnceLock::new();
+
+/// NumPy's C API, or None where it cannot be found (the Python path is used then).
+fn array_api(py: Python<'_>) -> Option<&'static ArrayApi> {
+    ARRAY_API
+        .get_or_init(py, || {
+            let capsule = ["numpy._core._multiarray_umath", "numpy.core.multiarray"]
+                .iter()
+                .find_map(|m| py.import(*m).ok()?.getattr("_ARRAY_API").ok())?;
+            // SAFETY: `_ARRAY_API` is NumPy's capsule of its C API table (an array of
+            // pointers); a capsule of another name or none gives null, checked below.
+            unsafe {
+                let table = pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), std::ptr::null())
+                    as *const *mut std::os::raw::c_void;
+                if table.is_null() {
+                    pyo3::ffi::PyErr_Clear();
+                    return None;
+                }
+                let array_type = *table.add(2) as *mut pyo3::ffi::PyTypeObject;
+                let new = *table.add(93);
+                if array_type.is_null() || new.is_null() {
+                    return None;
+                }
+                Some(ArrayApi { array_type, new: std::mem::transmute(new) })
+            }
+        })
+        .as_ref()
+}
+
+/// A new C-ordered (18, 8, 8) array made through NumPy's C API and filled here.
+fn new_planes_array<'py>(
+    py: Python<'py>,
+    api: &ArrayApi,
+    board: &CoreBoard,
+    canonical: bool,
+    dtype: Dtype,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dims: [isize; 3] = [18, 8, 8];
+    let type_num = match dtype {
+        Dtype::F32 => NPY_FLOAT32,
+        Dtype::U8 => NPY_UINT8,
+    };
+    // SAFETY: PyArray_New with null strides and data allocates a new C-contiguous array of
+    // the given shape and type (or returns null with an exception set). Its data pointer is
+    // the first field after the object header (NumPy's PyArrayObject_fields layout, part
+    // of its ABI); the memory is uninitialised, and `write` sets every value.
+    unsafe {
+        let obj = (api.new)(
+            api.array_type,
+            3,
+            dims.as_ptr(),
+            type_num,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+            0,
+            0,
+            std::ptr::null_mut(),
+        );
+        let array = Bound::from_owned_ptr_or_err(py, obj)?;
+        let header = std::mem::size_of::<pyo3::ffi::PyObject>();
+        let data = *((obj as *mut u8).add(header) as *mut *mut u8);
+        let size = match dtype {
+            Dtype::F32 => 4,
+            Dtype::U8 => 1,
+        };
+        let bytes = std::slice::from_raw_parts_mut(data, PLANE_VALUES * size);
+        write(board, canonical, dtype, bytes);
+        Ok(array)
+    }
+}
+
 /// `Board.to_tensor`: an ndarray of shape (18, 8, 8) over a bytearray filled here, made
 /// with one call into NumPy (its types, dtypes and the shape are cached).
 pub(crate) fn board_tensor<'py>(
@@ -128,6 +227,10 @@ pub(crate) fn board_tensor<'py>(
             }
         }
     };
+    if let Some(api) = array_api(py) {
+        let kind = if name == "uint8" { Dtype::U8 } else { Dtype::F32 };
+        return slf.borrow().with_core(|core| new_planes_array(py, api, core, canonical, kind))?;
+    }
     let raw = board_planes(py, slf.borrow(), canonical, name)?;
     np.ndarray.bind(py).call1((np.shape.bind(py), dt, raw))
 }

@@ -75,6 +75,7 @@ def test_planes_match_the_independent_computation(seed: int) -> None:
         np.testing.assert_array_equal(board_to_tensor(ours, dtype=np.uint8), want.astype(np.uint8), err_msg=fen)
         method = ours.to_tensor(canonical=True, dtype="uint8")
         assert method.dtype == np.uint8 and method.flags.writeable
+        assert method.flags.c_contiguous and method.flags.owndata  # a new array of its own
         np.testing.assert_array_equal(method, want_canonical.astype(np.uint8), err_msg=fen)
         np.testing.assert_array_equal(ours.to_tensor(), want, err_msg=fen)
     batch = to_tensors(fens)

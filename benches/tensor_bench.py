@@ -29,7 +29,7 @@ from kibitz.tensor import to_tensors
 
 def random_fens(n: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
-    fens = []
+    fens: list[str] = []
     while len(fens) < n:
         board = kibitz.Board()
         for _ in range(rng.randrange(0, 80)):
@@ -92,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
 
     header = ["row", "kibitz", "fastchess", "kibitz faster by"]
     lines = []
-    for name, (k, f) in rows.items():
-        mk, mf = statistics.median(k), statistics.median(f)
+    for name, (ks, fs) in rows.items():
+        mk, mf = statistics.median(ks), statistics.median(fs)
         lines.append([name, f"{mk:.3g}", f"{mf:.3g}", f"{mf / mk:.2f}x"])
     if args.markdown:
         print("| " + " | ".join(header) + " |")

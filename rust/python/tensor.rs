@@ -100,18 +100,21 @@ static NUMPY: PyOnceLock<Numpy> = PyOnceLock::new();
 /// 2 `PyArray_Type`, 93 `PyArray_New`; they have not moved since NumPy 1.0.
 struct ArrayApi {
     array_type: *mut pyo3::ffi::PyTypeObject,
-    new: unsafe extern "C" fn(
-        *mut pyo3::ffi::PyTypeObject,
-        std::os::raw::c_int,
-        *const isize,
-        std::os::raw::c_int,
-        *const isize,
-        *mut std::os::raw::c_void,
-        std::os::raw::c_int,
-        std::os::raw::c_int,
-        *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject,
+    new: PyArrayNew,
 }
+
+/// `PyArray_New(subtype, nd, dims, type_num, strides, data, itemsize, flags, obj)`.
+type PyArrayNew = unsafe extern "C" fn(
+    *mut pyo3::ffi::PyTypeObject,
+    std::os::raw::c_int,
+    *const isize,
+    std::os::raw::c_int,
+    *const isize,
+    *mut std::os::raw::c_void,
+    std::os::raw::c_int,
+    std::os::raw::c_int,
+    *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject;
 
 // SAFETY: the pointers point into NumPy's static API table and type object, which live as
 // long as the interpreter and are only used with the GIL held.
@@ -145,7 +148,7 @@ fn array_api(py: Python<'_>) -> Option<&'static ArrayApi> {
                 if array_type.is_null() || new.is_null() {
                     return None;
                 }
-                Some(ArrayApi { array_type, new: std::mem::transmute(new) })
+                Some(ArrayApi { array_type, new: std::mem::transmute::<*mut std::os::raw::c_void, PyArrayNew>(new) })
             }
         })
         .as_ref()

@@ -37,18 +37,29 @@ impl Board {
     /// Parses a FEN; with `chess960` the castling field may be Shredder-FEN or X-FEN and the
     /// king and rooks may start anywhere on the back rank.
     pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Board, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 6 {
-            return Err(FenError::FieldCount(fields.len()));
+        // No allocation on the way (a FEN is parsed millions of times when nets are trained):
+        // the fields and the pieces go into fixed arrays.
+        let mut fields = [""; 6];
+        let mut nfields = 0;
+        for f in fen.split_whitespace() {
+            if nfields < 6 {
+                fields[nfields] = f;
+            }
+            nfields += 1;
+        }
+        if !(4..=6).contains(&nfields) {
+            return Err(FenError::FieldCount(nfields));
         }
 
         // Board field: collect pieces first, validate, then place them.
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::RankCount(ranks.len()));
+        let nranks = 1 + fields[0].bytes().filter(|&c| c == b'/').count();
+        if nranks != 8 {
+            return Err(FenError::RankCount(nranks));
         }
-        let mut placed: Vec<(Square, u8)> = Vec::with_capacity(32);
-        for (i, rank_text) in ranks.iter().enumerate() {
+        let mut placed = [(0u8, 0u8); 64];
+        let mut per_kind = [0u8; 8];
+        let mut nplaced = 0;
+        for (i, rank_text) in fields[0].split('/').enumerate() {
             let rank = 7 - i;
             let mut file = 0usize;
             let mut after_digit = false;
@@ -66,7 +77,10 @@ impl Board {
                 } else if let Some(p) = piece_from_char(ch) {
                     after_digit = false;
                     if file < 8 {
-                        placed.push((sq120(file, rank), p));
+                        // At most 8 a rank are kept, so the 64 places suffice.
+                        placed[nplaced] = (sq120(file, rank) as u8, p);
+                        per_kind[kind_of(p) as usize] += 1;
+                        nplaced += 1;
                     }
                     file += 1;
                 } else {
@@ -77,6 +91,7 @@ impl Board {
                 return Err(FenError::RankLength(rank + 1, file));
             }
         }
+        let placed = &placed[..nplaced];
         for c in [WHITE, BLACK] {
             let kings = placed.iter().filter(|&&(_, p)| p == make_piece(KING, c)).count();
             if kings != 1 {
@@ -89,33 +104,47 @@ impl Board {
                 return Err(FenError::TooManyPieces(COLOR_NAMES[c], n));
             }
         }
-        if let Some(&(sq, _)) =
-            placed.iter().find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq) == 0 || rank_of(sq) == 7))
+        if let Some(&(sq, _)) = placed
+            .iter()
+            .find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq as Square) == 0 || rank_of(sq as Square) == 7))
         {
-            return Err(FenError::PawnOnBackRank(square_name(sq)));
+            return Err(FenError::PawnOnBackRank(square_name(sq as Square)));
         }
         let mut b = Board::empty();
         b.chess960 = chess960;
-        // Kings first (slot 0), then by kind: the generator dispatches on each piece's kind,
-        // and runs of equal kinds make that branch predictable.
-        placed.sort_by_key(|&(_, p)| (7 - kind_of(p)) % 7);
-        for &(sq, p) in &placed {
-            b.put_piece(sq, p);
+        // Kings first (slot 0), then queens, rooks, bishops, knights and pawns, each kind in
+        // FEN order: the generator dispatches on each piece's kind, and runs of equal kinds
+        // make that branch predictable.
+        // (A counting sort by kind: stable, two passes.)
+        let mut start = [0u8; 8];
+        let mut next = 0u8;
+        for kind in (PAWN..=KING).rev() {
+            start[kind as usize] = next;
+            next += per_kind[kind as usize];
+        }
+        let mut order = [(0u8, 0u8); 64];
+        for &(sq, p) in placed {
+            let slot = &mut start[kind_of(p) as usize];
+            order[*slot as usize] = (sq, p);
+            *slot += 1;
+        }
+        for &(sq, p) in &order[..placed.len()] {
+            b.put_piece(sq as Square, p);
         }
 
-        b.side = match fields[1] {
-            "w" => WHITE,
-            "b" => BLACK,
-            other => return Err(FenError::SideToMove(other.to_string())),
+        b.side = match fields[1].as_bytes() {
+            [b'w'] => WHITE,
+            [b'b'] => BLACK,
+            _ => return Err(FenError::SideToMove(fields[1].to_string())),
         };
 
         b.parse_castling(fields[2])?;
         b.parse_ep(fields[3])?;
 
-        if let Some(h) = fields.get(4) {
+        if let Some(h) = fields[..nfields].get(4) {
             b.halfmove = parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?;
         }
-        if let Some(f) = fields.get(5) {
+        if let Some(f) = fields[..nfields].get(5) {
             let n = parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?;
             // 0 is accepted for compatibility and read as 1, as python-chess does.
             b.fullmove = n.max(1);
@@ -131,7 +160,7 @@ impl Board {
     }
 
     fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
-        if field == "-" {
+        if field.as_bytes() == [b'-'] {
             return Ok(());
         }
         for ch in field.chars() {
@@ -187,7 +216,7 @@ impl Board {
     }
 
     fn parse_ep(&mut self, field: &str) -> Result<(), FenError> {
-        if field == "-" {
+        if field.as_bytes() == [b'-'] {
             return Ok(());
         }
         let Some(ep) = parse_square(field) else {
@@ -216,6 +245,11 @@ impl Board {
     /// The board field of the FEN.
     pub fn board_fen(&self) -> String {
         let mut s = String::with_capacity(72);
+        self.write_board_fen(&mut s);
+        s
+    }
+
+    fn write_board_fen(&self, s: &mut String) {
         for rank in (0..8).rev() {
             let mut empty = 0;
             for file in 0..8 {
@@ -237,7 +271,6 @@ impl Board {
                 s.push('/');
             }
         }
-        s
     }
 
     /// The castling field: KQkq in standard chess; X-FEN (KQkq for the outermost rook, else
@@ -282,16 +315,48 @@ impl Board {
     /// The FEN of the position. As python-chess does by default, the en-passant square is
     /// written only when an en-passant capture is legal.
     pub fn fen(&self) -> String {
-        let ep = if self.has_legal_en_passant() { square_name(self.ep as Square) } else { "-".to_string() };
-        format!(
-            "{} {} {} {} {} {}",
-            self.board_fen(),
-            if self.side == WHITE { 'w' } else { 'b' },
-            self.castling_fen(),
-            ep,
-            self.halfmove,
-            self.fullmove
-        )
+        // One buffer, no intermediate strings: FENs are written in bulk for training data.
+        let mut s = String::with_capacity(96);
+        self.write_board_fen(&mut s);
+        s.push(' ');
+        s.push(if self.side == WHITE { 'w' } else { 'b' });
+        s.push(' ');
+        if self.castling == 0 {
+            s.push('-');
+        } else {
+            s.push_str(&self.castling_fen());
+        }
+        s.push(' ');
+        if self.has_legal_en_passant() {
+            let ep = self.ep as Square;
+            s.push((b'a' + file_of(ep) as u8) as char);
+            s.push((b'1' + rank_of(ep) as u8) as char);
+        } else {
+            s.push('-');
+        }
+        s.push(' ');
+        push_number(&mut s, self.halfmove);
+        s.push(' ');
+        push_number(&mut s, self.fullmove);
+        s
+    }
+}
+
+/// Appends the decimal digits of `n`.
+fn push_number(s: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        s.push(d as char);
     }
 }
 

@@ -10,13 +10,13 @@ side to move's view, the material on the board and the game's result for the sid
 The model (the shape Stockfish uses): with s the score in centipawns and m the material
 (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, at most 78), x = m / 58,
 
-    a(x) = A0 + A1 * x,  b(x) = B0 + B1 * x
+    a(x) = A0 + A1 * x + A2 * x^2,  b(x) = B0 + B1 * x + B2 * x^2
     win  = 1 / (1 + exp((a - s) / b))
     loss = 1 / (1 + exp((a + s) / b))
     draw = 1 - win - loss
 
 so `a` is the score at which a win is as likely as not and `b` how quickly the chances
-change with the score. The four parameters are fitted by maximum likelihood (scipy);
+change with the score. The six parameters are fitted by maximum likelihood (scipy);
 the script prints them with the sample counts and a calibration table (predicted against
 observed outcome shares by score bucket), the record to keep beside the constants in
 `rust/engine/wdl.rs`.
@@ -71,8 +71,8 @@ def samples(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]
 
 
 def probabilities(p: np.ndarray, s: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    a = p[0] + p[1] * x
-    b = np.maximum(p[2] + p[3] * x, 1.0)
+    a = p[0] + p[1] * x + p[2] * x * x
+    b = np.maximum(p[3] + p[4] * x + p[5] * x * x, 1.0)
     win = 1.0 / (1.0 + np.exp((a - s) / b))
     loss = 1.0 / (1.0 + np.exp((a + s) / b))
     draw = np.clip(1.0 - win - loss, 1e-9, 1.0)
@@ -85,7 +85,16 @@ def fit(s: np.ndarray, x: np.ndarray, o: np.ndarray) -> np.ndarray:
         chosen = np.where(o == 1, win, np.where(o == -1, loss, draw))
         return float(-np.sum(np.log(np.clip(chosen, 1e-12, 1.0))))
 
-    best = minimize(nll, np.array([150.0, 50.0, 60.0, 20.0]), method="Nelder-Mead", options={"maxiter": 20000})
+    # Nelder-Mead for the linear model first, then Powell for all six from there: a
+    # simplex started with the square terms at zero leaves them there.
+    linear = minimize(
+        lambda q: nll(np.array([q[0], q[1], 0.0, q[2], q[3], 0.0])),
+        np.array([150.0, 50.0, 60.0, 20.0]),
+        method="Nelder-Mead",
+        options={"maxiter": 20000},
+    ).x
+    start = np.array([linear[0], linear[1], 0.0, linear[2], linear[3], 0.0])
+    best = minimize(nll, start, method="Powell", options={"maxiter": 40000, "xtol": 1e-3, "ftol": 1e-9})
     return np.asarray(best.x)
 
 
@@ -102,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"samples {len(s)} from {games} games ({', '.join(str(q.name) for q in args.pgn)})",
         f"outcomes for the side to move: win {np.mean(o == 1):.3f} draw {np.mean(o == 0):.3f} loss {np.mean(o == -1):.3f}",
-        f"A0 {p[0]:.1f}  A1 {p[1]:.1f}  B0 {p[2]:.1f}  B1 {p[3]:.1f}",
+        f"A0 {p[0]:.1f}  A1 {p[1]:.1f}  A2 {p[2]:.1f}  B0 {p[3]:.1f}  B1 {p[4]:.1f}  B2 {p[5]:.1f}",
         "",
         "calibration (score bucket: samples, predicted W/D/L, observed W/D/L):",
     ]

@@ -30,6 +30,8 @@ __all__ = [
     "PLANE_VALUES",
     "board_planes",
     "fill_planes_at",
+    "DEFAULT_MOVE_OVERHEAD_MS",
+    "time_budget",
 ]
 
 STARTING_FEN: str
@@ -61,7 +63,9 @@ _MoveLike = Union["Move", Any, str]
 class Move:
     """A move from a square to a square, possibly a promotion; equal to a chess.Move with the same fields."""
 
-    def __new__(cls, from_square: int, to_square: int, promotion: int | None = None) -> Move: ...
+    def __new__(
+        cls, from_square: int, to_square: int, promotion: int | None = None, drop: int | None = None
+    ) -> Move: ...
     @property
     def from_square(self) -> int:
         """The square the piece moves from (0..63)."""
@@ -70,12 +74,14 @@ class Move:
         """The square it moves to (in Chess960 castling, the rook's square)."""
     @property
     def promotion(self) -> int | None:
-        """The promotion piece type (KNIGHT..QUEEN) or None."""
+        """The promotion piece type (PAWN..KING; only KNIGHT..QUEEN can be legal) or None."""
     @property
-    def drop(self) -> None:
-        """Always None (python-chess's drop piece type)."""
+    def drop(self) -> int | None:
+        """The dropped piece type of a drop (never legal in standard chess) or None."""
     def uci(self) -> str:
-        """The UCI text, e.g. "e2e4", "e7e8q", "0000"."""
+        """The UCI text, e.g. "e2e4", "e7e8q", "P@e4", "0000"."""
+    def xboard(self) -> str:
+        """The XBoard text: the UCI text, "@@@@" for the null move."""
     @classmethod
     def from_uci(cls, uci: str) -> Move:
         """Parses UCI text (InvalidMoveError when malformed)."""
@@ -87,8 +93,8 @@ class Move:
     def __hash__(self) -> int:
         """python-chess's hash of the same move."""
     def __eq__(self, other: object, /) -> bool:
-        """Equal to any move with the same from, to and promotion."""
-    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int | None]]:
+        """Equal to any move with the same from, to, promotion and drop."""
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int | None, int | None]]:
         """Pickles by fields."""
     def __copy__(self) -> Move:
         """Itself (immutable)."""

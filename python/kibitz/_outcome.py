@@ -52,4 +52,4 @@ class Outcome:
         return hash((self.termination, self.winner))
 
     def __repr__(self) -> str:
-        return f"Outcome(termination={self.termination}, winner={self.winner})"
+        return f"Outcome(termination={self.termination!r}, winner={self.winner!r})"

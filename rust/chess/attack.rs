@@ -123,6 +123,38 @@ impl Board {
     }
 }
 
+impl Board {
+    /// Would the piece on `from` (ours), moved to `to` and becoming a `kind_after`, attack the
+    /// enemy king? The geometry alone, for moves that are not legal (python-chess answers
+    /// `gives_check` for any move it can push: a promotion to a king, a piece jumping):
+    /// whatever stood on `to` is gone, and every piece of ours is looked at with the new
+    /// occupancy.
+    pub fn gives_check_geometric(&self, from: Square, to: Square, kind_after: u8) -> bool {
+        let us = self.side;
+        let (f, t) = (SQ64[from] as usize, SQ64[to] as usize);
+        let king = SQ64[self.king_square(us ^ 1)] as usize;
+        if t == king {
+            return false; // the king itself taken: python-chess then sees no king to check
+        }
+        let (from_bb, to_bb) = (1u64 << f, 1u64 << t);
+        let occ = ((self.occ[0] | self.occ[1]) & !from_bb) | to_bb;
+        let mine = |kind: u8| {
+            let bb = self.bb(kind, us) & !from_bb;
+            if kind == kind_after {
+                bb | to_bb
+            } else {
+                bb & !to_bb
+            }
+        };
+        let queens = mine(QUEEN);
+        PAWN_ATTACKS[us ^ 1][king] & mine(PAWN) != 0
+            || KNIGHT_ATTACKS[king] & mine(KNIGHT) != 0
+            || KING_ATTACKS[king] & mine(KING) != 0
+            || ortho_attacks(king, occ) & (mine(ROOK) | queens) != 0
+            || diag_attacks(king, occ) & (mine(BISHOP) | queens) != 0
+    }
+}
+
 /// What `gives_check_with` needs to know about the enemy king, found once per node: from
 /// which squares each kind of our pieces would attack it, and which of our pieces stand
 /// alone between it and one of our sliders (moving one off that line uncovers a check).

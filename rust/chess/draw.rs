@@ -4,6 +4,7 @@
 
 use crate::chess::board::Board;
 use crate::chess::types::*;
+use crate::chess::zobrist::EP_KEY;
 
 /// How a game stands, as in PGN: "1-0", "0-1", "1/2-1/2" or "*".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,24 +28,45 @@ impl Outcome {
 
 impl Board {
     /// How many times the current position has occurred, this one included, counting the
-    /// positions of the move history that came with the board (same key = same piece
-    /// placement, side to move, castling rights and capturable en-passant square).
+    /// positions of the move history that came with the board, as python-chess counts them:
+    /// same piece placement, side to move, castling rights, and en-passant square only where
+    /// an en-passant capture is legal (a square whose capturing pawn is pinned does not make
+    /// a position different). Null moves are moves here, as in python-chess (the search's
+    /// own test, `is_search_repetition`, stops at them).
     pub fn repetition_count(&self) -> usize {
         let key = self.key;
         let n = self.history.len();
         let mut count = 1;
-        // Only positions since the last capture or pawn move can repeat; a null move (search
-        // only) is not a move of the game, so we stop there too.
+        // Only positions since the last capture or pawn move can repeat.
         let window = (self.halfmove as usize).min(n);
+        if window == 0 {
+            return 1;
+        }
         for j in (n - window..n).rev() {
-            if self.history[j].mv.is_null() {
-                break;
-            }
-            if (n - j).is_multiple_of(2) && self.history[j].key == key {
+            let u = &self.history[j];
+            if u.key == key || (u.ep != 0 && self.same_but_unusable_ep(j, key)) {
                 count += 1;
             }
         }
         count
+    }
+
+    /// Whether the position before move `j` of the history, which has an en-passant square
+    /// in its key, is the position `key` names once that square is dropped because no legal
+    /// capture uses it. Inside a repetition window only its oldest position can carry an
+    /// en-passant square (it follows the double push that began the window, and no pawn
+    /// has moved since), so this is asked at most once a call; the board of that moment is
+    /// rebuilt only when the keys already match without the square.
+    fn same_but_unusable_ep(&self, j: usize, key: u64) -> bool {
+        let u = &self.history[j];
+        if u.key ^ EP_KEY[file_of(u.ep as Square)] != key {
+            return false;
+        }
+        let mut then = self.clone();
+        while then.history.len() > j {
+            then.unmake_move();
+        }
+        !then.has_legal_en_passant()
     }
 
     /// True when the current position has occurred at least `count` times.
@@ -74,7 +96,8 @@ impl Board {
             }
             j -= 2;
             // history[j] holds the key of the position before move j.
-            if self.history[j].key == key {
+            let u = &self.history[j];
+            if u.key == key || (u.ep != 0 && self.same_but_unusable_ep(j, key)) {
                 if j >= root_len {
                     return true;
                 }

@@ -338,7 +338,8 @@ impl std::fmt::Display for AnyInt {
 /// negative clock (some GUIs send one after a flag fall) counts as 0.
 #[pyfunction]
 #[pyo3(signature = (*, time_left_ms = None, inc_ms = 0, movestogo = None, movetime_ms = None,
-                    overhead_ms = DEFAULT_MOVE_OVERHEAD_MS as i64))]
+                    overhead_ms = DEFAULT_MOVE_OVERHEAD_MS as i64),
+       text_signature = "(*, time_left_ms=None, inc_ms=0, movestogo=None, movetime_ms=None, overhead_ms=30)")]
 pub fn time_budget(
     time_left_ms: Option<i64>,
     inc_ms: i64,

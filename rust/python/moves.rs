@@ -14,8 +14,12 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
-/// Promotion letters by kind (KNIGHT = 2 .. QUEEN = 5), as python-chess writes them.
-const PROMO_LETTERS: [&str; 6] = ["", "", "n", "b", "r", "q"];
+/// Promotion letters by kind (PAWN = 1 .. KING = 6), as python-chess writes them (a pawn or
+/// king promotion is never legal, but python-chess's Move holds one, and so does ours).
+const PROMO_LETTERS: [&str; 7] = ["", "p", "n", "b", "r", "q", "k"];
+/// The index of a Move outside the interned table: a promotion to a pawn or a king, or a
+/// drop (python-chess's variants' `P@e4`); such moves are never legal on a kibitz board.
+pub(crate) const NOT_INTERNED: u16 = u16::MAX;
 /// The table slots per (from, to) pair: no promotion, then N, B, R, Q.
 const PROMO_SLOTS: usize = 5;
 /// The number of interned moves.
@@ -24,7 +28,12 @@ pub(crate) const TABLE_SIZE: usize = 64 * 64 * PROMO_SLOTS;
 /// The table index of (from, to, promotion kind or 0), both squares 0..64.
 #[inline(always)]
 pub(crate) fn move_index(from: usize, to: usize, promo: u8) -> u16 {
-    let slot = if promo == 0 { 0 } else { promo as usize - 1 };
+    let slot = match promo {
+        0 => 0,
+        2..=5 => promo as usize - 1,
+        // A promotion to a pawn or a king: no interned move, none of a board's moves.
+        _ => return NOT_INTERNED,
+    };
     ((from * 64 + to) * PROMO_SLOTS + slot) as u16
 }
 
@@ -48,6 +57,9 @@ const SQ64: [u8; 120] = {
     t
 };
 
+/// A Move's constructor arguments: from, to, promotion, drop.
+type MoveArgs = (u8, u8, Option<u8>, Option<u8>);
+
 /// What `__reduce__` returns for pickling: the class and its constructor arguments.
 pub(crate) type Reduced<'py, A> = (Bound<'py, PyType>, A);
 
@@ -58,8 +70,11 @@ pub(crate) type Reduced<'py, A> = (Bound<'py, PyType>, A);
 pub struct PyMove {
     pub(crate) from: u8,
     pub(crate) to: u8,
-    /// Promotion kind KNIGHT..QUEEN (2..5), or 0.
+    /// Promotion kind PAWN..KING (1..6; only KNIGHT..QUEEN can be legal), or 0.
     pub(crate) promo: u8,
+    /// Dropped piece kind PAWN..KING (1..6), or 0: python-chess's drops, parsed and written
+    /// as it does, never legal here.
+    pub(crate) drop: u8,
     /// Index into the interned table.
     pub(crate) index: u16,
     hash: isize,
@@ -118,14 +133,26 @@ pub(crate) fn to_py_move(py: Python<'_>, board: &CoreBoard, m: CoreMove) -> Py<P
     interned(py, core_index(board, m))
 }
 
-fn promo_arg(promotion: Option<i64>) -> PyResult<u8> {
-    match promotion {
+fn kind_or_none(what: &str, kind: Option<i64>) -> PyResult<u8> {
+    match kind {
         None => Ok(0),
-        Some(p @ 2..=5) => Ok(p as u8),
+        Some(p @ 1..=6) => Ok(p as u8),
         Some(p) => {
-            Err(PyValueError::new_err(format!("promotion must be None or KNIGHT, BISHOP, ROOK, QUEEN (2..5), got {p}")))
+            Err(PyValueError::new_err(format!("{what} must be None or a piece type PAWN..KING (1..6), got {p}")))
         }
     }
+}
+
+fn promo_arg(promotion: Option<i64>) -> PyResult<u8> {
+    kind_or_none("promotion", promotion)
+}
+
+/// The Move object of (from, to, promotion, drop): the interned one when there is one.
+pub(crate) fn make_move_object(py: Python<'_>, from: u8, to: u8, promo: u8, drop: u8) -> PyResult<Py<PyMove>> {
+    if drop == 0 && promo != 1 && promo != 6 {
+        return Ok(interned(py, move_index(from as usize, to as usize, promo)));
+    }
+    Ok(untracked(Py::new(py, PyMove::build_with_drop(py, from, to, promo, drop)?)?))
 }
 
 fn square_arg(what: &str, sq: i64) -> PyResult<u8> {
@@ -143,27 +170,36 @@ pub(crate) fn name64(sq: u8) -> String {
 
 impl PyMove {
     fn build(py: Python<'_>, from: u8, to: u8, promo: u8) -> PyResult<PyMove> {
-        let promotion: Option<u8> = if promo == 0 { None } else { Some(promo) };
+        let mut m = PyMove::build_with_drop(py, from, to, promo, 0)?;
+        m.index = move_index(from as usize, to as usize, promo);
+        Ok(m)
+    }
+
+    fn build_with_drop(py: Python<'_>, from: u8, to: u8, promo: u8, drop: u8) -> PyResult<PyMove> {
+        let some = |k: u8| if k == 0 { None } else { Some(k) };
         let hash = PyTuple::new(
             py,
             [
                 from.into_pyobject(py)?.into_any(),
                 to.into_pyobject(py)?.into_any(),
-                promotion.into_pyobject(py)?,
-                py.None().into_bound(py),
+                some(promo).into_pyobject(py)?,
+                some(drop).into_pyobject(py)?,
             ],
         )?
         .hash()?;
-        Ok(PyMove { from, to, promo, index: move_index(from as usize, to as usize, promo), hash })
+        Ok(PyMove { from, to, promo, drop, index: NOT_INTERNED, hash })
     }
 
     /// True for the null move (0000).
     pub(crate) fn is_null(&self) -> bool {
-        self.from == 0 && self.to == 0 && self.promo == 0
+        self.from == 0 && self.to == 0 && self.promo == 0 && self.drop == 0
     }
 
-    /// The UCI text.
+    /// The UCI text (python-chess's: "e2e4", "e7e8q", "P@e4" for a drop, "0000").
     pub(crate) fn text(&self) -> String {
+        if self.drop != 0 {
+            return format!("{}@{}", PROMO_LETTERS[self.drop as usize].to_ascii_uppercase(), name64(self.to));
+        }
         if self.is_null() {
             return "0000".into();
         }
@@ -172,8 +208,26 @@ impl PyMove {
 
     /// Parses UCI text ("e2e4", "e7e8q", "0000") into (from, to, promotion).
     pub(crate) fn parse(text: &str) -> PyResult<(u8, u8, u8)> {
+        let (from, to, promo, drop) = PyMove::parse_full(text)?;
+        if drop != 0 {
+            return Err(PyValueError::new_err(format!("{text:?} is a drop, not a move of standard chess")));
+        }
+        Ok((from, to, promo))
+    }
+
+    /// UCI text as python-chess's `Move.from_uci` reads it: (from, to, promotion, drop).
+    pub(crate) fn parse_full(text: &str) -> PyResult<(u8, u8, u8, u8)> {
         if text == "0000" {
-            return Ok((0, 0, 0));
+            return Ok((0, 0, 0, 0));
+        }
+        let kind_of_letter = |c: u8| PROMO_LETTERS.iter().position(|l| l.as_bytes() == [c]).map(|k| k as u8);
+        if text.len() == 4 && text.as_bytes()[1] == b'@' && text.is_ascii() {
+            let drop = kind_of_letter(text.as_bytes()[0].to_ascii_lowercase());
+            let sq = crate::parse_square(&text[2..4]).map(|c| sq64(c) as u8);
+            return match (drop, sq) {
+                (Some(d), Some(sq)) if d > 0 => Ok((sq, sq, 0, d)),
+                _ => Err(move_text_err(format!("invalid UCI move {text:?}: a drop is like P@e4"))),
+            };
         }
         let invalid = |why: &str| move_text_err(format!("invalid UCI move {text:?}: {why}"));
         if !text.is_ascii() || !(text.len() == 4 || text.len() == 5) {
@@ -184,16 +238,15 @@ impl PyMove {
         let to = sq(&text[2..4]).ok_or_else(|| invalid("the to-square is not a1..h8"))?;
         let promo = match text.as_bytes().get(4) {
             None => 0,
-            Some(b'n') => 2,
-            Some(b'b') => 3,
-            Some(b'r') => 4,
-            Some(b'q') => 5,
-            Some(_) => return Err(invalid("the promotion piece must be one of q, r, b, n")),
+            Some(&c) => match kind_of_letter(c) {
+                Some(k) if k > 0 => k,
+                _ => return Err(invalid("the promotion piece must be one of q, r, b, n (or p, k)")),
+            },
         };
         if from == to {
-            return Err(invalid("from- and to-square are the same"));
+            return Err(invalid("from- and to-square are the same (the null move is 0000)"));
         }
-        Ok((from, to, promo))
+        Ok((from, to, promo, 0))
     }
 
     /// (from, to, promotion kind or 0) of any move-like object: a kibitz Move, or an object
@@ -202,17 +255,26 @@ impl PyMove {
     pub(crate) fn fields_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u8, u8, u8)>> {
         if let Ok(m) = obj.cast::<PyMove>() {
             let m = m.get();
+            if m.drop != 0 {
+                return Err(PyValueError::new_err("drops are not moves of standard chess"));
+            }
             return Ok(Some((m.from, m.to, m.promo)));
         }
-        let (Ok(f), Ok(t), Ok(p)) = (obj.getattr("from_square"), obj.getattr("to_square"), obj.getattr("promotion"))
-        else {
-            return Ok(None);
-        };
         if let Ok(d) = obj.getattr("drop") {
             if !d.is_none() {
                 return Err(PyValueError::new_err("drops are not moves of standard chess"));
             }
         }
+        PyMove::foreign_fields(obj)
+    }
+
+    /// (from, to, promotion kind or 0) of an object with python-chess's Move fields (its
+    /// drop not looked at), or None when it has none.
+    fn foreign_fields(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u8, u8, u8)>> {
+        let (Ok(f), Ok(t), Ok(p)) = (obj.getattr("from_square"), obj.getattr("to_square"), obj.getattr("promotion"))
+        else {
+            return Ok(None);
+        };
         let from = square_arg("from_square", f.extract()?)?;
         let to = square_arg("to_square", t.extract()?)?;
         let promo = promo_arg(p.extract()?)?;
@@ -223,12 +285,19 @@ impl PyMove {
 #[pymethods]
 impl PyMove {
     #[new]
-    #[pyo3(signature = (from_square, to_square, promotion = None))]
-    fn new(py: Python<'_>, from_square: i64, to_square: i64, promotion: Option<i64>) -> PyResult<Py<PyMove>> {
+    #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
+    fn new(
+        py: Python<'_>,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+        drop: Option<i64>,
+    ) -> PyResult<Py<PyMove>> {
         let from = square_arg("from_square", from_square)?;
         let to = square_arg("to_square", to_square)?;
         let promo = promo_arg(promotion)?;
-        Ok(interned(py, move_index(from as usize, to as usize, promo)))
+        let drop = kind_or_none("drop", drop)?;
+        make_move_object(py, from, to, promo, drop)
     }
 
     /// The square the piece moves from (0..63). (python-chess's name, not a conversion.)
@@ -244,7 +313,7 @@ impl PyMove {
         self.to
     }
 
-    /// The promotion piece type (KNIGHT..QUEEN) or None.
+    /// The promotion piece type (PAWN..KING; only KNIGHT..QUEEN can be legal) or None.
     #[getter]
     fn promotion(&self) -> Option<u8> {
         if self.promo == 0 {
@@ -254,10 +323,24 @@ impl PyMove {
         }
     }
 
-    /// Always None (python-chess's drop piece type, for variants kibitz does not play).
+    /// The dropped piece type of a drop (python-chess's, for variants kibitz does not play:
+    /// never legal here), else None.
     #[getter]
     fn drop(&self) -> Option<u8> {
-        None
+        if self.drop == 0 {
+            None
+        } else {
+            Some(self.drop)
+        }
+    }
+
+    /// The move in XBoard notation: its UCI text, "@@@@" for the null move.
+    fn xboard(&self) -> String {
+        if self.is_null() {
+            "@@@@".into()
+        } else {
+            self.text()
+        }
     }
 
     /// The UCI text, e.g. "e2e4", "e7e8q", "0000" for the null move.
@@ -269,8 +352,8 @@ impl PyMove {
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let text = super::text(&uci, "move", move_text_err)?;
-        let (from, to, promo) = PyMove::parse(&text)?;
-        Ok(interned(py, move_index(from as usize, to as usize, promo)))
+        let (from, to, promo, drop) = PyMove::parse_full(&text)?;
+        make_move_object(py, from, to, promo, drop)
     }
 
     /// The null move (0000), which passes the turn.
@@ -296,17 +379,34 @@ impl PyMove {
     }
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match PyMove::fields_of(other) {
-            Ok(Some(f)) => {
-                Ok((f == (self.from, self.to, self.promo)).into_pyobject(py)?.to_owned().into_any().unbind())
+        let fields = if let Ok(m) = other.cast::<PyMove>() {
+            let m = m.get();
+            Some((m.from, m.to, m.promo, m.drop))
+        } else {
+            let drop = match other.getattr("drop") {
+                Ok(d) if d.is_none() => 0,
+                Ok(d) => match d.extract::<i64>() {
+                    Ok(k @ 1..=6) => k as u8,
+                    _ => return Ok(py.NotImplemented()),
+                },
+                Err(_) => return Ok(py.NotImplemented()),
+            };
+            match PyMove::foreign_fields(other) {
+                Ok(Some((f, t, p))) => Some((f, t, p, drop)),
+                _ => None,
             }
-            _ => Ok(py.NotImplemented()),
+        };
+        match fields {
+            Some(f) => {
+                Ok((f == (self.from, self.to, self.promo, self.drop)).into_pyobject(py)?.to_owned().into_any().unbind())
+            }
+            None => Ok(py.NotImplemented()),
         }
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (u8, u8, Option<u8>)>> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, MoveArgs>> {
         let m = slf.get();
-        Ok((slf.get_type(), (m.from, m.to, m.promotion())))
+        Ok((slf.get_type(), (m.from, m.to, m.promotion(), m.drop())))
     }
 
     fn __copy__(slf: Py<Self>) -> Py<Self> {

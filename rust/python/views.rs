@@ -81,7 +81,8 @@ impl PyPseudoLegalMoves {
     }
 
     fn __contains__(&self, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let Some((from, to, promo)) = PyMove::fields_of(m)? else {
+        // A drop (or anything not a move) is in no move list.
+        let Ok(Some((from, to, promo))) = PyMove::fields_of(m) else {
             return Ok(false);
         };
         let index = super::moves::move_index(from as usize, to as usize, promo);

@@ -211,10 +211,15 @@ pub fn to_shakmaty(board: &Board) -> Result<Chess, TablebaseError> {
         fullmoves: std::num::NonZeroU32::new(board.fullmove_number().max(1)).expect("at least 1"),
     };
     // kibitz keeps an en-passant square only when a pawn could take there; one whose
-    // capture is illegal is still a valid position.
+    // capture is illegal is still a valid position. A check no last move can have given
+    // (a pawn and a knight at once) is probed as python-chess probes it: kibitz's board
+    // holds such a position, and the tables answer for it.
     match Chess::from_setup(setup, CastlingMode::Standard) {
         Ok(pos) => Ok(pos),
-        Err(e) => e.ignore_invalid_ep_square().map_err(|_| TablebaseError::InvalidPosition),
+        Err(e) => e
+            .ignore_invalid_ep_square()
+            .or_else(|e| e.ignore_impossible_check())
+            .map_err(|_| TablebaseError::InvalidPosition),
     }
 }
 

@@ -238,9 +238,15 @@ def test_move_equals_and_hashes_like_python_chess(a: int, b: int, promo: int | N
 def test_move_null_and_bad_text() -> None:
     assert kibitz.Move.null() == chess.Move.null() and not kibitz.Move.null()
     assert kibitz.Move.null().uci() == "0000"
-    for bad in ["", "e2", "e2e9", "e2e4k", "e2e2", "P@e4"]:
+    for bad in ["", "e2", "e2e9", "e2e2", "X@e4", "e2e4x"]:
+        with pytest.raises(chess.InvalidMoveError):
+            chess.Move.from_uci(bad)
         with pytest.raises(kibitz.InvalidMoveError):
             kibitz.Move.from_uci(bad)
+    # Read as python-chess reads them, though never legal: a king promotion and a drop.
+    for odd in ["e2e4k", "P@e4"]:
+        assert kibitz.Move.from_uci(odd) == chess.Move.from_uci(odd)
+        assert kibitz.Move.from_uci(odd).uci() == odd
     with pytest.raises(ValueError):
         kibitz.Move(0, 64)
     with pytest.raises(AttributeError):

@@ -83,9 +83,15 @@ def test_malformed_uci_raises_invalid_move_error(move: str) -> None:
 
 
 @pytest.mark.parametrize(("fen", "move"), BAD_PROMOTION)
-def test_bad_promotion_letter_raises_invalid_move_error(fen: str, move: str) -> None:
-    """A promotion suffix that is not q, r, b or n is an InvalidMoveError, board untouched."""
-    assert_push_fails(kibitz.Board(fen), move, kibitz.InvalidMoveError)
+def test_bad_promotion_letter_raises_what_python_chess_raises(fen: str, move: str) -> None:
+    """A promotion suffix that is no piece letter is an InvalidMoveError; a promotion to a
+    king or a pawn is a well-formed move (python-chess's Move holds one) that is never
+    legal: IllegalMoveError. The board is untouched either way."""
+    with pytest.raises(ValueError) as theirs:
+        chess.Board(fen).push_uci(move)
+    want = kibitz.IllegalMoveError if theirs.type is chess.IllegalMoveError else kibitz.InvalidMoveError
+    assert theirs.type in (chess.IllegalMoveError, chess.InvalidMoveError)
+    assert_push_fails(kibitz.Board(fen), move, want)
 
 
 ILLEGAL = [

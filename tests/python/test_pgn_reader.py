@@ -26,6 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzzing import examples
+
 import kibitz
 from kibitz._core import san_line
 
@@ -163,7 +165,7 @@ def test_a_stray_quote_is_reported_as_a_bad_move_and_the_next_game_is_read(reade
     assert games[1][1] == ["d2d4"] and games[1][3] is None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=600))
 def test_the_reader_ends_on_arbitrary_bytes(reader, data):
     assert_agrees_with_python_chess(data, read_ok(reader, data))
@@ -189,7 +191,7 @@ def mutated_pgn(draw: st.DrawFn) -> bytes:
     return bytes(data).replace(b"\n", ending)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_pgn())
 def test_the_reader_ends_on_mutated_real_games_and_agrees_with_python_chess(reader, data):
     assert_agrees_with_python_chess(data, read_ok(reader, data))

@@ -18,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzzing import examples
+
 import kibitz
 from kibitz.uci import GO_INT_PARAMS, UciEngine
 from uci_session import RawUci, kibitz_command
@@ -98,7 +100,7 @@ def session() -> Any:
     assert b"Traceback" not in s.stderr and b"panicked" not in s.stderr, s.stderr.decode(errors="replace")
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(commands=st.lists(command, min_size=1, max_size=8))
 def test_every_go_gets_one_bestmove_and_every_isready_a_readyok(session: RawUci, commands: List[str]) -> None:
     start = len(session.seen)

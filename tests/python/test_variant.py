@@ -16,9 +16,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fairy import FAIRY, SKIP_REASON, Fairy
+import kibitz.variant as variant_module
 from kibitz.cli import main
+from fuzzing import examples
 from kibitz.variant import Board, FenError, IllegalMoveError, InvalidMoveError, VariantError, builtin_variants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -502,3 +506,52 @@ def test_ctrl_c_interrupts_a_long_perft() -> None:
     out, _ = p.communicate(timeout=30)
     assert p.returncode == 3 and "interrupted" in out
     assert time.monotonic() - start < 5  # generous: the machine may be loaded
+
+
+# ---------------------------------------------------------------------------- fuzzing
+
+_KEY_LINES = sorted(
+    {
+        line.strip()
+        for _, text in variant_module._builtin_sources()
+        for line in text.splitlines()
+        if "=" in line and not line.lstrip().startswith("#")
+    }
+)
+
+
+@st.composite
+def variant_definition(draw: st.DrawFn) -> str:
+    """A definition file made of lines of the built-in ones (keys and values mixed), with a
+    few values mutated: the generator must load it or refuse it with a clear error."""
+    lines = draw(st.lists(st.sampled_from(_KEY_LINES), min_size=1, max_size=14))
+    out = []
+    for line in lines:
+        key, _, value = line.partition("=")
+        if draw(st.integers(0, 4)) == 0:
+            value = draw(
+                st.one_of(
+                    st.text(alphabet="abcdefghijklmnopqrstuvwxyzKQRBNP0123456789-/ :;@", max_size=12),
+                    st.sampled_from(["", "a", "z", "0", "-1", "99", "K", "true", "false"]),
+                )
+            )
+        out.append(f"{key.strip()} = {value.strip()}")
+    parent = draw(st.sampled_from(["", ":chess", ":capablanca", ":shatranj"]))
+    return f"[fuzzed{parent}]\n" + "\n".join(out) + "\n"
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=variant_definition())
+def test_random_definitions_load_or_are_refused_and_divide_sums_to_perft(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "fuzzed.ini"
+    path.write_text(text)
+    try:
+        board = Board(str(path))
+    except ValueError as e:  # VariantError or FenError: a clear refusal
+        assert str(e)
+        return
+    moves = board.legal_moves
+    assert len(moves) == len(set(moves)), moves  # every move has a text of its own
+    divide = board.divide(2)
+    assert sum(divide.values()) == board.perft(2)
+    assert board.perft(1) == len(moves)

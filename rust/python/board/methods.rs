@@ -3,11 +3,62 @@
 //! views, queries (pieces, attacks, checks), game end, perft.
 
 use super::*;
+use crate::python::InvalidMoveError;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
 
 /// `kibitz._board_ext.EXTENSIONS`: name -> a function of the board that returns the
 /// attribute (a bound method, or a value), imported on first use.
 static EXTENSIONS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The spellings of the null move `parse_san` accepts (python-chess's list).
+const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
+
+/// The castling spellings python-chess's `parse_san` accepts.
+const CASTLING_SANS: [&str; 12] =
+    ["O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#", "O-O-O", "O-O-O+", "O-O-O#", "0-0-0", "0-0-0+", "0-0-0#"];
+
+/// Whether `san` has the shape python-chess's SAN pattern admits (piece letter, file, rank,
+/// '-' or 'x', the target square, a promotion with or without '=', '+' or '#'): anything
+/// else, an annotation like "!?" included, is an InvalidMoveError there and here.
+fn san_shape_ok(san: &str) -> bool {
+    let mut b = san.as_bytes();
+    if let [rest @ .., b'+' | b'#'] = b {
+        b = rest;
+    }
+    if let [rest @ .., p] = b {
+        if b"nbrqkNBRQK".contains(p) {
+            b = rest;
+            if let [rest @ .., b'='] = b {
+                b = rest;
+            }
+        }
+    }
+    let [prefix @ .., b'a'..=b'h', b'1'..=b'8'] = b else { return false };
+    let mut rest = prefix;
+    for class in [&b"NBKRQ"[..], b"abcdefgh", b"12345678", b"-x"] {
+        if let [c, tail @ ..] = rest {
+            if class.contains(c) {
+                rest = tail;
+            }
+        }
+    }
+    rest.is_empty()
+}
+
+/// The move `san` names in `core`, as python-chess's `parse_san` reads it: the null move's
+/// spellings, castling, and moves of the SAN shape (InvalidMoveError for anything else).
+fn parse_san_like_python_chess(core: &CoreBoard, san: &str) -> PyResult<Move> {
+    if NULL_SANS.contains(&san) {
+        return Ok(Move::NULL);
+    }
+    if !CASTLING_SANS.contains(&san) && !san_shape_ok(san) {
+        if san.contains(',') {
+            return Err(InvalidMoveError::new_err(format!("unsupported multi-leg move: {san:?}")));
+        }
+        return Err(InvalidMoveError::new_err(format!("invalid san: {san:?}")));
+    }
+    core.parse_san(san).map_err(move_err)
+}
 
 #[pymethods]
 impl PyBoard {
@@ -255,15 +306,20 @@ impl PyBoard {
     fn parse_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
         let st = self.st()?;
-        let m = st.core.parse_san(&san).map_err(move_err)?;
+        // The null move's spellings too, as python-chess reads them (PGN uses "--" and "Z0").
+        let m = parse_san_like_python_chess(&st.core, &san)?;
         Ok(to_py_move(py, &st.core, m))
     }
 
-    /// Plays a move given in SAN and returns it; on error the board is unchanged.
+    /// Plays a move given in SAN and returns it; on error the board is unchanged. The null
+    /// move ("--", "Z0", "0000", "@@@@") is played as `push(Move.null())` plays it.
     fn push_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
         let mut st = self.st()?;
-        let m = st.core.parse_san(&san).map_err(move_err)?;
+        let m = parse_san_like_python_chess(&st.core, &san)?;
+        if m.is_null() && st.core.in_check() {
+            return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", st.core.fen())));
+        }
         let out = to_py_move(py, &st.core, m);
         st.play(m);
         Ok(out)
@@ -290,7 +346,7 @@ impl PyBoard {
         let mut out: Vec<String> = Vec::new();
         for mv in moves.try_iter()? {
             let mv = mv?;
-            let m = match b.resolve(&mv, true) {
+            let m = match b.resolve(&mv, false) {
                 Ok(m) => m,
                 Err(e) if e.get_type(mv.py()).is_subclass_of::<PyTypeError>()? => return Err(e),
                 Err(_) => {
@@ -329,20 +385,20 @@ impl PyBoard {
     // ---- Pieces and squares (python-chess numbering: A1 = 0 .. H8 = 63) ----
 
     /// The Piece on a square, or None.
-    fn piece_at(&self, py: Python<'_>, square: i64) -> PyResult<Option<Py<PyPiece>>> {
-        let p = self.st()?.core.piece_at(square_arg(square)?);
+    fn piece_at(&self, py: Python<'_>, square: SquareIndex) -> PyResult<Option<Py<PyPiece>>> {
+        let p = self.st()?.core.piece_at(square.cell());
         Ok(if p == EMPTY { None } else { Some(piece(py, kind_of(p), color_of(p) == WHITE)) })
     }
 
     /// The piece type (PAWN..KING) on a square, or None.
-    fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
-        let p = self.st()?.core.piece_at(square_arg(square)?);
+    fn piece_type_at(&self, square: SquareIndex) -> PyResult<Option<u8>> {
+        let p = self.st()?.core.piece_at(square.cell());
         Ok(if p == EMPTY { None } else { Some(kind_of(p)) })
     }
 
     /// The colour of the piece on a square, or None.
-    fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
-        let p = self.st()?.core.piece_at(square_arg(square)?);
+    fn color_at(&self, square: SquareIndex) -> PyResult<Option<bool>> {
+        let p = self.st()?.core.piece_at(square.cell());
         Ok(if p == EMPTY { None } else { Some(color_of(p) == WHITE) })
     }
 
@@ -380,28 +436,28 @@ impl PyBoard {
     }
 
     /// The pieces of `color` attacking `square`.
-    fn attackers(&self, color: bool, square: i64) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.st()?.core.attackers_of(color_arg(color), square_arg(square)?) })
+    fn attackers(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.attackers_of(color_arg(color), square.cell()) })
     }
 
     /// True when a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: bool, square: i64) -> PyResult<bool> {
-        Ok(self.st()?.core.attackers_of(color_arg(color), square_arg(square)?) != 0)
+    fn is_attacked_by(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
+        Ok(self.st()?.core.attackers_of(color_arg(color), square.cell()) != 0)
     }
 
     /// The squares the piece on `square` attacks (empty when the square is empty).
-    fn attacks(&self, square: i64) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.st()?.core.attacks_from(square_arg(square)?) })
+    fn attacks(&self, square: SquareIndex) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.attacks_from(square.cell()) })
     }
 
     /// True when `square` is pinned to the king of `color` by an enemy slider.
-    fn is_pinned(&self, color: bool, square: i64) -> PyResult<bool> {
-        Ok(self.st()?.core.pin_ray(color_arg(color), square_arg(square)?).is_some())
+    fn is_pinned(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
+        Ok(self.st()?.core.pin_ray(color_arg(color), square.cell()).is_some())
     }
 
     /// The pin ray through `square` (king to pinner) or all squares when it is not pinned.
-    fn pin(&self, color: bool, square: i64) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.st()?.core.pin_ray(color_arg(color), square_arg(square)?).unwrap_or(ALL) })
+    fn pin(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
+        Ok(PySquareSet { mask: self.st()?.core.pin_ray(color_arg(color), square.cell()).unwrap_or(ALL) })
     }
 
     /// True when the side to move is in check.
@@ -419,7 +475,23 @@ impl PyBoard {
     /// True when the legal move gives check.
     fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut st = self.st()?;
-        let m = st.resolve(r#move, false)?;
+        let m = match st.resolve(r#move, false) {
+            Ok(m) => m,
+            Err(e) => {
+                // python-chess answers for any move it can push (its push does not check
+                // legality): a move of one of our pieces is answered by its geometry.
+                if let Ok((from, to, promo)) = move_fields(r#move) {
+                    let (from, to) =
+                        (sq120(from as usize % 8, from as usize / 8), sq120(to as usize % 8, to as usize / 8));
+                    let p = st.core.piece_at(from);
+                    if p != EMPTY && color_of(p) == st.core.side_to_move() && from != to {
+                        let kind = if promo != 0 { promo } else { kind_of(p) };
+                        return Ok(st.core.gives_check_geometric(from, to, kind));
+                    }
+                }
+                return Err(e);
+            }
+        };
         let mut b = st.core.clone();
         b.make_move(m);
         Ok(b.in_check())
@@ -552,9 +624,22 @@ impl PyBoard {
 
     /// True when the current position has occurred at least `count` times (this one
     /// included), counting the move history.
-    #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: i64) -> PyResult<bool> {
-        Ok(self.st()?.core.is_repetition(count.max(0) as usize))
+    #[pyo3(signature = (count = None), text_signature = "($self, count=3)")]
+    fn is_repetition(&self, count: Option<&Bound<'_, PyInt>>) -> PyResult<bool> {
+        // Any int, as python-chess: beyond i64 a count is simply never (or, negative, always)
+        // reached.
+        let count = match count.map(|c| (c, c.extract::<i64>())) {
+            None => 3,
+            Some((_, Ok(c))) => c,
+            Some((count, Err(_))) => {
+                if count.gt(0)? {
+                    i64::MAX
+                } else {
+                    0
+                }
+            }
+        };
+        Ok(self.st()?.core.is_repetition(count.clamp(0, u32::MAX as i64) as usize))
     }
 
     /// True when the fifty-move rule can be claimed now (100 half-moves, not checkmate).
@@ -918,12 +1003,12 @@ impl PyBoard {
     }
 
     /// The squares of `color`'s pieces that attack `square`, as an int mask.
-    fn attackers_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+    fn attackers_mask(&self, color: bool, square: SquareIndex) -> PyResult<u64> {
         Ok(self.attackers(color, square)?.mask)
     }
 
     /// The squares the piece on `square` attacks, as an int mask.
-    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+    fn attacks_mask(&self, square: SquareIndex) -> PyResult<u64> {
         Ok(self.attacks(square)?.mask)
     }
 
@@ -934,7 +1019,7 @@ impl PyBoard {
 
     /// The ray a pinned piece of `color` on `square` may move along, as an int mask (all
     /// squares when it is not pinned).
-    fn pin_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+    fn pin_mask(&self, color: bool, square: SquareIndex) -> PyResult<u64> {
         Ok(self.pin(color, square)?.mask)
     }
 

@@ -162,6 +162,12 @@ impl State {
             if let Some(i) = e.find(pm.index) {
                 return Ok(e.moves[i]);
             }
+            if pm.drop != 0 {
+                return Err(IllegalMoveError::new_err(format!(
+                    "the drop {} is not a move of standard chess",
+                    pm.text()
+                )));
+            }
             return self.resolve_fields(pm.from, pm.to, pm.promo, allow_null);
         }
         if let Ok(s) = obj.cast::<PyString>() {
@@ -190,6 +196,16 @@ impl State {
                 return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", self.core.fen())));
             }
             return Ok(Move::NULL);
+        }
+        if promo == 1 || promo == 6 {
+            return Err(IllegalMoveError::new_err(format!(
+                "a promotion to a {} is never legal ({}{}{} in {})",
+                if promo == 1 { "pawn" } else { "king" },
+                name64(from),
+                name64(to),
+                if promo == 1 { "p" } else { "k" },
+                self.core.fen()
+            )));
         }
         let index = move_index(from as usize, to as usize, promo);
         let e = self.entry();
@@ -281,7 +297,39 @@ pub struct PyBoard {
     state: TryLock<State>,
 }
 
+/// A square argument as python-chess takes one: it indexes a list of the 64 squares, so
+/// -64..-1 count from h8 backwards, any other int out of 0..63 is an IndexError (a huge one
+/// too), and a non-int a TypeError.
+#[derive(Clone, Copy)]
+pub(crate) struct SquareIndex(usize);
+
+impl SquareIndex {
+    /// The mailbox cell of the square.
+    pub(crate) fn cell(self) -> usize {
+        sq120(self.0 % 8, self.0 / 8)
+    }
+}
+
+impl<'py> FromPyObject<'_, 'py> for SquareIndex {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i64>() {
+            Ok(v) if (-64..64).contains(&v) => Ok(SquareIndex(v.rem_euclid(64) as usize)),
+            Ok(_) => Err(PyIndexError::new_err("list index out of range")),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(ob.py()) => {
+                Err(PyIndexError::new_err("cannot fit 'int' into an index-sized integer"))
+            }
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "list indices must be integers or slices, not {}",
+                ob.get_type().name()?
+            ))),
+        }
+    }
+}
+
 /// A square argument 0..63.
+#[allow(dead_code)]
 fn square_arg(square: i64) -> PyResult<usize> {
     if (0..64).contains(&square) {
         Ok(sq120(square as usize % 8, square as usize / 8))

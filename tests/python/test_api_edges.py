@@ -1,0 +1,261 @@
+"""The Python API where python-chess is odd or lenient, answered as python-chess answers:
+null moves in SAN and in repetition counting, en-passant squares no legal capture uses,
+squares as list indexes (negative, out of range, huge), counts of any size, promotions to a
+pawn or a king and drops (never legal, but python-chess's Move holds them), XBoard text.
+
+Every case runs both libraries on the same input and compares the answer or the exception
+class; the stateful test drives both with the same random operations and compares them
+after every step (briefly by default; `KIBITZ_FUZZ_LONG=1` runs it long)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import chess
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+import kibitz
+from fuzzing import LONG, examples
+
+PROMOTE = "6k1/3P4/8/8/8/8/8/4K3 w - - 0 1"
+PINNED_EP = "7k/3p4/8/K3P2r/8/8/8/8 b - - 0 1"  # after d7d5 the capture e5xd6 is pinned
+
+Case = Callable[[Any], Any]
+
+CASES: dict[str, Case] = {
+    # null moves
+    "parse_san --": lambda lib: lib.Board().parse_san("--").uci(),
+    "parse_san Z0": lambda lib: lib.Board().parse_san("Z0").uci(),
+    "parse_san 0000": lambda lib: lib.Board().parse_san("0000").uci(),
+    "parse_san @@@@": lambda lib: lib.Board().parse_san("@@@@").uci(),
+    "push_san -- then fen": lambda lib: _push_san(lib.Board(), "--").fen(),
+    "push_san Z0 twice repeats": lambda lib: _push_san(_push_san(lib.Board(), "Z0"), "Z0").is_repetition(2),
+    "two null moves repeat": lambda lib: _nulls(lib, 2).is_repetition(2),
+    "four null moves repeat thrice": lambda lib: _nulls(lib, 4).is_repetition(3),
+    "null moves and knights": lambda lib: _play(lib, ["g1f3", None, "f3g1", None]).is_repetition(2),
+    "san of the null move": lambda lib: lib.Board().san(lib.Move.null()),
+    "lan of the null move": lambda lib: lib.Board().lan(lib.Move.null()),
+    "variation_san with a null move": lambda lib: lib.Board().variation_san(
+        [lib.Move.from_uci("e2e4"), lib.Move.null(), lib.Move.from_uci("d2d4")]
+    ),
+    "root after a null move": lambda lib: _nulls(lib, 1).root().fen(),
+    "fen after null moves": lambda lib: _nulls(lib, 3).fen(),
+    # en passant no legal capture uses
+    "pinned ep fivefold": lambda lib: _pinned_ep(lib, 4).is_fivefold_repetition(),
+    "pinned ep repetition 5": lambda lib: _pinned_ep(lib, 4).is_repetition(5),
+    "pinned ep repetition 2": lambda lib: _pinned_ep(lib, 1).is_repetition(2),
+    "pinned ep claim": lambda lib: _pinned_ep(lib, 2).can_claim_threefold_repetition(),
+    "pinned ep outcome": lambda lib: str(_pinned_ep(lib, 4).outcome()),
+    # squares as list indexes
+    "piece_at(64)": lambda lib: lib.Board().piece_at(64),
+    "piece_at(-1)": lambda lib: str(lib.Board().piece_at(-1)),
+    "piece_at(-64)": lambda lib: str(lib.Board().piece_at(-64)),
+    "piece_at(-65)": lambda lib: lib.Board().piece_at(-65),
+    "piece_at(2**70)": lambda lib: lib.Board().piece_at(2**70),
+    "piece_at('a1')": lambda lib: lib.Board().piece_at("a1"),
+    "piece_type_at(-8)": lambda lib: lib.Board().piece_type_at(-8),
+    "color_at(100)": lambda lib: lib.Board().color_at(100),
+    "attackers(WHITE, 64)": lambda lib: lib.Board().attackers(lib.WHITE, 64),
+    "attacks(-2)": lambda lib: int(lib.Board().attacks(-2)),
+    "is_attacked_by(BLACK, -44)": lambda lib: lib.Board().is_attacked_by(lib.BLACK, -44),
+    "attackers_mask(BLACK, 2**64)": lambda lib: lib.Board().attackers_mask(lib.BLACK, 2**64),
+    # counts of any size
+    "is_repetition(2**70)": lambda lib: lib.Board().is_repetition(2**70),
+    "is_repetition(-2**70)": lambda lib: lib.Board().is_repetition(-(2**70)),
+    "is_repetition(0)": lambda lib: lib.Board().is_repetition(0),
+    # promotions to a pawn or a king, drops
+    "from_uci d7d8k": lambda lib: lib.Move.from_uci("d7d8k").uci(),
+    "from_uci d7d8p promotion": lambda lib: lib.Move.from_uci("d7d8p").promotion,
+    "Move(E1, G1, KING)": lambda lib: lib.Move(lib.E1, lib.G1, lib.KING).uci(),
+    "is_capture of a king promotion": lambda lib: lib.Board(PROMOTE).is_capture(lib.Move.from_uci("d7d8k")),
+    "is_castling of a king promotion": lambda lib: lib.Board(PROMOTE).is_castling(lib.Move(lib.E1, lib.G1, lib.KING)),
+    "is_en_passant of a pawn promotion": lambda lib: lib.Board().is_en_passant(lib.Move(lib.E2, lib.E4, lib.PAWN)),
+    "is_zeroing of a king promotion": lambda lib: lib.Board().is_zeroing(lib.Move(lib.E2, lib.E4, lib.KING)),
+    "is_irreversible of a king promotion": lambda lib: lib.Board().is_irreversible(lib.Move(lib.E2, lib.E4, lib.KING)),
+    "is_into_check of a king promotion": lambda lib: lib.Board().is_into_check(lib.Move(lib.E2, lib.E4, lib.KING)),
+    "gives_check of a king promotion": lambda lib: lib.Board(PROMOTE).gives_check(lib.Move.from_uci("d7d8k")),
+    "gives_check of a rook jump": lambda lib: lib.Board().gives_check(lib.Move.from_uci("a1a7")),
+    "is_legal of a king promotion": lambda lib: lib.Board(PROMOTE).is_legal(lib.Move.from_uci("d7d8k")),
+    "in legal_moves, king promotion": lambda lib: lib.Move.from_uci("d7d8k") in lib.Board(PROMOTE).legal_moves,
+    "push of a king promotion": lambda lib: _push(lib.Board(PROMOTE), lib.Move.from_uci("d7d8k")),
+    "parse_san d8=K": lambda lib: lib.Board(PROMOTE).parse_san("d8=K"),
+    "e2e4p is not e2e4": lambda lib: lib.Move.from_uci("e2e4p") == lib.Move.from_uci("e2e4"),
+    "drop uci": lambda lib: lib.Move.from_uci("P@e4").uci(),
+    "drop lower case": lambda lib: lib.Move.from_uci("n@e4").uci(),
+    "drop fields": lambda lib: (lambda m: (m.from_square, m.to_square, m.promotion, m.drop))(lib.Move.from_uci("Q@h8")),
+    "drop equals its constructor": lambda lib: lib.Move.from_uci("P@e4") == lib.Move(lib.E4, lib.E4, drop=lib.PAWN),
+    "drop hash": lambda lib: hash(lib.Move.from_uci("P@e4")),
+    "drop repr": lambda lib: repr(lib.Move.from_uci("P@e4")),
+    "drop on a1 is not null": lambda lib: bool(lib.Move(0, 0, drop=lib.PAWN)),
+    "drop in legal_moves": lambda lib: lib.Move.from_uci("P@e4") in lib.Board().legal_moves,
+    "drop in pseudo_legal_moves": lambda lib: lib.Move.from_uci("P@e4") in lib.Board().pseudo_legal_moves,
+    "is_legal of a drop": lambda lib: lib.Board().is_legal(lib.Move.from_uci("P@e4")),
+    "bad drop": lambda lib: lib.Move.from_uci("X@e4"),
+    "from_uci e4e4": lambda lib: lib.Move.from_uci("e4e4"),
+    "from_uci e2e4Q": lambda lib: lib.Move.from_uci("e2e4Q"),
+    "from_uci @@@@": lambda lib: lib.Move.from_uci("@@@@"),
+    "kibitz and python-chess king promotions are equal": lambda lib: (
+        lib.Move.from_uci("d7d8k") == chess.Move.from_uci("d7d8k")
+    ),
+    "one set of kibitz and python-chess drops": lambda lib: len(
+        {lib.Move.from_uci("P@e4"), chess.Move.from_uci("P@e4")}
+    ),
+    # XBoard text
+    "xboard of a move": lambda lib: lib.Move.from_uci("e7e8q").xboard(),
+    "xboard of the null move": lambda lib: lib.Move.null().xboard(),
+    "xboard of a drop": lambda lib: lib.Move.from_uci("P@e4").xboard(),
+}
+
+
+def _push(board: Any, move: Any) -> Any:
+    board.push(move)
+    return board.fen()
+
+
+def _push_san(board: Any, san: str) -> Any:
+    board.push_san(san)
+    return board
+
+
+def _nulls(lib: Any, n: int) -> Any:
+    board = lib.Board()
+    for _ in range(n):
+        board.push(lib.Move.null())
+    return board
+
+
+def _play(lib: Any, moves: list[str | None]) -> Any:
+    board = lib.Board()
+    for m in moves:
+        board.push(lib.Move.null() if m is None else lib.Move.from_uci(m))
+    return board
+
+
+def _pinned_ep(lib: Any, cycles: int) -> Any:
+    board = lib.Board(PINNED_EP)
+    board.push_uci("d7d5")
+    for _ in range(cycles):
+        for m in ("a5a4", "h8g8", "a4a5", "g8h8"):
+            board.push_uci(m)
+    return board
+
+
+def answer(case: Case, lib: Any) -> Any:
+    try:
+        return ("value", case(lib))
+    except Exception as e:  # the exception's class is the answer
+        return ("raises", type(e).__name__)
+
+
+# Where kibitz keeps a board python-chess would corrupt: pushing a move that is never legal
+# raises instead of writing it on the board (listed in docs/python-chess.md).
+DIFFERENT = {"push of a king promotion": ("raises", "IllegalMoveError")}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_answers_as_python_chess(name: str) -> None:
+    theirs = answer(CASES[name], chess)
+    ours = answer(CASES[name], kibitz)
+    if name in DIFFERENT:
+        assert ours == DIFFERENT[name] and theirs != ours
+    else:
+        assert ours == theirs
+
+
+# ---------------------------------------------------------------------------- stateful
+
+STARTS = [
+    chess.STARTING_FEN,
+    PINNED_EP,
+    "7k/8/8/K2pP2r/8/8/8/8 w - d6 0 2",  # a pinned en-passant capture at the root
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "4k3/8/8/2p5/3P4/8/8/4K3 b - - 0 1",
+    "8/8/3k4/8/8/3K4/8/8 w - - 40 60",
+]
+
+
+class SameAsPythonChess(RuleBasedStateMachine):
+    """Both libraries get the same operations; every answer must agree."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ours = kibitz.Board()
+        self.theirs = chess.Board()
+
+    @rule(start=st.sampled_from(STARTS))
+    def set_up(self, start: str) -> None:
+        self.ours = kibitz.Board(start)
+        self.theirs = chess.Board(start)
+
+    @rule(data=st.data())
+    def push_legal(self, data: st.DataObject) -> None:
+        moves = list(self.theirs.legal_moves)
+        if moves:
+            move = data.draw(st.sampled_from(moves))
+            self.theirs.push(move)
+            self.ours.push(kibitz.Move.from_uci(move.uci()))
+
+    @rule(data=st.data())
+    def push_back_and_forth(self, data: st.DataObject) -> None:
+        """A reversible move and its return, so that positions repeat."""
+        for move in list(self.theirs.legal_moves):
+            if not self.theirs.is_zeroing(move) and not self.theirs.is_castling(move):
+                self.theirs.push(move)
+                self.ours.push(kibitz.Move.from_uci(move.uci()))
+                return
+
+    @precondition(lambda self: not self.theirs.is_check())
+    @rule(spelling=st.sampled_from(["--", "Z0", "0000", "@@@@", None]))
+    def push_null(self, spelling: str | None) -> None:
+        if spelling is None:
+            self.theirs.push(chess.Move.null())
+            self.ours.push(kibitz.Move.null())
+        else:
+            self.theirs.push_san(spelling)
+            self.ours.push_san(spelling)
+
+    @rule(data=st.data())
+    def push_san_spelling(self, data: st.DataObject) -> None:
+        moves = list(self.theirs.legal_moves)
+        if not moves:
+            return
+        move = data.draw(st.sampled_from(moves))
+        spelling = data.draw(
+            st.sampled_from([self.theirs.san(move), self.theirs.lan(move), move.uci(), self.theirs.san(move) + "!?"])
+        )
+        assert answer(lambda lib: self.ours.parse_san(spelling).uci(), kibitz) == answer(
+            lambda lib: self.theirs.parse_san(spelling).uci(), chess
+        ), spelling
+        self.theirs.push(move)
+        self.ours.push(kibitz.Move.from_uci(move.uci()))
+
+    @precondition(lambda self: bool(self.theirs.move_stack))
+    @rule()
+    def pop(self) -> None:
+        assert self.ours.pop().uci() == self.theirs.pop().uci()
+
+    @invariant()
+    def same_answers(self) -> None:
+        ours, theirs = self.ours, self.theirs
+        assert ours.fen() == theirs.fen()
+        assert ours.epd() == theirs.epd()
+        for n in (2, 3, 4, 5):
+            assert ours.is_repetition(n) == theirs.is_repetition(n), n
+        assert ours.can_claim_threefold_repetition() == theirs.can_claim_threefold_repetition()
+        assert ours.can_claim_draw() == theirs.can_claim_draw()
+        assert str(ours.outcome(claim_draw=True)) == str(theirs.outcome(claim_draw=True))
+        assert ours.is_fivefold_repetition() == theirs.is_fivefold_repetition()
+        assert {m.uci() for m in ours.legal_moves} == {m.uci() for m in theirs.legal_moves}
+        assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
+
+
+SameAsPythonChess.TestCase.settings = settings(
+    max_examples=examples(40),
+    stateful_step_count=60 if LONG else 25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+test_same_as_python_chess = SameAsPythonChess.TestCase

@@ -3,8 +3,8 @@
 //! views, queries (pieces, attacks, checks), game end, perft.
 
 use super::*;
-use crate::python::InvalidMoveError;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
+use crate::python::InvalidMoveError;
 
 /// `kibitz._board_ext.EXTENSIONS`: name -> a function of the board that returns the
 /// attribute (a bound method, or a value), imported on first use.

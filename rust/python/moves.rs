@@ -265,6 +265,15 @@ impl PyMove {
         self.text()
     }
 
+    /// The move in XBoard notation: its UCI text, "@@@@" for the null move.
+    fn xboard(&self) -> String {
+        if self.from == 0 && self.to == 0 && self.promo == 0 {
+            "@@@@".into()
+        } else {
+            self.text()
+        }
+    }
+
     /// Parses UCI text into a Move (InvalidMoveError when malformed).
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {

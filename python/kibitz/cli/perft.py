@@ -16,7 +16,7 @@ from kibitz.variant import VariantError
 
 
 def _board_from_args(fen: str | None, moves: Sequence[str], chess960: bool = False) -> Board:
-    board = Board(fen, chess960=chess960)
+    board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
     for m in moves:
         board.push_uci(m)
     return board

@@ -16,7 +16,7 @@ import types
 from typing import Any, Callable, Dict, Iterator, Optional
 
 from kibitz import _bitboards as bb
-from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
+from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, square_file, square_rank
 from kibitz._core import Board, IllegalMoveError, Move
 
 EXTENSIONS: Dict[str, Callable[[Any], Any]] = {}
@@ -26,6 +26,249 @@ def method(f: Callable[..., Any]) -> Callable[..., Any]:
     """Registers `f(board, ...)` as the method `board.<name>(...)`."""
     EXTENSIONS[f.__name__] = lambda board: types.MethodType(f, board)
     return f
+
+
+# ---------------------------------------------------------------- set-up: any placement python-chess allows
+#
+# python-chess holds a position as placement, turn, castling rights (rook squares, usable or
+# not), en-passant square (any square) and clocks, and accepts any placement. The Rust board
+# is given that state through ``Board._setup``: a FEN for the core with only the usable
+# rights and en-passant square, plus the rights and square as given. When the core cannot
+# play the position (no king, two kings, ...) the board keeps the placement for its queries
+# and ``status()``, and its move operations raise ``InvalidPositionError``.
+
+
+class _Setup:
+    """python-chess's position state as plain data: a square -> symbol placement."""
+
+    __slots__ = ("placement", "turn", "castling", "ep", "halfmove", "fullmove", "chess960")
+
+    def __init__(
+        self,
+        placement: Dict[int, str],
+        turn: bool = True,
+        castling: int = 0,
+        ep: Optional[int] = None,
+        halfmove: int = 0,
+        fullmove: int = 1,
+        chess960: bool = False,
+    ) -> None:
+        self.placement = placement
+        self.turn = turn
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.chess960 = chess960
+
+    def mask(self, symbols: str) -> int:
+        return sum(1 << sq for sq, p in self.placement.items() if p in symbols)
+
+    def board_fen(self) -> str:
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                p = self.placement.get(rank * 8 + file)
+                if p is None:
+                    empty += 1
+                else:
+                    row += (str(empty) if empty else "") + p
+                    empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows)
+
+    def clean_castling(self) -> int:
+        """python-chess's ``clean_castling_rights`` (of a board without move stack)."""
+        rooks = self.castling & self.mask("Rr")
+        white = rooks & bb.BB_RANK_1 & self.mask("PNBRQK")
+        black = rooks & bb.BB_RANK_8 & self.mask("pnbrqk")
+        if not self.chess960:
+            white &= bb.BB_A1 | bb.BB_H1
+            black &= bb.BB_A8 | bb.BB_H8
+            if not self.mask("K") & bb.BB_E1:
+                white = 0
+            if not self.mask("k") & bb.BB_E8:
+                black = 0
+            return white | black
+        out = 0
+        for rights, king_mask in ((white, self.mask("K") & bb.BB_RANK_1), (black, self.mask("k") & bb.BB_RANK_8)):
+            if not king_mask or not rights:
+                continue
+            king = bb.msb(king_mask)
+            a_side, h_side = rights & -rights, 1 << bb.msb(rights)
+            if bb.msb(a_side) < king:
+                out |= a_side
+            if bb.msb(h_side) > king:
+                out |= h_side
+        return out
+
+    def valid_ep(self) -> Optional[int]:
+        """python-chess's ``_valid_ep_square``."""
+        ep = self.ep
+        if not ep:
+            return None
+        if square_rank(ep) != (5 if self.turn else 2):
+            return None
+        pawn = ep - 8 if self.turn else ep + 8
+        if self.placement.get(pawn) != ("p" if self.turn else "P"):
+            return None
+        if ep in self.placement or (ep + 8 if self.turn else ep - 8) in self.placement:
+            return None
+        return ep
+
+    def core_fen(self) -> str:
+        clean = self.clean_castling()
+        if not clean:
+            castling = "-"
+        elif self.chess960:
+            castling = "".join(FILE_NAMES[square_file(s)].upper() for s in bb.scan_forward(clean & bb.BB_RANK_1))
+            castling += "".join(FILE_NAMES[square_file(s)] for s in bb.scan_forward(clean & bb.BB_RANK_8))
+        else:
+            castling = "".join(c for c, q in (("K", 7), ("Q", 0), ("k", 63), ("q", 56)) if clean >> q & 1)
+        ep = self.valid_ep()
+        ep_name = SQUARE_NAMES[ep] if ep is not None else "-"
+        turn = "w" if self.turn else "b"
+        return f"{self.board_fen()} {turn} {castling} {ep_name} {self.halfmove} {self.fullmove}"
+
+    def apply(self, board: Board) -> None:
+        board._setup(self.core_fen(), self.chess960, self.castling, self.clean_castling(), self.ep)
+
+
+def _read(board: Board) -> _Setup:
+    """The board's position as python-chess holds it."""
+    return _Setup(
+        {sq: p.symbol() for sq, p in board.piece_map().items()},
+        board.turn,
+        int(board.castling_rights),
+        board.ep_square,
+        board.halfmove_clock,
+        board.fullmove_number,
+        board.chess960,
+    )
+
+
+def _fen_error(message: str) -> Exception:
+    from kibitz._core import FenError
+
+    return FenError(message)
+
+
+def _parse_board_fen(fen: str) -> Dict[int, str]:
+    """python-chess's board-part reader: the placement, or FenError (a ValueError) with its message."""
+    fen = fen.strip()
+    if " " in fen:
+        raise _fen_error(f"expected position part of fen, got multiple parts: {fen!r}")
+    rows = fen.split("/")
+    if len(rows) != 8:
+        raise _fen_error(f"expected 8 rows in position part of fen: {fen!r}")
+    placement: Dict[int, str] = {}
+    for i, row in enumerate(rows):
+        file, after_digit, after_piece = 0, False, False
+        for c in row:
+            if c in "12345678":
+                if after_digit:
+                    raise _fen_error(f"two subsequent digits in position part of fen: {fen!r}")
+                file += int(c)
+                after_digit, after_piece = True, False
+            elif c == "~":
+                # python-chess's mark of a promoted piece (kept for variants only).
+                if not after_piece:
+                    raise _fen_error(f"'~' not after piece in position part of fen: {fen!r}")
+                after_digit = after_piece = False
+            elif c.lower() in "pnbrqk":
+                if file < 8:
+                    placement[(7 - i) * 8 + file] = c
+                file += 1
+                after_digit, after_piece = False, True
+            else:
+                raise _fen_error(f"invalid character in position part of fen: {fen!r}")
+        if file != 8:
+            raise _fen_error(f"expected 8 columns per row in position part of fen: {fen!r}")
+    return placement
+
+
+def _castling_mask(setup: _Setup, castling_fen: str) -> int:
+    """python-chess's reading of a castling field into rook squares (usable or not)."""
+    if not castling_fen or castling_fen == "-":
+        return 0
+    if not bb.FEN_CASTLING_REGEX.match(castling_fen):
+        raise _fen_error(f"invalid castling fen: {castling_fen!r}")
+    rights = 0
+    for flag in castling_fen:
+        white = flag.isupper()
+        backrank = bb.BB_RANK_1 if white else bb.BB_RANK_8
+        rooks = setup.mask("R" if white else "r") & backrank
+        kings = setup.mask("K" if white else "k")
+        king = bb.msb(kings) if kings else None
+        flag = flag.lower()
+        if flag == "q":
+            # python-chess's lsb of no squares is -1: the right then names no rook at all.
+            if king is not None and (bb.lsb(rooks) if rooks else -1) < king:
+                rights |= rooks & -rooks
+            else:
+                rights |= bb.BB_FILES[0] & backrank
+        elif flag == "k":
+            if king is not None and rooks and king < bb.msb(rooks):
+                rights |= 1 << bb.msb(rooks)
+            else:
+                rights |= bb.BB_FILES[7] & backrank
+        else:
+            rights |= bb.BB_FILES[FILE_NAMES.index(flag)] & backrank
+    return rights
+
+
+def _int_field(text: str, what: str, fen: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _fen_error(f"invalid {what} in fen: {fen!r}") from None
+
+
+def _parse_setup(fen: str, chess960: bool) -> _Setup:
+    """python-chess's ``set_fen`` reading: FenError (a ValueError) with its message when it
+    raises, else the position, whatever it is."""
+    parts = fen.split()
+    if not parts:
+        raise _fen_error("empty fen: no fields")
+    board_part = parts.pop(0)
+    turn = True
+    if parts:
+        turn_part = parts.pop(0)
+        if turn_part not in ("w", "b"):
+            raise _fen_error(f"expected 'w' or 'b' for turn part of fen: {fen!r}")
+        turn = turn_part == "w"
+    castling_part = parts.pop(0) if parts else "-"
+    if not bb.FEN_CASTLING_REGEX.match(castling_part):
+        raise _fen_error(f"invalid castling part in fen: {fen!r}")
+    ep: Optional[int] = None
+    if parts:
+        ep_part = parts.pop(0)
+        if ep_part != "-":
+            if ep_part not in SQUARE_NAMES:
+                raise _fen_error(f"invalid en passant part in fen: {fen!r}")
+            ep = SQUARE_NAMES.index(ep_part)
+    halfmove, fullmove = 0, 1
+    if parts:
+        halfmove = _int_field(parts.pop(0), "half-move clock", fen)
+        if halfmove < 0:
+            raise _fen_error(f"half-move clock cannot be negative: {fen!r}")
+    if parts:
+        fullmove = _int_field(parts.pop(0), "fullmove number", fen)
+        if fullmove < 0:
+            raise _fen_error(f"fullmove number cannot be negative: {fen!r}")
+        fullmove = max(fullmove, 1)
+    if parts:
+        raise _fen_error(f"fen string has more parts than expected: {fen!r}")
+    setup = _Setup(_parse_board_fen(board_part), turn, 0, ep, halfmove, fullmove, chess960)
+    setup.castling = _castling_mask(setup, castling_part)
+    return setup
+
+
+def parse_fen(fen: str, chess960: bool) -> tuple[str, int, int, Optional[int]]:
+    """What ``Board(fen)`` gives the Rust board when its strict reader refuses the FEN."""
+    setup = _parse_setup(fen, chess960)
+    return setup.core_fen(), setup.castling, setup.clean_castling(), setup.ep
 
 
 # ---------------------------------------------------------------- editing
@@ -45,23 +288,264 @@ def reset(board: Board) -> None:
 
 
 @method
+def reset_board(board: Board) -> None:
+    """The start placement; turn, castling rights, en passant and clocks stay; no move stack."""
+    setup = _read(board)
+    setup.placement = _parse_board_fen(bb.STARTING_BOARD_FEN)
+    setup.apply(board)
+
+
+@method
+def clear(board: Board) -> None:
+    """No pieces, White to move, no castling rights, no en passant, clocks 0 and 1."""
+    _Setup({}, chess960=board.chess960).apply(board)
+
+
+@method
+def clear_board(board: Board) -> None:
+    """No pieces; turn, castling rights, en passant and clocks stay; no move stack."""
+    setup = _read(board)
+    setup.placement = {}
+    setup.apply(board)
+
+
+@method
 def clear_stack(board: Board) -> None:
     """Forgets the move stack; the position stays."""
     board._assign(board.copy(stack=False))
 
 
 @method
+def set_piece_at(board: Board, square: int, piece: Any, promoted: bool = False) -> None:
+    """Puts a piece on a square (None empties it); clears the move stack."""
+    setup = _read(board)
+    sq = SQUARES[square]
+    if piece is None:
+        setup.placement.pop(sq, None)
+    else:
+        setup.placement[sq] = piece.symbol()
+    setup.apply(board)
+
+
+@method
+def remove_piece_at(board: Board, square: int) -> Any:
+    """Takes the piece off a square and returns it (None if it was empty); clears the move stack."""
+    piece = board.piece_at(SQUARES[square])
+    setup = _read(board)
+    setup.placement.pop(SQUARES[square], None)
+    setup.apply(board)
+    return piece
+
+
+@method
+def set_piece_map(board: Board, pieces: Any) -> None:
+    """Sets the placement from a ``{square: Piece}`` mapping; clears the move stack."""
+    setup = _read(board)
+    setup.placement = {SQUARES[sq]: p.symbol() for sq, p in dict(pieces).items()}
+    setup.apply(board)
+
+
+@method
+def set_board_fen(board: Board, fen: str) -> None:
+    """Sets the placement from a FEN's board part; clears the move stack."""
+    placement = _parse_board_fen(fen)
+    setup = _read(board)
+    setup.placement = placement
+    setup.apply(board)
+
+
+@method
+def set_castling_fen(board: Board, castling_fen: str) -> None:
+    """Sets the castling rights from a FEN castling field (``KQkq``, ``HAha``...); clears
+    the move stack."""
+    setup = _read(board)
+    setup.castling = _castling_mask(setup, castling_fen)
+    setup.apply(board)
+
+
+@method
 def clean_castling_rights(board: Board) -> int:
-    """The castling rights that are usable as a mask of rook squares (kibitz keeps only
-    those, so this is ``castling_rights``)."""
-    return int(board.castling_rights)
+    """The castling rights that are usable, as a mask of rook squares."""
+    if board._unplayable is not None:
+        # The core holds at most one right per side of a king; python-chess's rule here.
+        return _read(board).clean_castling()
+    return int(board._clean_castling)
+
+
+def _valid_ep(board: Board) -> Optional[int]:
+    """python-chess's ``_valid_ep_square``: the en-passant square if a pawn can have just
+    crossed it (whether or not it can be taken)."""
+    ep = board.ep_square
+    if not ep or square_rank(ep) != (5 if board.turn else 2):
+        return None
+    pawn = ep - 8 if board.turn else ep + 8
+    origin = ep + 8 if board.turn else ep - 8
+    if not (board.pawns & board.occupied_co[not board.turn]) >> pawn & 1 or board.occupied >> ep & 1:
+        return None
+    if board.occupied >> origin & 1:
+        return None
+    return int(ep)
+
+
+def _attackers_mask(board: Board, color: bool, square: int, occupied: int) -> int:
+    """python-chess's ``_attackers_mask``: the pieces of ``color`` attacking ``square`` when
+    the occupied squares (the blockers of sliders) are ``occupied``."""
+    queens_rooks = board.queens | board.rooks
+    queens_bishops = board.queens | board.bishops
+    attackers = (
+        bb.BB_KING_ATTACKS[square] & board.kings
+        | bb.BB_KNIGHT_ATTACKS[square] & board.knights
+        | bb.BB_PAWN_ATTACKS[not color][square] & board.pawns
+    )
+    for a in bb.scan_forward((queens_rooks | queens_bishops) & board.occupied_co[color]):
+        line = bb.ray(a, square)
+        if not line or bb.between(a, square) & occupied:
+            continue
+        straight = square_file(a) == square_file(square) or square_rank(a) == square_rank(square)
+        attackers |= (1 << a) & (queens_rooks if straight else queens_bishops)
+    return int(attackers & board.occupied_co[color])
+
+
+def _pseudo_ep_capturers(board: Board) -> list[int]:
+    """The squares of the pawns that can take en passant pseudo-legally, in python-chess's order."""
+    ep = board.ep_square
+    if not ep or board.occupied >> ep & 1:
+        return []
+    us = board.turn
+    capturers = board.pawns & board.occupied_co[us] & bb.BB_PAWN_ATTACKS[not us][ep] & bb.BB_RANKS[4 if us else 3]
+    return list(bb.scan_reversed(capturers))
+
+
+def _ep_leaves_king_safe(board: Board, capturer: int) -> bool:
+    """Whether taking en passant from ``capturer`` leaves the mover's king unattacked."""
+    king, ep = board.king(board.turn), board.ep_square
+    if king is None or ep is None:
+        return True
+    captured = ep - 8 if board.turn else ep + 8
+    occupied = (board.occupied & ~(1 << capturer) & ~(1 << captured)) | (1 << ep)
+    return not _attackers_mask(board, not board.turn, king, occupied) & ~(1 << captured)
+
+
+def _legal_ep(board: Board) -> Optional[int]:
+    """The en-passant square when an en-passant capture is legal (python-chess's rule)."""
+    if any(_ep_leaves_king_safe(board, c) for c in _pseudo_ep_capturers(board)):
+        return board.ep_square
+    return None
+
+
+@method
+def generate_pseudo_legal_ep(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    """Pseudo-legal en-passant captures from and to the masks."""
+    ep = board.ep_square
+    if not ep or not to_mask >> ep & 1:
+        return iter(())
+    return iter([Move(c, ep) for c in _pseudo_ep_capturers(board) if from_mask >> c & 1])
+
+
+@method
+def has_chess960_castling_rights(board: Board) -> bool:
+    """Whether a usable castling right is not a standard one (king on e1/e8, rook on a corner)."""
+    if board.move_stack:
+        rights = int(board.castling_rights)
+    else:
+        setup = _read(board)
+        setup.chess960 = True
+        rights = setup.clean_castling()
+    if rights & ~(bb.BB_A1 | bb.BB_H1 | bb.BB_A8 | bb.BB_H8):
+        return True
+    kings = board.kings
+    if rights & bb.BB_RANK_1 and not kings & board.occupied_co[True] & bb.BB_E1:
+        return True
+    return bool(rights & bb.BB_RANK_8 and not kings & board.occupied_co[False] & bb.BB_E8)
+
+
+# ---------------------------------------------------------------- Chess960 start positions
+
+
+def _chess960_rank(scharnagl: int) -> str:
+    """The white back rank (files a..h) of a Chess960 start position, by Scharnagl's numbering."""
+    rank: list[Optional[str]] = [None] * 8
+    n, light = divmod(scharnagl, 4)
+    n, dark = divmod(n, 4)
+    n, queen = divmod(n, 6)
+    rank[2 * light + 1] = "B"
+    rank[2 * dark] = "B"
+
+    def put(piece: str, nth: int) -> None:
+        free = [f for f in range(8) if rank[f] is None]
+        rank[free[nth]] = piece
+
+    put("Q", queen)
+    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
+    put("N", knights[1])
+    put("N", knights[0])
+    for piece in "RKR":
+        put(piece, 0)
+    return "".join(p or "" for p in rank)
+
+
+_CHESS960_INDEX: Dict[str, int] = {}
+
+
+def _chess960_index(rank: str) -> Optional[int]:
+    if not _CHESS960_INDEX:
+        _CHESS960_INDEX.update((_chess960_rank(i), i) for i in range(960))
+    return _CHESS960_INDEX.get(rank)
+
+
+def _chess960_placement(scharnagl: int) -> Dict[int, str]:
+    if not 0 <= scharnagl <= 959:
+        raise ValueError(f"chess960 position index not 0 <= {scharnagl!r} <= 959")
+    rank = _chess960_rank(scharnagl)
+    placement = {f: p for f, p in enumerate(rank)}
+    placement.update({56 + f: p.lower() for f, p in enumerate(rank)})
+    placement.update({8 + f: "P" for f in range(8)})
+    placement.update({48 + f: "p" for f in range(8)})
+    return placement
+
+
+def placement_chess960_pos(board: Any) -> Optional[int]:
+    """BaseBoard's ``chess960_pos``: the index of the placement as a Chess960 start position."""
+    pieces = {sq: p.symbol() for sq, p in board.piece_map().items()}
+    if len(pieces) != 32 or any(pieces.get(8 + f) != "P" or pieces.get(48 + f) != "p" for f in range(8)):
+        return None
+    white = "".join(pieces.get(f, " ") for f in range(8))
+    black = "".join(pieces.get(56 + f, " ") for f in range(8))
+    if black != white.lower() or not white.isupper():
+        return None
+    return _chess960_index(white)
+
+
+@method
+def chess960_pos(
+    board: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True
+) -> Optional[int]:
+    """The index 0..959 of the position as a Chess960 start position, or None."""
+    if board.ep_square:
+        return None
+    if not ignore_turn and not board.turn:
+        return None
+    if not ignore_castling and clean_castling_rights(board) != board.rooks:
+        return None
+    if not ignore_counters and (board.fullmove_number != 1 or board.halfmove_clock != 0):
+        return None
+    return placement_chess960_pos(board)
+
+
+@method
+def set_chess960_pos(board: Board, scharnagl: int) -> None:
+    """Sets up the Chess960 start position of that index (the board becomes a Chess960 board)."""
+    placement = _chess960_placement(scharnagl)
+    setup = _Setup(placement, chess960=True)
+    setup.castling = setup.mask("Rr")
+    setup.apply(board)
 
 
 # ---------------------------------------------------------------- FEN dialects and EPD
 
 
 def _castling_shredder(board: Board) -> str:
-    rights = board.castling_rights
+    rights = clean_castling_rights(board)
     if not rights:
         return "-"
     letters = [FILE_NAMES[square_file(s)].upper() for s in bb.scan_reversed(rights & bb.BB_RANK_1)]
@@ -70,7 +554,7 @@ def _castling_shredder(board: Board) -> str:
 
 
 def _castling_xfen(board: Board) -> str:
-    rights = board.castling_rights
+    rights = clean_castling_rights(board)
     out = []
     for color, backrank in ((True, bb.BB_RANK_1), (False, bb.BB_RANK_8)):
         king = board.king(color)
@@ -95,25 +579,25 @@ def _ep_field(board: Board, en_passant: str) -> str:
     if en_passant == "xfen":
         ep = _xfen_ep_square(board)
         return SQUARE_NAMES[ep] if ep is not None else "-"
-    return str(board.fen().split()[3])
+    ep = _legal_ep(board)
+    return SQUARE_NAMES[ep] if ep is not None else "-"
 
 
 def _xfen_ep_square(board: Board) -> Optional[int]:
     """The en-passant square when a pawn of the side to move stands beside the pawn that
     just moved two squares (whether or not the capture is legal)."""
-    ep = board.ep_square
-    if ep is None:
-        return None
-    behind = bb.shift_down(1 << ep) if board.turn else bb.shift_up(1 << ep)
-    beside = bb.shift_left(behind) | bb.shift_right(behind)
-    return ep if beside & board.pawns & board.occupied_co[board.turn] else None
+    return board.ep_square if _pseudo_ep_capturers(board) else None
 
 
 def _fields(board: Board, shredder: bool, en_passant: str) -> list[str]:
-    parts = board.fen().split()
-    parts[2] = _castling_shredder(board) if shredder else _castling_xfen(board)
-    parts[3] = _ep_field(board, en_passant)
-    return parts
+    return [
+        board.board_fen(),
+        "w" if board.turn else "b",
+        _castling_shredder(board) if shredder else _castling_xfen(board),
+        _ep_field(board, en_passant),
+        str(board.halfmove_clock),
+        str(board.fullmove_number),
+    ]
 
 
 def fen_with(
@@ -381,7 +865,7 @@ def generate_legal_ep(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = b
 @method
 def has_pseudo_legal_en_passant(board: Board) -> bool:
     """Whether a pawn of the side to move can take en passant, legal or not."""
-    return any(board.is_en_passant(m) for m in board.pseudo_legal_moves)
+    return board.ep_square is not None and bool(_pseudo_ep_capturers(board))
 
 
 # ---------------------------------------------------------------- predicates
@@ -431,9 +915,7 @@ for _name in ("is_variant_end", "is_variant_win", "is_variant_loss", "is_variant
 
 @method
 def status(board: Board) -> bb.Status:
-    """What is wrong with the position, as python-chess's ``Status`` flags (a kibitz board
-    holds only positions it can play, so this is ``VALID`` but for the checks python-chess
-    makes and kibitz's reader does not)."""
+    """What is wrong with the position, as python-chess's ``Status`` flags."""
     errors = bb.Status.VALID
     occupied, white, black = board.occupied, board.occupied_co[True], board.occupied_co[False]
     if not occupied:
@@ -454,49 +936,32 @@ def status(board: Board) -> bb.Status:
         errors |= bb.Status.TOO_MANY_BLACK_PAWNS
     if board.pawns & bb.BB_BACKRANKS:
         errors |= bb.Status.PAWNS_ON_BACKRANK
+    if board.castling_rights != clean_castling_rights(board):
+        errors |= bb.Status.BAD_CASTLING_RIGHTS
+    valid_ep = _valid_ep(board)
+    if board.ep_square != valid_ep:
+        errors |= bb.Status.INVALID_EP_SQUARE
     if was_into_check(board):
         errors |= bb.Status.OPPOSITE_CHECK
     checkers = board.checkers_mask()
+    our_kings = board.kings & board.occupied_co[board.turn]
     if checkers:
-        our_king = board.king(board.turn)
         n = bb.popcount(checkers)
         if n > 2:
             errors |= bb.Status.TOO_MANY_CHECKERS
-        ep = _xfen_ep_square(board) if board.ep_square is not None else None
-        if ep is not None:
+        if valid_ep is not None:
             # The pawn that just made the double step, and where it came from: a check by
             # another piece is possible only if that step uncovered it.
-            pushed_to, pushed_from = ep ^ 8, ep ^ 24
+            pushed_to, pushed_from = valid_ep ^ 8, valid_ep ^ 24
             occupied_before = (occupied & ~(1 << pushed_to)) | (1 << pushed_from)
             if n > 1 or (
                 bb.msb(checkers) != pushed_to
-                and our_king is not None
-                and _attacked_with(board, our_king, occupied_before)
+                and any(_attackers_mask(board, not board.turn, k, occupied_before) for k in bb.scan_reversed(our_kings))
             ):
                 errors |= bb.Status.IMPOSSIBLE_CHECK
-        elif n > 2 or (n == 2 and our_king is not None and bb.ray(bb.lsb(checkers), bb.msb(checkers)) >> our_king & 1):
+        elif n > 2 or (n == 2 and bb.ray(bb.lsb(checkers), bb.msb(checkers)) & our_kings):
             errors |= bb.Status.IMPOSSIBLE_CHECK
     return errors
-
-
-def _attacked_with(board: Board, square: int, occupied: int) -> bool:
-    """Whether the side not to move attacks `square` when the occupied squares are
-    `occupied` (sliders see through the given occupancy)."""
-    them = board.occupied_co[not board.turn]
-    if bb.BB_KNIGHT_ATTACKS[square] & board.knights & them or bb.BB_KING_ATTACKS[square] & board.kings & them:
-        return True
-    if bb.BB_PAWN_ATTACKS[board.turn][square] & board.pawns & them:
-        return True
-    for a in bb.scan_forward((board.rooks | board.queens) & them):
-        if (square_file(a) == square_file(square) or square_rank(a) == square_rank(square)) and not bb.between(
-            a, square
-        ) & occupied:
-            return True
-    for a in bb.scan_forward((board.bishops | board.queens) & them):
-        diagonal = bb.ray(a, square) and square_file(a) != square_file(square) and square_rank(a) != square_rank(square)
-        if diagonal and not bb.between(a, square) & occupied:
-            return True
-    return False
 
 
 @method

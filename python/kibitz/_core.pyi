@@ -11,6 +11,7 @@ __all__ = [
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidPositionError",
     "LegalMoveGenerator",
     "Move",
     "NetError",
@@ -49,6 +50,11 @@ class InvalidMoveError(ValueError):
 
 class IllegalMoveError(ValueError):
     """A well-formed move that is not legal in the position."""
+
+class InvalidPositionError(ValueError):
+    """A move operation on a position kibitz cannot play (no king or several kings of a
+    colour, a pawn on a back rank, more than 16 pieces of a colour, the side not to move in
+    check)."""
 
 class AmbiguousMoveError(ValueError):
     """A SAN move that fits more than one legal move."""
@@ -273,12 +279,27 @@ class PseudoLegalMoveGenerator:
 class Board:
     """A chess position with its move history, shaped like python-chess's chess.Board."""
 
-    def __new__(cls, fen: str | None = None, *, chess960: bool = False) -> Board: ...
+    def __new__(cls, fen: str | None = ..., *, chess960: bool = False) -> Board: ...
+    @classmethod
+    def empty(cls, *, chess960: bool = False) -> Board:
+        """A board with no pieces (the same as Board(None))."""
+    @classmethod
+    def from_chess960_pos(cls, scharnagl: int) -> Board:
+        """The Chess960 start position of an index 0..959."""
+    def _setup(self, core_fen: str, chess960: bool, castling: int, clean: int, ep: int | None) -> None:
+        """Sets the position as python-chess holds it (any placement)."""
+    @property
+    def _unplayable(self) -> str | None:
+        """Why kibitz cannot play the position, or None."""
+    @property
+    def _clean_castling(self) -> int:
+        """The usable castling rights, as a mask."""
+    def __dir__(self) -> list[str]: ...
     @classmethod
     def from_chess(cls, board: Any) -> Board:
         """A Board from a chess.Board, history included."""
     @classmethod
-    def _from_moves(cls, fen: str, chess960: bool, moves: list[str]) -> Board:
+    def _from_moves(cls, fen: str, chess960: bool, moves: list[str], castling: int | None = None) -> Board:
         """A board from a root FEN and UCI moves (what pickling stores)."""
     def to_chess(self) -> Any:
         """The same game as a chess.Board (python-chess must be installed)."""
@@ -490,6 +511,32 @@ class Board:
         """Forgets the move stack."""
     def clean_castling_rights(self) -> int:
         """The usable castling rights as a mask of rook squares."""
+    def reset_board(self) -> None:
+        """The start placement (turn, rights and clocks kept), without history."""
+    def clear(self) -> None:
+        """No pieces, White to move, no rights, clocks 0 and 1."""
+    def clear_board(self) -> None:
+        """No pieces (turn, rights and clocks kept), without history."""
+    def set_piece_at(self, square: int, piece: Piece | None, promoted: bool = False) -> None:
+        """Puts a piece on a square (None empties it)."""
+    def remove_piece_at(self, square: int) -> Piece | None:
+        """Takes the piece off a square and returns it."""
+    def set_piece_map(self, pieces: Any) -> None:
+        """Sets the placement from a {square: Piece} mapping."""
+    def set_board_fen(self, fen: str) -> None:
+        """Sets the placement from a FEN board part."""
+    def set_castling_fen(self, castling_fen: str) -> None:
+        """Sets the castling rights from a FEN castling field."""
+    def has_chess960_castling_rights(self) -> bool:
+        """Whether a usable castling right is not a standard one."""
+    def chess960_pos(
+        self, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True
+    ) -> int | None:
+        """The index of the position as a Chess960 start position, or None."""
+    def set_chess960_pos(self, scharnagl: int) -> None:
+        """Sets up the Chess960 start position of an index 0..959."""
+    def generate_pseudo_legal_ep(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """Pseudo-legal en-passant captures."""
     def shredder_fen(self, *, en_passant: str = "legal", promoted: bool | None = None) -> str:
         """The FEN with Shredder-FEN castling."""
     def castling_shredder_fen(self) -> str:

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
+from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
 from kibitz._core import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, STARTING_FEN
 
 __all__ = [
@@ -264,17 +265,20 @@ def parse_time_control(time_control: str) -> TimeControl:
 
 
 def _new_board(fen: str, chess960: bool) -> Board:
-    """A board from a FEN; Chess960 when asked, or when its castling rights need it."""
+    """A board from a FEN; Chess960 when asked, or when its castling rights need it (as
+    python-chess's ``has_chess960_castling_rights`` decides: rights that standard chess
+    would clean away but Chess960 keeps)."""
     if chess960:
         return Board(fen, chess960=True)
-    try:
-        return Board(fen)
-    except ValueError as error:
+    board = Board(fen)
+    if board.status() & _BAD_CASTLING_RIGHTS:
         try:
-            board = Board(fen, chess960=True)
+            wide = Board(fen, chess960=True)
         except ValueError:
-            raise error from None
-        return board
+            return board
+        if not wide.status() & _BAD_CASTLING_RIGHTS:
+            return wide
+    return board
 
 
 def _to_move(move: Any) -> Move:

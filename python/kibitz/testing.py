@@ -272,7 +272,7 @@ def assert_same_divide(divide: Callable[[str, int], Mapping[str, int]], board: B
     chess960 = board.chess960
 
     def their_divide(fen: Optional[str], moves: Sequence[str], d: int) -> Mapping[str, int]:
-        b = Board(fen, chess960=chess960)
+        b = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
         for m in moves:
             b.push_uci(m)
         return divide(b.fen(), d)

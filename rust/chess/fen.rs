@@ -21,6 +21,45 @@ fn piece_from_char(ch: char) -> Option<u8> {
     Some(make_piece(kind, if ch.is_ascii_uppercase() { WHITE } else { BLACK }))
 }
 
+/// The pieces a FEN board field places, in reading order (syntax checked, nothing else).
+fn parse_placement(field: &str) -> Result<Vec<(Square, u8)>, FenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    let mut placed: Vec<(Square, u8)> = Vec::with_capacity(32);
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i;
+        let mut file = 0usize;
+        let mut after_digit = false;
+        for ch in rank_text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 || d > 8 {
+                    return Err(FenError::PieceLetter(ch));
+                }
+                // "44" for eight empty squares: python-chess rejects it, and so do we.
+                if after_digit {
+                    return Err(FenError::ConsecutiveDigits(rank + 1, rank_text.to_string()));
+                }
+                after_digit = true;
+                file += d as usize;
+            } else if let Some(p) = piece_from_char(ch) {
+                after_digit = false;
+                if file < 8 {
+                    placed.push((sq120(file, rank), p));
+                }
+                file += 1;
+            } else {
+                return Err(FenError::PieceLetter(ch));
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankLength(rank + 1, file));
+        }
+    }
+    Ok(placed)
+}
+
 const COLOR_NAMES: [&str; 2] = ["white", "black"];
 
 impl Board {
@@ -157,6 +196,64 @@ impl Board {
         b.key = b.compute_key();
         debug_assert!(b.is_ok());
         Ok(b)
+    }
+
+    /// A board holding any placement a FEN board field describes (no king, several kings,
+    /// more than 16 pieces, pawns on a back rank), with the side to move and the clocks, no
+    /// castling rights and no en-passant square. It is not playable: only the mailbox, the
+    /// piece sets and the key are meaningful (the piece lists keep at most 16 pieces and need
+    /// not hold a king), so it is for placement queries, never for move generation.
+    pub fn from_fen_loose(fen: &str, chess960: bool) -> Result<Board, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let placed = parse_placement(fields[0])?;
+        let mut b = Board::empty();
+        b.chess960 = chess960;
+        for &(sq, p) in &placed {
+            let c = color_of(p);
+            if (b.count[c] as usize) < 16 {
+                b.put_piece(sq, p);
+            } else {
+                b.cells[sq] = p;
+                b.bb[p as usize] |= crate::chess::geometry::bb_of(sq);
+                b.occ[c] |= crate::chess::geometry::bb_of(sq);
+            }
+        }
+        b.side = match fields[1] {
+            "w" => WHITE,
+            "b" => BLACK,
+            other => return Err(FenError::SideToMove(other.to_string())),
+        };
+        if let Some(h) = fields.get(4) {
+            b.halfmove = parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?;
+        }
+        if let Some(f) = fields.get(5) {
+            b.fullmove = parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?.max(1);
+        }
+        b.key = b.compute_key();
+        Ok(b)
+    }
+
+    /// Gives a board made by `from_fen_loose` the castling rights of `rooks` (a mask of rook
+    /// squares, at most one per side of each king), so that its queries and key count them.
+    pub fn set_loose_castling(&mut self, rooks: u64) {
+        for s in 0..64usize {
+            if rooks & (1 << s) == 0 {
+                continue;
+            }
+            let color = if s < 8 { WHITE } else { BLACK };
+            let kings = self.bb[make_piece(KING, color) as usize];
+            if kings == 0 {
+                continue;
+            }
+            let king = 63 - kings.leading_zeros() as usize;
+            let bit_no = 2 * color + usize::from(s % 8 < king % 8);
+            self.castling |= 1 << bit_no;
+            self.castle_rook[bit_no] = sq120(s % 8, s / 8) as u8;
+        }
+        self.key = self.compute_key();
     }
 
     fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {

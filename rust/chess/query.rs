@@ -72,7 +72,12 @@ impl Board {
     /// that line, with nothing else in between, the whole line through them (edge to edge);
     /// else `None`. As python-chess's `pin_mask`, the square itself may be empty.
     pub fn pin_ray(&self, c: Color, sq: Square) -> Option<u64> {
-        let king = self.king_square(c);
+        self.pin_ray_at(self.king_square(c), c, sq)
+    }
+
+    /// `pin_ray` for a king of colour `c` standing on `king` (any cell: the board need not
+    /// be playable).
+    pub fn pin_ray_at(&self, king: Square, c: Color, sq: Square) -> Option<u64> {
         let (df, dr) = (file_of(sq) as isize - file_of(king) as isize, rank_of(sq) as isize - rank_of(king) as isize);
         if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
             return None;

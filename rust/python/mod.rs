@@ -34,6 +34,14 @@ pyo3::create_exception!(
     PyValueError,
     "A well-formed move that is not legal in the position."
 );
+pyo3::create_exception!(
+    kibitz,
+    InvalidPositionError,
+    PyValueError,
+    "A move operation (legal moves, push, search...) on a position kibitz cannot play: no king \
+     or several kings of a colour, a pawn on a back rank, more than 16 pieces of a colour, the \
+     side not to move in check. The board still answers its placement queries and status()."
+);
 pyo3::create_exception!(kibitz, AmbiguousMoveError, PyValueError, "A SAN move that fits more than one legal move.");
 pyo3::create_exception!(
     kibitz,
@@ -138,6 +146,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", m.py().get_type::<AmbiguousMoveError>())?;
+    m.add("InvalidPositionError", m.py().get_type::<InvalidPositionError>())?;
     m.add("NetError", m.py().get_type::<NetError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;

@@ -216,10 +216,10 @@ pub fn to_shakmaty(board: &Board) -> Result<Chess, TablebaseError> {
     // holds such a position, and the tables answer for it.
     match Chess::from_setup(setup, CastlingMode::Standard) {
         Ok(pos) => Ok(pos),
-        Err(e) => e
-            .ignore_invalid_ep_square()
-            .or_else(|e| e.ignore_impossible_check())
-            .map_err(|_| TablebaseError::InvalidPosition),
+        Err(e) => match e.ignore_invalid_ep_square() {
+            Ok(pos) => Ok(pos),
+            Err(e) => e.ignore_impossible_check().map_err(|_| TablebaseError::InvalidPosition),
+        },
     }
 }
 

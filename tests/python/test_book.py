@@ -236,7 +236,7 @@ def test_pgn_parser_matches_python_chess():
     assert len(ours) == len(theirs)
     for g, (res, sans) in zip(ours, theirs):
         assert g.result == res
-        board = kibitz.Board(g.headers.get("FEN"))
+        board = kibitz.Board(g.headers.get("FEN", kibitz.STARTING_FEN))
         played = []
         for san in g.moves:
             uci = board.parse_san(san)

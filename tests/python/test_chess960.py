@@ -258,11 +258,20 @@ def test_python_chess_round_trip() -> None:
         "rk5r/8/8/8/8/8/8/RK5R w B - 0 1",  # the king's own file
     ],
 )
-def test_bad_castling_fields_are_fen_errors(fen: str) -> None:
-    with pytest.raises(FenError):
-        kibitz.Board(fen, chess960=True)
+def test_bad_castling_fields_are_read_as_python_chess_reads_them(fen: str) -> None:
+    """A malformed field is a FenError; rights without king or rook are kept as given and
+    reported by status() (BAD_CASTLING_RIGHTS), the usable ones written, as in python-chess."""
+    try:
+        ref = chess.Board(fen, chess960=True)
+    except ValueError:
+        with pytest.raises(FenError):
+            kibitz.Board(fen, chess960=True)
+        return
+    board = kibitz.Board(fen, chess960=True)
+    assert (board.fen(), board.status(), board.castling_rights) == (ref.fen(), ref.status(), ref.castling_rights)
 
 
-def test_960_castling_field_needs_chess960() -> None:
-    with pytest.raises(FenError):
-        kibitz.Board("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1")
+def test_960_castling_field_on_a_standard_board_is_as_python_chess_reads_it() -> None:
+    fen = "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1"
+    board, ref = kibitz.Board(fen), chess.Board(fen)
+    assert (board.fen(), board.status(), board.castling_rights) == (ref.fen(), ref.status(), ref.castling_rights)

@@ -174,7 +174,7 @@ def test_legal_moves_are_accepted() -> None:
 # --- pop -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fen", [None, KIWIPETE_FEN])
+@pytest.mark.parametrize("fen", [kibitz.STARTING_FEN, KIWIPETE_FEN])
 def test_pop_on_empty_history_raises_index_error(fen: str | None) -> None:
     """pop() with no moves played raises IndexError and leaves the board alone."""
     board = kibitz.Board(fen)

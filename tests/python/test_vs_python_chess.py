@@ -157,8 +157,9 @@ def test_copy_does_not_share_state() -> None:
 
 
 def test_start_position_defaults() -> None:
-    """Board() and Board(None) are the standard start position."""
-    for board in (kibitz.Board(), kibitz.Board(None)):
+    """Board() is the standard start position; Board(None) is empty, as in python-chess."""
+    assert kibitz.Board(None).fen() == chess.Board(None).fen()
+    for board in (kibitz.Board(),):
         assert board.fen() == chess.STARTING_FEN
         assert board.turn is True
         assert board.polyglot_key() == 0x463B96181691FC9C  # Polyglot spec's start key

@@ -135,7 +135,9 @@ def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
     engine.clear()
     tb = _tablebase(limits.syzygy)
     kwargs = limits.search_kwargs()
-    board = Board(game.start_fen, chess960=game.chess960)
+    board = (
+        Board(game.start_fen, chess960=game.chess960) if game.start_fen is not None else Board(chess960=game.chess960)
+    )
     sans = san_line(game.start_fen, game.moves, chess960=game.chess960)
     positions: list[dict[str, Any]] = []
     for ply in range(len(game.moves) + 1):

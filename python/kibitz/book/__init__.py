@@ -544,7 +544,7 @@ def add_line(
         raise BookError(f"the weight to add must be a positive integer, not {weight!r}")
     book = Book(data)
     rows = [list(ENTRY.unpack_from(book._data, off)) for off in range(0, len(book._data), ENTRY.size)]
-    board = Board(fen, chess960=chess960)
+    board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
     for text in moves:
         key = board.polyglot_key()
         before = board.copy()

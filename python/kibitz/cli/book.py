@@ -87,7 +87,7 @@ def _open_book_arg(path: Optional[str]) -> Book:
 
 def cmd_show(args: argparse.Namespace) -> int:
     try:
-        board = Board(" ".join(args.fen) if args.fen else None, chess960=args.chess960)
+        board = Board(" ".join(args.fen), chess960=args.chess960) if args.fen else Board(chess960=args.chess960)
         for m in args.moves or []:
             push_move(board, m)
         book = _open_book_arg(args.book)

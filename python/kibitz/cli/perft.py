@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Sequence
 
+from kibitz._bitboards import Status
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
 from kibitz.cli.common import PROGRESS_DEPTH, depth_from_args, print_perft, progress
 from kibitz.variant import Board as VariantBoard
@@ -16,7 +17,14 @@ from kibitz.variant import VariantError
 
 
 def _board_from_args(fen: str | None, moves: Sequence[str], chess960: bool = False) -> Board:
-    board = Board(fen, chess960=chess960)
+    board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
+    if fen is not None and not board.is_valid():
+        # A FEN python-chess would clean up (castling rights without their rook, an
+        # impossible en-passant square) or cannot play: counting the moves of another
+        # position than the one written would mislead, so say what is wrong.
+        status = board.status()
+        hint = "; Chess960 castling needs --chess960" if status & Status.BAD_CASTLING_RIGHTS and not chess960 else ""
+        raise FenError(f"{fen!r} is not a valid position ({status!r}){hint}")
     for m in moves:
         board.push_uci(m)
     return board

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Union
 
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz._core import STARTING_FEN, Board, FenError, IllegalMoveError, InvalidMoveError
 from kibitz.cli.common import depth_from_args, float_in
 from kibitz.perftdiff import (
     DEFAULT_TIMEOUT,
@@ -78,7 +78,7 @@ def cmd_perft_diff(args: argparse.Namespace) -> int:
     if args.variant is not None:  # the table-driven generator for chess variants
         return variant_perft_diff(args, depth)
     try:
-        Board(args.fen, chess960=args.chess960)  # check the root before starting anything
+        Board(args.fen or STARTING_FEN, chess960=args.chess960)  # check the root before starting anything
         engine: Union[UciEngine, ScriptEngine]
         if args.engine is not None:
             engine = UciEngine(

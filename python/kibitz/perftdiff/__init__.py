@@ -573,7 +573,7 @@ def find_difference(
     """
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    root = Board(fen, chess960=chess960)
+    root = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
     root_fen = root.fen()
     board = root.copy()
     for m in moves:

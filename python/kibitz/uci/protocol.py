@@ -535,7 +535,9 @@ class UciEngine:
             self.info(f"position needs startpos or fen, not {head[0]!r}; position unchanged")
             return True
         try:
-            board = Board(fen, chess960=chess960)
+            board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
+            if board._unplayable is not None:  # read as python-chess reads it, but not playable
+                raise FenError(board._unplayable)
         except FenError as e:
             self.info(f"bad FEN {fen!r}: {e}; position unchanged")
             return True

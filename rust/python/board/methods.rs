@@ -5,6 +5,7 @@
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
 use crate::python::InvalidMoveError;
+use pyo3::types::IntoPyDict;
 
 /// `kibitz._board_ext.EXTENSIONS`: name -> a function of the board that returns the
 /// attribute (a bound method, or a value), imported on first use.
@@ -63,16 +64,53 @@ fn parse_san_like_python_chess(core: &CoreBoard, san: &str) -> PyResult<Move> {
 #[pymethods]
 impl PyBoard {
     #[new]
-    #[pyo3(signature = (fen = None, *, chess960 = false))]
-    fn new(fen: Option<Bound<'_, PyString>>, chess960: bool) -> PyResult<Self> {
+    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
+    fn new(py: Python<'_>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
         let fen = match &fen {
-            Some(f) => text(f, "FEN", fen_text_err)?,
-            None => crate::STARTPOS.into(),
+            FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
+            FenArg::Start => crate::STARTPOS.into(),
+            FenArg::Empty => return State::setup(EMPTY_FEN, chess960, 0, 0, None).map(PyBoard::from_state),
         };
-        let core = CoreBoard::from_fen_with(&fen, chess960).map_err(fen_err)?;
-        // The en-passant field as given (validated by the core), for python-chess's ep_square.
-        let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
-        Ok(PyBoard::from_state(State::new(core, root_ep)))
+        Ok(PyBoard::from_state(State::parse(py, &fen, chess960)?))
+    }
+
+    /// A board with no pieces (python-chess's `Board.empty()`, the same as `Board(None)`).
+    #[classmethod]
+    #[pyo3(signature = (*, chess960 = false))]
+    fn empty(_cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Self> {
+        State::setup(EMPTY_FEN, chess960, 0, 0, None).map(PyBoard::from_state)
+    }
+
+    /// The Chess960 start position of the given index 0..959 (ValueError otherwise).
+    #[classmethod]
+    fn from_chess960_pos(cls: &Bound<'_, PyType>, scharnagl: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let board = cls.call((), Some(&[("chess960", true)].into_py_dict(cls.py())?))?;
+        board.call_method1("set_chess960_pos", (scharnagl,))?;
+        Ok(board.unbind())
+    }
+
+    /// Sets the position as python-chess holds it (the primitive of the editing methods):
+    /// `core_fen` with the usable castling rights (`clean`, a mask of rook squares) and
+    /// en-passant square, the rights as given (`castling`) and the en-passant square as
+    /// given (`ep`). Any placement is accepted; the move stack is cleared.
+    #[pyo3(signature = (core_fen, chess960, castling, clean, ep))]
+    fn _setup(&self, core_fen: &str, chess960: bool, castling: u64, clean: u64, ep: Option<u8>) -> PyResult<()> {
+        let st = State::setup(core_fen, chess960, castling, clean, ep)?;
+        *self.st()? = st;
+        Ok(())
+    }
+
+    /// python-chess's `clean_castling_rights()`: the usable castling rights, as a mask.
+    #[getter]
+    fn _clean_castling(&self) -> PyResult<u64> {
+        Ok(self.st()?.core.castling_rook_mask())
+    }
+
+    /// Why kibitz cannot play the position (None when it can): `InvalidPositionError`'s
+    /// reason for the move operations.
+    #[getter]
+    fn _unplayable(&self) -> PyResult<Option<String>> {
+        Ok(self.st()?.unplayable.clone())
     }
 
     /// Builds a Board from a `chess.Board` of python-chess, history included (its root
@@ -93,21 +131,33 @@ impl PyBoard {
 
     /// Rebuilds a board from its root FEN and moves (what pickling stores).
     #[classmethod]
-    fn _from_moves(_cls: &Bound<'_, PyType>, fen: &str, chess960: bool, moves: Vec<String>) -> PyResult<Self> {
-        PyBoard::replay(fen, chess960, &moves)
+    #[pyo3(signature = (fen, chess960, moves, castling = None))]
+    fn _from_moves(
+        _cls: &Bound<'_, PyType>,
+        fen: &str,
+        chess960: bool,
+        moves: Vec<String>,
+        castling: Option<u64>,
+    ) -> PyResult<Self> {
+        let board = PyBoard::replay(fen, chess960, &moves)?;
+        if let Some(c) = castling {
+            board.st()?.root_castling = c;
+        }
+        Ok(board)
     }
 
     /// The same position as a `chess.Board` of python-chess (which must be installed),
     /// history included.
     fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let ((fen, moves), chess960) = {
+        let ((fen, moves), chess960, castling) = {
             let st = self.st()?;
-            (st.root_and_moves(), st.core.is_chess960())
+            (st.root_and_moves(), st.core.is_chess960(), st.root_castling)
         };
         let chess = py.import("chess")?;
         let kwargs = PyDict::new(py);
         kwargs.set_item("chess960", chess960)?;
         let b = chess.getattr("Board")?.call((fen,), Some(&kwargs))?;
+        b.setattr("castling_rights", castling)?;
         for m in moves {
             b.call_method1("push_uci", (m,))?;
         }
@@ -126,7 +176,10 @@ impl PyBoard {
     ) -> PyResult<String> {
         let plain = en_passant.map(|e| e.extract::<String>().map(|s| s == "legal").unwrap_or(false)).unwrap_or(true);
         if !shredder && plain {
-            return Ok(slf.get().st()?.core.fen());
+            let st = slf.get().st()?;
+            if st.plain_fen() {
+                return Ok(st.core.fen());
+            }
         }
         let ext = slf.py().import("kibitz._board_ext")?;
         let kwargs = PyDict::new(slf.py());
@@ -173,7 +226,7 @@ impl PyBoard {
     /// The rook squares with castling rights, as a mask (python-chess's `castling_rights`).
     #[getter]
     fn castling_rights(&self) -> PyResult<u64> {
-        Ok(self.st()?.core.castling_rook_mask())
+        Ok(self.st()?.raw_castling())
     }
 
     /// The square behind a pawn that has just advanced two squares, whether or not it can be
@@ -218,7 +271,7 @@ impl PyBoard {
 
     /// The legal moves as UCI strings.
     fn legal_moves_uci(&self) -> PyResult<Vec<String>> {
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let moves = st.entry().moves.clone();
         Ok(moves.iter().map(|&m| st.core.move_to_uci(m)).collect())
     }
@@ -233,7 +286,7 @@ impl PyBoard {
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let e = st.entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
@@ -258,7 +311,7 @@ impl PyBoard {
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let them = st.core.side_to_move() ^ 1;
         let e = st.entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
@@ -305,7 +358,7 @@ impl PyBoard {
     /// The legal Move a SAN text names (AmbiguousMoveError when it fits several).
     fn parse_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
-        let st = self.st()?;
+        let st = self.play()?;
         // The null move's spellings too, as python-chess reads them (PGN uses "--" and "Z0").
         let m = parse_san_like_python_chess(&st.core, &san)?;
         Ok(to_py_move(py, &st.core, m))
@@ -315,7 +368,7 @@ impl PyBoard {
     /// move ("--", "Z0", "0000", "@@@@") is played as `push(Move.null())` plays it.
     fn push_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let m = parse_san_like_python_chess(&st.core, &san)?;
         if m.is_null() && st.core.in_check() {
             return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", st.core.fen())));
@@ -420,29 +473,26 @@ impl PyBoard {
     /// The squares holding pieces of a type and colour.
     fn pieces(&self, piece_type: i64, color: bool) -> PyResult<PySquareSet> {
         let st = self.st()?;
-        let c = color_arg(color);
-        let mask = st
-            .core
-            .pieces(c)
-            .iter()
-            .filter(|&&s| kind_of(st.core.piece_at(s as usize)) as i64 == piece_type)
-            .fold(0u64, |m, &s| m | 1 << sq64(s as usize));
+        let mask = match u8::try_from(piece_type) {
+            Ok(kind @ PAWN..=KING) => st.core.bb[crate::make_piece(kind, color_arg(color)) as usize],
+            _ => 0,
+        };
         Ok(PySquareSet { mask })
     }
 
     /// The square of the king of a colour.
     fn king(&self, color: bool) -> PyResult<Option<u8>> {
-        Ok(Some(sq64(self.st()?.core.king_square(color_arg(color))) as u8))
+        Ok(self.st()?.king64(color_arg(color)).map(|k| k as u8))
     }
 
     /// The pieces of `color` attacking `square`.
     fn attackers(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.st()?.core.attackers_of(color_arg(color), square.cell()) })
+        Ok(PySquareSet { mask: self.st()?.attackers(color_arg(color), square.cell()) })
     }
 
     /// True when a piece of `color` attacks `square`.
     fn is_attacked_by(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
-        Ok(self.st()?.core.attackers_of(color_arg(color), square.cell()) != 0)
+        Ok(self.st()?.attackers(color_arg(color), square.cell()) != 0)
     }
 
     /// The squares the piece on `square` attacks (empty when the square is empty).
@@ -452,24 +502,23 @@ impl PyBoard {
 
     /// True when `square` is pinned to the king of `color` by an enemy slider.
     fn is_pinned(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
-        Ok(self.st()?.core.pin_ray(color_arg(color), square.cell()).is_some())
+        Ok(self.pin_ray(color, square)?.is_some())
     }
 
     /// The pin ray through `square` (king to pinner) or all squares when it is not pinned.
     fn pin(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.st()?.core.pin_ray(color_arg(color), square.cell()).unwrap_or(ALL) })
+        Ok(PySquareSet { mask: self.pin_ray(color, square)?.unwrap_or(ALL) })
     }
 
     /// True when the side to move is in check.
     fn is_check(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.in_check())
+        let st = self.st()?;
+        Ok(if st.unplayable.is_none() { st.core.in_check() } else { st.checkers() != 0 })
     }
 
     /// The pieces giving check to the side to move.
     fn checkers(&self) -> PyResult<PySquareSet> {
-        let st = self.st()?;
-        let us = st.core.side_to_move();
-        Ok(PySquareSet { mask: st.core.attackers_of(us ^ 1, st.core.king_square(us)) })
+        Ok(PySquareSet { mask: self.st()?.checkers() })
     }
 
     /// True when the legal move gives check.
@@ -565,7 +614,7 @@ impl PyBoard {
     /// Ctrl-C raises KeyboardInterrupt with the board unchanged.
     fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
         let depth = depth_arg(depth, 0)?;
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let board = &mut st.core;
         let abort = AtomicBool::new(false);
         let nodes = run_interruptible(py, &abort, || perft_until(board, depth, &abort))?;
@@ -576,7 +625,7 @@ impl PyBoard {
     /// Releases the GIL; Ctrl-C raises KeyboardInterrupt with the board unchanged.
     fn divide<'py>(&self, py: Python<'py>, depth: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let depth = depth_arg(depth, 1)?;
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         let board = &mut st.core;
         let abort = AtomicBool::new(false);
         let counts = run_interruptible(py, &abort, || divide_until(board, depth, &abort))?
@@ -592,29 +641,49 @@ impl PyBoard {
 
     /// True when the side to move is checkmated.
     fn is_checkmate(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         Ok(st.core.in_check() && st.entry().moves.is_empty())
     }
 
     /// True when the side to move is stalemated.
     fn is_stalemate(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
+        let mut st = self.play()?;
         Ok(!st.core.in_check() && st.entry().moves.is_empty())
     }
 
     /// True when neither side has mating material.
     fn is_insufficient_material(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.is_insufficient_material())
+        Ok(self.has_insufficient_material(true)? && self.has_insufficient_material(false)?)
     }
 
     /// True when `color` cannot checkmate by any sequence of legal moves.
     fn has_insufficient_material(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.core.has_insufficient_material(color_arg(color)))
+        let st = self.st()?;
+        if st.unplayable.is_none() {
+            return Ok(st.core.has_insufficient_material(color_arg(color)));
+        }
+        // python-chess's rule, over the piece sets (any number of pieces).
+        let (c, bb) = (color_arg(color), &st.core.bb);
+        let kind = |k: u8| bb[crate::make_piece(k, WHITE) as usize] | bb[crate::make_piece(k, BLACK) as usize];
+        let (ours, theirs) = (st.core.occ[c], st.core.occ[c ^ 1]);
+        if ours & (kind(PAWN) | kind(crate::ROOK) | kind(crate::QUEEN)) != 0 {
+            return Ok(false);
+        }
+        if ours & kind(crate::KNIGHT) != 0 {
+            return Ok(ours.count_ones() <= 2 && theirs & !kind(KING) & !kind(crate::QUEEN) == 0);
+        }
+        if ours & kind(crate::BISHOP) != 0 {
+            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+            let bishops = kind(crate::BISHOP);
+            let same = bishops & DARK == 0 || bishops & !DARK == 0;
+            return Ok(same && kind(PAWN) == 0 && kind(crate::KNIGHT) == 0);
+        }
+        Ok(true)
     }
 
     /// True after 75 moves (150 half-moves) without capture or pawn move, not checkmate.
     fn is_seventyfive_moves(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.is_seventyfive_moves())
+        Ok(self.play()?.core.is_seventyfive_moves())
     }
 
     /// True when the current position has occurred five times.
@@ -644,22 +713,22 @@ impl PyBoard {
 
     /// True when the fifty-move rule can be claimed now (100 half-moves, not checkmate).
     fn is_fifty_moves(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.is_fifty_moves())
+        Ok(self.play()?.core.is_fifty_moves())
     }
 
     /// True when a draw by the fifty-move rule can be claimed now or with the next move.
     fn can_claim_fifty_moves(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.can_claim_fifty_moves())
+        Ok(self.play()?.core.can_claim_fifty_moves())
     }
 
     /// True when threefold repetition can be claimed now or with the next move.
     fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.can_claim_threefold_repetition())
+        Ok(self.play()?.core.can_claim_threefold_repetition())
     }
 
     /// True when a draw can be claimed (fifty moves or threefold repetition).
     fn can_claim_draw(&self) -> PyResult<bool> {
-        let st = self.st()?;
+        let st = self.play()?;
         Ok(st.core.can_claim_fifty_moves() || st.core.can_claim_threefold_repetition())
     }
 
@@ -669,7 +738,7 @@ impl PyBoard {
     #[pyo3(signature = (*, claim_draw = false))]
     fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
         let (term, winner) = {
-            let mut st = self.st()?;
+            let mut st = self.play()?;
             let no_moves = st.entry().moves.is_empty();
             let core = &st.core;
             let white_to_move = core.side_to_move() == WHITE;
@@ -761,7 +830,7 @@ impl PyBoard {
         let st = slf.get().st()?;
         let (fen, moves) = st.root_and_moves();
         let chess960 = st.core.is_chess960();
-        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves)))
+        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves, st.root_castling)))
     }
 
     /// Equal when position, move history and root are the same.
@@ -774,12 +843,12 @@ impl PyBoard {
         Ok(same.into_pyobject(py)?.to_owned().into_any().unbind())
     }
 
-    fn __repr__(&self) -> PyResult<String> {
-        let st = self.st()?;
-        Ok(if st.core.is_chess960() {
-            format!("Board('{}', chess960=True)", st.core.fen())
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let fen = PyBoard::fen(slf, false, None, None)?;
+        Ok(if slf.get().st()?.core.is_chess960() {
+            format!("Board('{fen}', chess960=True)")
         } else {
-            format!("Board('{}')", st.core.fen())
+            format!("Board('{fen}')")
         })
     }
 
@@ -842,7 +911,7 @@ impl PyBoard {
                 (i / 64, i % 64)
             });
             let us = st.core.side_to_move();
-            let check = if st.core.in_check() { Some(sq64(st.core.king_square(us))) } else { None };
+            let check = if st.checkers() != 0 { st.king64(us) } else { None };
             (st.core.fen(), last, check)
         };
         let svg = match py.import("kibitz.svg") {
@@ -1032,6 +1101,22 @@ impl PyBoard {
         Ok(())
     }
 
+    /// The attributes, those written in Python (`kibitz._board_ext`) included.
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let py = slf.py();
+        let object_dir = py.import("builtins")?.getattr("object")?.getattr("__dir__")?;
+        let mut names: Vec<String> = object_dir.call1((slf,))?.extract()?;
+        let ext = EXTENSIONS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("kibitz._board_ext")?.getattr("EXTENSIONS")?.unbind())
+        })?;
+        for name in ext.bind(py).try_iter()? {
+            names.push(name?.extract()?);
+        }
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
     /// python-chess's methods that kibitz writes in Python over the ones above
     /// (`kibitz._board_ext`), found here when the class has no attribute of the name.
     fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
@@ -1048,7 +1133,36 @@ impl PyBoard {
     }
 }
 
+/// The FEN of `Board(None)`: no pieces, White to move.
+const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
+
+/// `Board`'s first argument: a FEN, None for an empty board, or left out for the start position.
+pub(crate) enum FenArg<'py> {
+    Start,
+    Empty,
+    Text(Bound<'py, PyString>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(FenArg::Empty);
+        }
+        Ok(FenArg::Text(obj.cast::<PyString>()?.to_owned()))
+    }
+}
+
 impl PyBoard {
+    /// `pin_ray` for python-chess's king of `color` (the highest one; None without a king).
+    fn pin_ray(&self, color: bool, square: SquareIndex) -> PyResult<Option<u64>> {
+        let st = self.st()?;
+        let sq = square.cell();
+        let c = color_arg(color);
+        Ok(st.king64(c).and_then(|k| st.core.pin_ray_at(sq120(k % 8, k / 8), c, sq)))
+    }
+
     fn kind_mask(&self, kind: u8) -> PyResult<u64> {
         let st = self.st()?;
         Ok(st.core.bb[crate::make_piece(kind, WHITE) as usize] | st.core.bb[crate::make_piece(kind, BLACK) as usize])

@@ -22,7 +22,7 @@ mod methods;
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{core_index, interned, move_index, name64, piece, to_py_move, untracked, PyMove, PyPiece};
-use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError};
+use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
     MoveList, BLACK, EMPTY, KING, PAWN, WHITE,
@@ -98,6 +98,16 @@ pub(crate) struct State {
     /// python-chess's `ep_square` of the root position: the FEN's en-passant field even when
     /// no pawn can capture there (the core keeps only capturable ones, as Polyglot hashes them).
     root_ep: Option<u8>,
+    /// python-chess's `castling_rights` of the root position: the rook squares the FEN or the
+    /// edits named, usable or not (the core keeps the usable ones; a move makes them clean).
+    root_castling: u64,
+    /// The root's en-passant square is one the core does not hold although python-chess may
+    /// write it (a square no pawn can have just crossed): the FEN is then written in Python.
+    odd_ep: bool,
+    /// Why the core cannot play this position (no king, two kings, a pawn on a back rank...),
+    /// None when it can. An unplayable core holds the placement, turn and clocks only: the
+    /// placement queries read it, the move operations raise `InvalidPositionError`.
+    unplayable: Option<String>,
     /// Entry i belongs to the position after i moves of the current line. Invariant: entries
     /// beyond the current ply are invalid (pop invalidates the one it leaves), so push needs
     /// no bookkeeping and the parent's list is still there when the child is popped.
@@ -106,7 +116,95 @@ pub(crate) struct State {
 
 impl State {
     fn new(core: CoreBoard, root_ep: Option<u8>) -> State {
-        State { core, root_ep, cache: Vec::new() }
+        let root_castling = core.castling_rook_mask();
+        State { core, root_ep, root_castling, odd_ep: false, unplayable: None, cache: Vec::new() }
+    }
+
+    /// A position as python-chess holds it: `core_fen` with only the usable castling rights
+    /// (`clean`) and en-passant square, the rights as given (`castling`), the en-passant square
+    /// as given (`ep`). When the core cannot play it, the state keeps its placement only.
+    fn setup(core_fen: &str, chess960: bool, castling: u64, clean: u64, ep: Option<u8>) -> PyResult<State> {
+        let core_ep = core_fen.split_whitespace().nth(3).is_some_and(|f| f != "-");
+        match CoreBoard::from_fen_with(core_fen, chess960) {
+            Ok(core) => {
+                let mut st = State::new(core, ep);
+                st.root_castling = castling;
+                st.odd_ep = ep.is_some() && !core_ep;
+                Ok(st)
+            }
+            Err(why) => {
+                let mut core = CoreBoard::from_fen_loose(core_fen, chess960).map_err(fen_err)?;
+                core.set_loose_castling(clean);
+                let mut st = State::new(core, ep);
+                st.root_castling = castling;
+                st.odd_ep = ep.is_some();
+                st.unplayable = Some(why.to_string());
+                Ok(st)
+            }
+        }
+    }
+
+    /// Err(InvalidPositionError) when the core cannot play the position: the guard of every
+    /// operation that generates or makes moves.
+    #[inline(always)]
+    fn playable(&self) -> PyResult<()> {
+        match &self.unplayable {
+            None => Ok(()),
+            Some(why) => Err(InvalidPositionError::new_err(format!(
+                "kibitz cannot play this position ({}): {why}; status() tells what is wrong",
+                self.core.board_fen()
+            ))),
+        }
+    }
+
+    /// python-chess's `castling_rights`: as given at the root, the usable ones after a move.
+    fn raw_castling(&self) -> u64 {
+        if self.core.ply() == 0 {
+            self.root_castling
+        } else {
+            self.core.castling_rook_mask()
+        }
+    }
+
+    /// The FEN is the core's own (no Python needed).
+    fn plain_fen(&self) -> bool {
+        self.unplayable.is_none() && !(self.odd_ep && self.core.ply() == 0)
+    }
+
+    /// python-chess's `king(color)`: the highest square with a king of that colour, if any.
+    fn king64(&self, c: usize) -> Option<usize> {
+        if self.unplayable.is_none() {
+            return Some(sq64(self.core.king_square(c)));
+        }
+        let kings = self.core.bb[crate::make_piece(KING, c) as usize];
+        (kings != 0).then(|| 63 - kings.leading_zeros() as usize)
+    }
+
+    /// The squares (as a mask) of the pieces of colour `by` attacking cell `sq`.
+    fn attackers(&self, by: usize, sq: usize) -> u64 {
+        if self.unplayable.is_none() {
+            return self.core.attackers_of(by, sq);
+        }
+        let target = 1u64 << sq64(sq);
+        let mut out = 0;
+        let mut occ = self.core.occ[by];
+        while occ != 0 {
+            let s = occ.trailing_zeros() as usize;
+            occ &= occ - 1;
+            if self.core.attacks_from(sq120(s % 8, s / 8)) & target != 0 {
+                out |= 1 << s;
+            }
+        }
+        out
+    }
+
+    /// The pieces giving check to the side to move (none without a king), as a mask.
+    fn checkers(&self) -> u64 {
+        let us = self.core.side_to_move();
+        match self.king64(us) {
+            Some(k) => self.attackers(us ^ 1, sq120(k % 8, k / 8)),
+            None => 0,
+        }
     }
 
     /// The current position's cache entry, filled if needed.
@@ -156,6 +254,7 @@ impl State {
     /// Move or UCI text. Raises IllegalMoveError / InvalidMoveError / TypeError. The null move
     /// is accepted only with `allow_null` and out of check.
     fn resolve(&mut self, obj: &Bound<'_, PyAny>, allow_null: bool) -> PyResult<Move> {
+        self.playable()?;
         if let Ok(pm) = obj.cast::<PyMove>() {
             let pm = pm.get();
             let e = self.entry();
@@ -262,7 +361,13 @@ impl State {
         let keep = keep.min(n);
         let root_ep = self.ep_square_at(n - keep);
         core.history.drain(..n - keep);
-        State::new(core, root_ep)
+        let mut st = State::new(core, root_ep);
+        if keep == n {
+            st.root_castling = self.root_castling;
+            st.odd_ep = self.odd_ep;
+            st.unplayable = self.unplayable.clone();
+        }
+        st
     }
 
     /// Same position, history and root (piece-list order, which depends on how the board was
@@ -277,6 +382,8 @@ impl State {
             && a.fullmove == b.fullmove
             && a.chess960 == b.chess960
             && self.root_ep == other.root_ep
+            && self.root_castling == other.root_castling
+            && self.unplayable == other.unplayable
             && a.history.len() == b.history.len()
             && a.history.iter().zip(&b.history).all(|(x, y)| {
                 (x.mv, x.captured, x.castling, x.ep, x.halfmove, x.key)
@@ -285,8 +392,9 @@ impl State {
     }
 }
 
-/// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text.
-type Pickled = (String, bool, Vec<String>);
+/// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text, the
+/// root's castling rights as given (python-chess's `castling_rights`, usable or not).
+type Pickled = (String, bool, Vec<String>, u64);
 
 /// A chess position with its move history.
 ///
@@ -374,7 +482,9 @@ impl PyBoard {
 
     /// A copy of the core board (for the engine).
     pub(crate) fn snapshot(&self) -> PyResult<CoreBoard> {
-        Ok(self.st()?.core.clone())
+        let st = self.st()?;
+        st.playable()?;
+        Ok(st.core.clone())
     }
 
     /// Reads the core board in place (no copy of its history), under the board's lock.
@@ -383,17 +493,26 @@ impl PyBoard {
     }
 
     pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        self.st()?.tuple(py)
+        self.play()?.tuple(py)
     }
 
     pub(crate) fn legal_count(&self) -> PyResult<usize> {
-        Ok(self.st()?.entry().moves.len())
+        Ok(self.play()?.entry().moves.len())
+    }
+
+    /// The board's state when the core can play the position, else InvalidPositionError.
+    #[inline(always)]
+    fn play(&self) -> PyResult<TryGuard<'_, State>> {
+        let st = self.st()?;
+        st.playable()?;
+        Ok(st)
     }
 
     /// Is `m` (any move-like object) legal here? False for objects that are not legal moves,
     /// TypeError for objects that are not moves at all.
     pub(crate) fn is_legal_move(&self, _py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        match self.st()?.resolve(m, false) {
+        let mut st = self.play()?;
+        match st.resolve(m, false) {
             Ok(_) => Ok(true),
             Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),
             Err(_) => Ok(false),
@@ -402,7 +521,7 @@ impl PyBoard {
 
     /// Table indexes of the pseudo-legal moves.
     pub(crate) fn pseudo_indexes(&self) -> PyResult<Vec<u16>> {
-        let st = self.st()?;
+        let st = self.play()?;
         let mut ml = MoveList::new();
         st.core.generate_pseudo_legal(&mut ml);
         Ok(ml.iter().map(|&m| core_index(&st.core, m)).collect())
@@ -410,7 +529,7 @@ impl PyBoard {
 
     /// SAN of the legal moves (or UCI of the pseudo-legal ones that are not legal), for reprs.
     pub(crate) fn sans(&self, _py: Python<'_>, pseudo: bool) -> PyResult<Vec<String>> {
-        let st = self.st()?;
+        let st = self.play()?;
         let mut ml = MoveList::new();
         if pseudo {
             st.core.generate_pseudo_legal(&mut ml);
@@ -489,7 +608,37 @@ fn is_en_passant(st: &State, from: u8, to: u8) -> bool {
         && at(to) == EMPTY
 }
 
+/// python-chess's castling-field syntax: "-", or up to two white letters then up to two black.
+fn python_chess_castling_field(field: &str) -> bool {
+    if field == "-" {
+        return true;
+    }
+    let white = field.bytes().take_while(|b| b"KQABCDEFGH".contains(b)).count();
+    let black = field[white..].bytes().take_while(|b| b"kqabcdefgh".contains(b)).count();
+    white <= 2 && black <= 2 && white + black == field.len()
+}
+
 impl State {
+    /// A FEN read as python-chess reads it: the core's strict reader first (the fast, common
+    /// case), else `kibitz._board_ext.parse_fen`, which accepts what python-chess accepts
+    /// (any placement, missing fields, castling rights without rook, any en-passant square).
+    fn parse(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<State> {
+        let castling_ok = fen.split_whitespace().nth(2).is_none_or(python_chess_castling_field);
+        if let Some(core) = CoreBoard::from_fen_with(fen, chess960).ok().filter(|_| castling_ok) {
+            // The en-passant field as given (validated by the core), for python-chess's ep_square.
+            let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
+            return Ok(State::new(core, root_ep));
+        }
+        let strict = CoreBoard::from_fen_with(fen, chess960).err().map(|e| e.to_string()).unwrap_or_default();
+        let parsed = match py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960)) {
+            Ok(p) => p,
+            // Refused by python-chess's rules too: both readers' reasons.
+            Err(e) => return Err(fen_text_err(format!("{} ({strict})", e.value(py)))),
+        };
+        let (core_fen, castling, clean, ep): (String, u64, u64, Option<u8>) = parsed.extract()?;
+        State::setup(&core_fen, chess960, castling, clean, ep)
+    }
+
     /// This state's root position, without history.
     fn root_only(mut self) -> State {
         while self.core.unmake_move().is_some() {}
@@ -501,9 +650,7 @@ impl State {
 impl PyBoard {
     /// A board from a FEN and UCI moves played from it.
     fn replay(fen: &str, chess960: bool, moves: &[String]) -> PyResult<PyBoard> {
-        let core = CoreBoard::from_fen_with(fen, chess960).map_err(fen_err)?;
-        let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
-        let mut st = State::new(core, root_ep);
+        let mut st = Python::attach(|py| State::parse(py, fen, chess960))?;
         Python::attach(|py| -> PyResult<()> {
             for m in moves {
                 let s = PyString::new(py, m);

@@ -3,7 +3,10 @@
 //! prints protocol text (the UCI front end in Python owns the text).
 //!
 //! - `search`: limits and results, the engine and its Lazy SMP threads, iterative
-//!   deepening, the root search, the tree search and quiescence.
+//!   deepening, the root search, the tree search and quiescence as numbered steps.
+//! - `params`: every margin, depth limit and reduction constant of the search, each with
+//!   where its value came from (the table of measured effects is `docs/search.md`).
+//! - `picker`: the staged move picker (table move, captures, quiet moves).
 //! - `order`: move ordering (killers, histories, counter moves) and the staged picker's
 //!   scores.
 //! - `pool`: the helper threads, started once and kept between searches.
@@ -13,6 +16,8 @@
 //! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
 pub(crate) mod order;
+pub(crate) mod params;
+pub(crate) mod picker;
 pub(crate) mod pool;
 pub(crate) mod search;
 pub(crate) mod see;

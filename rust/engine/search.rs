@@ -7,9 +7,11 @@
 //! Scores are centipawns from the side to move's point of view; `MATE - n` means the side to
 //! move mates in n plies, `-(MATE - n)` that it is mated in n plies; 0 is a draw.
 //!
-//! Measured features carry their match (W/D/L, Elo with its 95% interval, games, time
-//! control) in the comment beside them; `Features` (the UCI options `SearchOff` /
-//! `SearchOn`) switch them off for such matches. The whole search as of these measurements against Phalanx XXV (xboard,
+//! The tree search and quiescence are written as numbered steps; their numbers live in
+//! `params.rs`, each with the match that measured it (W/D/L, Elo with its 95% interval, games,
+//! time control), gathered in `docs/search.md`; `Features` (the UCI options `SearchOff` /
+//! `SearchOn`) switch the steps off for such matches. The staged move picker is `picker.rs`,
+//! the time decisions `timeman.rs`. The whole search as of these measurements against Phalanx XXV (xboard,
 //! -b- -l-): 40 games at 2+0.05, +25 -11 =4, +127 +/- 114 Elo; 200 games at 10+0.1
 //! (concurrency 2, balanced_8ply openings): +123 -52 =25 (67.7%), +129 +/- 48 Elo, with no
 //! illegal moves, time forfeits or crashes.
@@ -21,6 +23,8 @@ use std::time::{Duration, Instant};
 use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::order::*;
+use crate::engine::params::*;
+use crate::engine::picker::{MovePicker, Picked};
 use crate::engine::pool::Pool;
 use crate::engine::timeman::{self, Budget, Clock, Iteration, TimeManager};
 use crate::engine::tt::*;
@@ -590,11 +594,11 @@ impl Engine {
 
 fn lmr_table() -> Box<[[u8; 64]; 64]> {
     // Reductions grow with the logarithms of depth and move number (the shape most engines
-    // use); the 0.75 offset and 2.25 divisor were set by hand.
+    // use); offset and divisor in params.rs.
     let mut t = Box::new([[0u8; 64]; 64]);
     for d in 1..64 {
         for m in 1..64 {
-            t[d][m] = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            t[d][m] = (LMR_OFFSET + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
         }
     }
     t
@@ -658,6 +662,27 @@ struct Search<'a> {
     /// Syzygy tables to probe, and this thread's count of probes that answered.
     syzygy: Option<Syzygy>,
     tbhits: u64,
+}
+
+/// Whether a stored score with bound `bound` settles a node searched with (alpha, beta):
+/// exact, a lower bound at or above beta, or an upper bound at or below alpha. The one test
+/// of the tree search, quiescence and the tablebase probe.
+#[inline(always)]
+fn bound_cuts(bound: u8, score: i32, alpha: i32, beta: i32) -> bool {
+    bound == BOUND_EXACT || (bound == BOUND_LOWER && score >= beta) || (bound == BOUND_UPPER && score <= alpha)
+}
+
+/// The bound of a node's result `best`, searched with (`orig_alpha`, beta) and left with
+/// `alpha`: at or above beta a lower bound, above the original alpha exact, else an upper.
+#[inline(always)]
+fn bound_of(best: i32, alpha: i32, orig_alpha: i32, beta: i32) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if alpha > orig_alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
 }
 
 /// A net's output kept inside the range of ordinary scores: never a mate score, whatever the
@@ -900,15 +925,15 @@ impl<'a> Search<'a> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = root[pv_idx].prev_score;
-                // Aspiration window: from depth 5 on, +-20 cp around the last score, widened
-                // by half again (+5) on each failure. Measured: with vs without (self-play,
-                // 40 games, 2+0.05): +16 -11 =13, +44 +/- 91 Elo.
-                let mut delta = 20;
-                let (mut alpha, mut beta) = if self.f.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
-                    ((prev - delta).max(-INF), (prev + delta).min(INF))
-                } else {
-                    (-INF, INF)
-                };
+                // Aspiration window around the last score, widened on each failure
+                // (params.rs: ASPIRATION_*).
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) =
+                    if self.f.aspiration && depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        ((prev - delta).max(-INF), (prev + delta).min(INF))
+                    } else {
+                        (-INF, INF)
+                    };
                 loop {
                     let score = self.root_search(&mut root, pv_idx, depth as i32, alpha, beta, report);
                     root[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
@@ -923,8 +948,8 @@ impl<'a> Search<'a> {
                     } else {
                         break;
                     }
-                    delta += delta / 2 + 5;
-                    if delta > 1000 {
+                    delta += delta / 2 + ASPIRATION_GROWTH;
+                    if delta > ASPIRATION_MAX {
                         alpha = -INF;
                         beta = INF;
                     }
@@ -1225,14 +1250,20 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// The tree search (negamax alpha-beta with principal variation search), as numbered
+    /// steps. Each step's measured effect is in params.rs beside its numbers and in the
+    /// table of docs/search.md; the features named in brackets switch it off for matches.
     fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool) -> i32 {
+        // Step 1. Quiescence at the horizon.
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
+        // Step 2. Node entry: the limits, a draw by rule, the ply limit.
         if let Some(score) = self.node_entry(ply) {
             return score;
         }
-        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        // Step 3. Mate distance pruning: no line from here can beat a mate already found
+        // nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
@@ -1241,9 +1272,9 @@ impl<'a> Search<'a> {
 
         let in_check = self.board.in_check();
         let key = self.board.key();
-        // The transposition table (cut-offs, table move first, stored eval). Measured: with
-        // vs without (self-play, 2+0.05): +40 -1 =4 after 45 games (stopped there),
-        // +458 +/- 247 Elo -- the largest single feature.
+        // Step 4. The transposition table [tt]: cut-offs, the table move first, the stored
+        // eval. Measured: with vs without (self-play, 2+0.05): +40 -1 =4 after 45 games
+        // (stopped there), +458 +/- 247 Elo -- the largest single feature.
         let entry = if self.f.tt { self.tt.probe(key) } else { None };
         let mut tt_move = Move::NULL;
         let mut tt_eval = None;
@@ -1254,15 +1285,17 @@ impl<'a> Search<'a> {
             tt_move = e.mv;
             tt_eval = Some(e.eval as i32);
             let score = score_from_tt(e.score as i32, ply);
-            if !pv_node && excluded.is_null() && e.depth as i32 >= depth && self.board.halfmove_clock() < 90 {
-                let b = e.bound();
-                if b == BOUND_EXACT || (b == BOUND_LOWER && score >= beta) || (b == BOUND_UPPER && score <= alpha) {
-                    return score;
-                }
+            if !pv_node
+                && excluded.is_null()
+                && e.depth as i32 >= depth
+                && self.board.halfmove_clock() < TT_CUTOFF_MAX_HALFMOVE
+                && bound_cuts(e.bound(), score, alpha, beta)
+            {
+                return score;
             }
         }
 
-        // Tablebase probe (<https://www.chessprogramming.org/Syzygy_Bases>): a position with
+        // Step 5. Tablebase probe (<https://www.chessprogramming.org/Syzygy_Bases>): a position with
         // few enough pieces, just after a capture or pawn move (the WDL tables assume the
         // 50-move counter at zero) and without castling rights, gets its exact value from the
         // WDL table; a win or loss is a bound (the search may still find a quicker mate), a
@@ -1286,11 +1319,8 @@ impl<'a> Search<'a> {
                     } else {
                         (0, BOUND_EXACT)
                     };
-                    if bound == BOUND_EXACT
-                        || (bound == BOUND_LOWER && value >= beta)
-                        || (bound == BOUND_UPPER && value <= alpha)
-                    {
-                        let stored_depth = (depth + 6).min(MAX_DEPTH as i32);
+                    if bound_cuts(bound, value, alpha, beta) {
+                        let stored_depth = (depth + TB_STORE_DEPTH_BONUS).min(MAX_DEPTH as i32);
                         self.tt.store(key, Move::NULL, score_to_tt(value, ply), -MATE_BOUND, stored_depth, bound);
                         return value;
                     }
@@ -1298,7 +1328,7 @@ impl<'a> Search<'a> {
             }
         }
 
-        // Static evaluation, sharpened by the table score when its bound allows.
+        // Step 6. Static evaluation, sharpened by the table score when its bound allows.
         let static_eval;
         let mut eval;
         if in_check {
@@ -1324,35 +1354,32 @@ impl<'a> Search<'a> {
         self.heur.killers[ply + 1] = [Move::NULL; 2];
 
         if !pv_node && !in_check && excluded.is_null() {
-            // Reverse futility pruning: far enough above beta at low depth, assume the
-            // opponent cannot catch up (margin 80 cp per ply, less when improving).
-            // Measured together with futility and late move pruning below: with vs without
-            // all three (self-play, 40 games, 2+0.05): +22 -2 =16, +191 +/- 88 Elo.
-            // Not when beta is a mate against the side to move: the eval cannot show that
-            // the mate is avoided (that cut-off made a two-move mate look like three).
+            // Step 7. Reverse futility pruning [rfp]: far enough above beta at low depth,
+            // assume the opponent cannot catch up (margins: RFP_*). Not when beta is a mate
+            // against the side to move: the eval cannot show that the mate is avoided (that
+            // cut-off made a two-move mate look like three).
             if self.f.reverse_futility
-                && depth <= 7
-                && eval - (80 * depth - if improving { 60 } else { 0 }) >= beta
+                && depth <= RFP_MAX_DEPTH
+                && eval - (RFP_MARGIN * depth - if improving { RFP_IMPROVING } else { 0 }) >= beta
                 && eval < MATE_BOUND
                 && beta > -MATE_BOUND
             {
                 return eval;
             }
-            // Null-move pruning with R = 3 + depth/4 (+ up to 2 more when far above beta),
-            // not when the side to move has only king and pawns (zugzwang); verified by a
-            // reduced search from depth 10.
-            // Measured: with vs without (self-play, 40 games, 2+0.05): +20 -14 =6,
-            // +52 +/- 103 Elo (that run had 9 time forfeits, 6 ours, on an overloaded machine).
+            // Step 8. Null-move pruning [nmp]: give the opponent a free move; still above
+            // beta after a reduced search, the node is cut (NMP_*). Not when the side to
+            // move has only king and pawns (zugzwang); verified by a reduced normal search at
+            // high depth.
             let prev = if ply >= 1 { self.moves_played[ply - 1] } else { Move::NULL };
             if self.f.null_move
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && static_eval >= beta
                 && !prev.is_null()
                 && beta > -MATE_BOUND
                 && self.board.non_pawn_material(self.board.side_to_move()) > 0
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
                 self.moves_played[ply] = Move::NULL;
                 self.cont_rows[ply] = NO_CONT;
                 self.board.make_null();
@@ -1370,7 +1397,7 @@ impl<'a> Search<'a> {
                 }
                 if score >= beta {
                     // Verify at high depth with a reduced normal search (zugzwang guard).
-                    if depth < 10 {
+                    if depth < NMP_VERIFY_DEPTH {
                         return if score >= MATE_BOUND { beta } else { score };
                     }
                     let v = self.search(depth - 1 - r, beta - 1, beta, ply, false);
@@ -1384,25 +1411,26 @@ impl<'a> Search<'a> {
             }
         }
 
-        // Internal iterative reduction: without a table move this node was not searched
-        // before at useful depth; search it a ply shallower.
-        // Measured: with vs without (self-play, 60 games, 2+0.05): +18 -20 =22,
-        // -12 +/- 71 Elo -- no gain visible at that speed; kept as the usual practice.
-        if self.f.iir && depth >= 4 && tt_move.is_null() {
+        // Step 9. Internal iterative reduction [iir]: without a table move this node was not
+        // searched before at useful depth; search it a ply shallower.
+        if self.f.iir && depth >= IIR_MIN_DEPTH && tt_move.is_null() {
             depth -= 1;
         }
 
-        // Singular extension (<https://www.chessprogramming.org/Singular_Extensions>): when the
+        // Step 10. Singular extension [se] (<https://www.chessprogramming.org/Singular_Extensions>): when the
         // table move's lower bound is deep enough, search the other moves at half depth
         // against a bound a little below it; if all fail low, the table move is the only
         // good one here and is searched a ply deeper. If they reach beta instead, several
         // moves refute the opponent's last one and the node is cut (multi-cut).
         let mut singular = false;
-        if self.f.singular && depth >= 8 && ply > 0 && excluded.is_null() && !tt_move.is_null() {
+        if self.f.singular && depth >= SE_MIN_DEPTH && ply > 0 && excluded.is_null() && !tt_move.is_null() {
             if let Some(e) = entry {
                 let tt_score = score_from_tt(e.score as i32, ply);
-                if e.bound() & BOUND_LOWER != 0 && e.depth as i32 >= depth - 3 && tt_score.abs() < MATE_BOUND {
-                    let s_beta = tt_score - 2 * depth;
+                if e.bound() & BOUND_LOWER != 0
+                    && e.depth as i32 >= depth - SE_TT_DEPTH_MARGIN
+                    && tt_score.abs() < MATE_BOUND
+                {
+                    let s_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
                     self.excluded[ply] = tt_move;
                     let v = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
                     self.excluded[ply] = Move::NULL;
@@ -1424,18 +1452,12 @@ impl<'a> Search<'a> {
             if ply >= 1 { self.cont_rows[ply - 1] } else { NO_CONT },
             if ply >= 2 { self.cont_rows[ply - 2] } else { NO_CONT },
         ];
-        // Read now: the table move's search may change the counter-move table.
+        // Step 11. The moves, from the staged picker (picker.rs): the table move before any
+        // generation, then captures, killers and the counter move, then quiet moves by
+        // history. Read now: the table move's search may change the counter-move table.
         let counter = self.heur.counter_move(&self.board, prev);
-        // The table move is tried before the moves are generated: when it cuts off, as it
-        // mostly does where it exists, the node never generates them. The others then come
-        // in the order they would have had with it among them (it would have been picked
-        // first), so the search is the same move for move.
         let tt_first = !tt_move.is_null() && tt_move != excluded && self.board.is_legal_quick(tt_move);
-        let mut tt_pending = tt_first;
-        // Empty until generated (a node without moves returns at once).
-        let mut moves = MoveList::new();
-        let mut next = 0usize;
-        let mut quiets_scored = false;
+        let mut picker = MovePicker::new(tt_move, tt_first, counter, conts);
         let mut check_info = None;
 
         let us = self.board.side_to_move();
@@ -1445,41 +1467,15 @@ impl<'a> Search<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut nquiets = 0usize;
-        // Late move pruning: after this many quiet moves at low depth the rest are skipped
-        // (measured with reverse futility and futility: +191 +/- 88 Elo, see above).
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        // Late move pruning [lmp]: after this many quiet moves at low depth the rest are
+        // skipped (LMP_*).
+        let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
 
         loop {
-            let (m, order_score) = if tt_pending {
-                tt_pending = false;
-                (tt_move, TT_MOVE)
-            } else {
-                if moves.is_empty() {
-                    self.board.generate_legal(&mut moves);
-                    if moves.is_empty() {
-                        return if in_check { -MATE + ply as i32 } else { 0 };
-                    }
-                    score_moves(&self.board, &moves, &mut self.scores[ply], tt_move, self.heur, ply, counter);
-                    if tt_first {
-                        // Already searched: take it out of the picking as picking it would.
-                        let (_picked, _) = pick(&mut moves, &mut self.scores[ply], 0);
-                        debug_assert_eq!(_picked, tt_move, "a table move is_legal_quick accepted was not generated");
-                        next = 1;
-                    }
-                }
-                if next == moves.len() {
-                    break;
-                }
-                let i = next;
-                next += 1;
-                let (mut m, mut order_score) = pick(&mut moves, &mut self.scores[ply], i);
-                if !quiets_scored && order_score == QUIET_UNSCORED {
-                    // The picking has reached the quiet moves: order them by history now.
-                    score_quiets(&self.board, &moves, &mut self.scores[ply], i, self.heur, conts);
-                    quiets_scored = true;
-                    (m, order_score) = pick(&mut moves, &mut self.scores[ply], i);
-                }
-                (m, order_score)
+            let (m, order_score) = match picker.next(&self.board, &mut self.scores[ply], self.heur, ply) {
+                Picked::Move(m, score) => (m, score),
+                Picked::NoMoves => return if in_check { -MATE + ply as i32 } else { 0 },
+                Picked::Done => break,
             };
             if m == excluded {
                 continue;
@@ -1487,32 +1483,33 @@ impl<'a> Search<'a> {
             let tactical = is_tactical(&self.board, m);
             let quiet = !tactical;
 
-            // Pruning of moves that cannot raise alpha, once one move has been searched and
-            // no mate is at stake.
+            // Step 12. Pruning of moves that cannot raise alpha, once one move has been
+            // searched and no mate is at stake: late move pruning [lmp], futility [fut] (even
+            // a good quiet move will not lift the eval above alpha), SEE pruning [see] of
+            // quiet moves and captures that lose material.
             let mut prune_if_quiet_no_check = false;
             if ply > 0 && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet {
-                    if self.f.late_move_pruning && depth <= 7 && nquiets >= lmp_limit {
+                    if self.f.late_move_pruning && depth <= LMP_MAX_DEPTH && nquiets >= lmp_limit {
                         prune_if_quiet_no_check = true;
                     }
-                    // Futility: even a good quiet move will not lift the eval above alpha
-                    // (measured with RFP and LMP: +191 +/- 88 Elo, see above).
-                    if self.f.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                    if self.f.futility
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
                         prune_if_quiet_no_check = true;
                     }
-                    // A quiet move that loses material by SEE at low depth (SEE pruning here
-                    // and in quiescence together: +98 +/- 89 Elo, see qsearch).
                     if self.f.see_pruning
-                        && depth <= 7
+                        && depth <= SEE_QUIET_MAX_DEPTH
                         && !prune_if_quiet_no_check
-                        && !self.board.see_ge(m, -30 * depth * depth)
+                        && !self.board.see_ge(m, -SEE_QUIET_MARGIN * depth * depth)
                     {
                         continue;
                     }
                 } else if self.f.see_pruning
-                    && depth <= 6
+                    && depth <= SEE_CAPTURE_MAX_DEPTH
                     && is_bad_capture_score(order_score)
-                    && !self.board.see_ge(m, -90 * depth)
+                    && !self.board.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
                 {
                     continue;
                 }
@@ -1530,23 +1527,24 @@ impl<'a> Search<'a> {
             self.make(m);
             self.tt.prefetch(self.board.key());
             self.cont_rows[ply] = cont_row(self.board.piece_at(m.to()), m.to());
-            // Check extension, bounded so that perpetual-check lines cannot explode.
-            // Measured: with vs without (self-play, 60 games, 2+0.05): +17 -18 =25,
-            // -6 +/- 68 Elo -- no difference visible at that speed (mates in the test suite
-            // are found either way); kept because it is cheap and helps at longer controls.
+            // Step 13. Extensions: a checking move [ext], the singular table move [se];
+            // bounded so that perpetual-check lines cannot explode.
             let extend = (self.f.check_extension && gives_check) || (singular && m == tt_move);
-            let ext = if extend && (ply as i32) < 2 * self.root_depth { 1 } else { 0 };
+            let ext = if extend && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth { 1 } else { 0 };
             let new_depth = depth - 1 + ext;
 
+            // Step 14. Principal variation search: the first move with the full window, the
+            // others with a null window (re-searched when they beat alpha), reduced by late
+            // move reductions [lmr] when quiet (or losing captures) after the first few.
             let score = if searched == 0 {
                 -self.search(new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                // Late move reductions for quiet moves (and losing captures) after the first few.
-                // Measured: with vs without (self-play, 40 games, 2+0.05): +12 -12 =16,
-                // 0 +/- 85 Elo -- no gain visible at that speed (late move pruning already
-                // cuts the same moves); kept as the standard technique, to re-measure longer.
                 let mut r = 0;
-                if self.f.lmr && depth >= 3 && searched >= 2 && (quiet || is_bad_capture_score(order_score)) {
+                if self.f.lmr
+                    && depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_MIN_MOVES
+                    && (quiet || is_bad_capture_score(order_score))
+                {
                     r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -1563,7 +1561,7 @@ impl<'a> Search<'a> {
                     if quiet && !is_refutation_score(order_score) {
                         // History (butterfly plus continuation): up to two plies less for
                         // moves that did well, two more for ones that did badly.
-                        r -= (order_score / 8192).clamp(-2, 2);
+                        r -= (order_score / LMR_HISTORY_DIV).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1582,6 +1580,8 @@ impl<'a> Search<'a> {
             }
             searched += 1;
 
+            // Step 15. A new best move; at a cut-off the killers, the counter move and the
+            // histories learn from it (HISTORY_BONUS_*).
             if score > best {
                 best = score;
                 if score > alpha {
@@ -1597,7 +1597,7 @@ impl<'a> Search<'a> {
                                 let pc = self.board.piece_at(prev.to()) as usize & 15;
                                 self.heur.counter[pc][sq64(prev.to())] = m;
                             }
-                            let bonus = (depth * depth).min(400) * 32;
+                            let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
                             self.heur.update_quiet(us, m, self.board.piece_at(m.from()), conts, bonus);
                             for &q in &quiets_tried[..nquiets] {
                                 self.heur.update_quiet(us, q, self.board.piece_at(q.from()), conts, -bonus);
@@ -1613,38 +1613,36 @@ impl<'a> Search<'a> {
             }
         }
 
+        // Step 16. The result goes to the table (not from a singular-extension search,
+        // whose result is about the other moves only).
         if !excluded.is_null() {
-            // A singular-extension search: its result is about the other moves only.
             return if searched == 0 { alpha } else { best };
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if alpha > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best, alpha, orig_alpha, beta);
         self.tt.store(key, best_move, score_to_tt(best, ply), static_eval.max(-MATE_BOUND), depth, bound);
         best
     }
 
+    /// Quiescence search (captures only, all moves in check), as numbered steps.
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        // Step 1. Node entry: the limits, a draw by rule, the ply limit.
         if let Some(score) = self.node_entry(ply) {
             return score;
         }
+        // Step 2. The transposition table [tt].
         let in_check = self.board.in_check();
         let key = self.board.key();
         let entry = if self.f.tt { self.tt.probe(key) } else { None };
         let mut tt_eval = None;
         if let Some(e) = entry {
             let score = score_from_tt(e.score as i32, ply);
-            let b = e.bound();
-            if b == BOUND_EXACT || (b == BOUND_LOWER && score >= beta) || (b == BOUND_UPPER && score <= alpha) {
+            if bound_cuts(e.bound(), score, alpha, beta) {
                 return score;
             }
             tt_eval = Some(e.eval as i32);
         }
 
+        // Step 3. Stand pat: out of check the side to move may decline every capture.
         let mut best;
         let stand_pat;
         if in_check {
@@ -1664,6 +1662,7 @@ impl<'a> Search<'a> {
             best = stand_pat;
         }
 
+        // Step 4. The moves: every legal move in check, else the captures, by MVV-LVA.
         let mut moves = MoveList::new();
         if in_check {
             self.board.generate_legal(&mut moves);
@@ -1682,17 +1681,16 @@ impl<'a> Search<'a> {
                 if m.is_promotion() && m.promo() != QUEEN {
                     continue;
                 }
-                // Delta pruning: even winning the victim (plus a 200 cp margin for positional
-                // gain) leaves us below alpha.
+                // Step 5. Delta pruning [delta]: even winning the victim (plus a margin for
+                // positional gain) leaves us below alpha.
                 if self.f.delta && !m.is_promotion() {
                     let victim = if m.is_en_passant() { PAWN } else { kind_of(self.board.piece_at(m.to())) };
-                    if stand_pat + SEE_VALUE[victim as usize] + 200 <= alpha {
+                    if stand_pat + SEE_VALUE[victim as usize] + DELTA_MARGIN <= alpha {
                         continue;
                     }
                 }
-                // SEE pruning: losing captures are not searched. Measured together with the
-                // main search's SEE pruning: with vs without both (self-play, 40 games,
-                // 2+0.05): +18 -7 =15, +98 +/- 89 Elo.
+                // Step 6. SEE pruning [qsee]: losing captures are not searched (measured with
+                // the tree search's SEE pruning, params.rs SEE_CAPTURE_MARGIN).
                 if self.f.qsearch_see && !self.board.see_ge(m, 0) {
                     continue;
                 }
@@ -1716,13 +1714,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if alpha > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        // Step 7. The result goes to the table at depth 0.
+        let bound = bound_of(best, alpha, orig_alpha, beta);
         self.tt.store(key, best_move, score_to_tt(best, ply), stand_pat.max(-MATE_BOUND), 0, bound);
         best
     }

@@ -108,10 +108,14 @@ def test_tricky_deep(case: PerftCase, depth: int) -> None:
 
 
 @pytest.mark.parametrize("case", params(XFEN_TRICKY))
-def test_tricky_xfen_castling_rejected(case: PerftCase) -> None:
-    """Chess960-style castling rights (king or rook off its home square) are a FenError."""
-    with pytest.raises(kibitz.FenError):
-        kibitz.Board(case.fen)
+def test_tricky_xfen_castling_read_as_python_chess_reads_it(case: PerftCase) -> None:
+    """Chess960-style castling rights (king or rook off its home square) in standard chess:
+    python-chess keeps the position and drops the rights it cannot use, flagging them in
+    status(); kibitz reads them the same way."""
+    ours, theirs = kibitz.Board(case.fen), chess.Board(case.fen)
+    assert ours.fen() == theirs.fen()
+    assert int(ours.status()) == int(theirs.status())
+    assert ours.status() & kibitz.STATUS_BAD_CASTLING_RIGHTS
 
 
 @pytest.mark.parametrize("case", params(XFEN_TRICKY))

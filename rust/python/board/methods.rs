@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
-use crate::python::InvalidMoveError;
+use crate::python::{AmbiguousMoveError, InvalidMoveError};
+use crate::rank_of;
 use pyo3::types::IntoPyDict;
 
 /// `kibitz._board_ext.EXTENSIONS`: name -> a function of the board that returns the
@@ -18,47 +19,117 @@ const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
 const CASTLING_SANS: [&str; 12] =
     ["O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#", "O-O-O", "O-O-O+", "O-O-O#", "0-0-0", "0-0-0+", "0-0-0#"];
 
-/// Whether `san` has the shape python-chess's SAN pattern admits (piece letter, file, rank,
-/// '-' or 'x', the target square, a promotion with or without '=', '+' or '#'): anything
-/// else, an annotation like "!?" included, is an InvalidMoveError there and here.
-fn san_shape_ok(san: &str) -> bool {
+/// The parts of a SAN text as python-chess's SAN pattern splits it: piece letter, from-file,
+/// from-rank, target square (0..64), promotion kind; None when the text does not have the
+/// shape (an annotation like "!?" included), which is an InvalidMoveError there and here.
+struct SanParts {
+    piece: Option<u8>,
+    file: Option<u8>,
+    rank: Option<u8>,
+    to: u8,
+    promo: u8,
+}
+
+fn san_parts(san: &str) -> Option<SanParts> {
+    let kind_of_letter = |c: u8| b"pnbrqk".iter().position(|&l| l == c.to_ascii_lowercase()).map(|k| k as u8 + 1);
     let mut b = san.as_bytes();
     if let [rest @ .., b'+' | b'#'] = b {
         b = rest;
     }
+    let mut promo = 0;
     if let [rest @ .., p] = b {
         if b"nbrqkNBRQK".contains(p) {
+            promo = kind_of_letter(*p)?;
             b = rest;
             if let [rest @ .., b'='] = b {
                 b = rest;
             }
         }
     }
-    let [prefix @ .., b'a'..=b'h', b'1'..=b'8'] = b else { return false };
+    let [prefix @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = b else { return None };
+    let to = (r - b'1') * 8 + (f - b'a');
     let mut rest = prefix;
-    for class in [&b"NBKRQ"[..], b"abcdefgh", b"12345678", b"-x"] {
+    let mut take = |class: &[u8]| -> Option<u8> {
         if let [c, tail @ ..] = rest {
             if class.contains(c) {
                 rest = tail;
+                return Some(*c);
             }
         }
+        None
+    };
+    let piece = take(b"NBKRQ").and_then(kind_of_letter);
+    let file = take(b"abcdefgh").map(|c| c - b'a');
+    let rank = take(b"12345678").map(|c| c - b'1');
+    take(b"-x");
+    if !rest.is_empty() {
+        return None;
     }
-    rest.is_empty()
+    Some(SanParts { piece, file, rank, to, promo })
 }
 
-/// The move `san` names in `core`, as python-chess's `parse_san` reads it: the null move's
-/// spellings, castling, and moves of the SAN shape (InvalidMoveError for anything else).
-fn parse_san_like_python_chess(core: &CoreBoard, san: &str) -> PyResult<Move> {
+/// The move `san` names, read as python-chess's `parse_san` reads it: the null move's
+/// spellings, castling as O-O / O-O-O, a fully specified move without piece letter looked up
+/// by its squares (castling king to g1/c1 included), else the legal moves filtered by piece,
+/// from-file, from-rank, target and promotion (a pawn without from-file stays on its file;
+/// the capture sign is not checked). InvalidMoveError when the text has no SAN shape,
+/// IllegalMoveError when no move fits, AmbiguousMoveError when several do.
+fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
     if NULL_SANS.contains(&san) {
         return Ok(Move::NULL);
     }
-    if !CASTLING_SANS.contains(&san) && !san_shape_ok(san) {
+    let illegal = |core: &CoreBoard| IllegalMoveError::new_err(format!("illegal san: {san:?} in {}", core.fen()));
+    if let Some(i) = CASTLING_SANS.iter().position(|&c| c == san) {
+        let kingside = i < 6;
+        let moves = st.legal_moves().to_vec();
+        return moves
+            .into_iter()
+            .find(|m| m.is_castle() && (file_of(m.to()) > file_of(m.from())) == kingside)
+            .ok_or_else(|| illegal(&st.core));
+    }
+    let Some(p) = san_parts(san) else {
         if san.contains(',') {
             return Err(InvalidMoveError::new_err(format!("unsupported multi-leg move: {san:?}")));
         }
         return Err(InvalidMoveError::new_err(format!("invalid san: {san:?}")));
+    };
+    if let (None, Some(file), Some(rank)) = (p.piece, p.file, p.rank) {
+        // python-chess's find_move: a pawn reaching the last rank without a promotion
+        // letter would be a queen promotion, which then does not match the text.
+        let from = rank * 8 + file;
+        let from_cell = sq120(file as usize, rank as usize);
+        let piece = st.core.piece_at(from_cell);
+        let last_rank = p.to / 8 == 0 || p.to / 8 == 7;
+        if p.promo == 0 && piece != EMPTY && kind_of(piece) == PAWN && last_rank {
+            return Err(illegal(&st.core));
+        }
+        return st.resolve_fields(from, p.to, p.promo, false).map_err(|_| illegal(&st.core));
     }
-    core.parse_san(san).map_err(move_err)
+    let to_cell = sq120(p.to as usize % 8, p.to as usize / 8);
+    let us = st.core.side_to_move();
+    let mut found: Option<Move> = None;
+    let moves = st.legal_moves().to_vec();
+    for &m in &moves {
+        if m.is_castle() || m.to() != to_cell || m.promo() != p.promo {
+            continue;
+        }
+        let kind = kind_of(st.core.piece_at(m.from()));
+        let (ff, fr) = (file_of(m.from()) as u8, rank_of(m.from()) as u8);
+        match p.piece {
+            Some(k) if k != kind => continue,
+            None if kind != PAWN || (p.file.is_none() && ff != p.to % 8) => continue,
+            _ => {}
+        }
+        if p.file.is_some_and(|f| f != ff) || p.rank.is_some_and(|r| r != fr) {
+            continue;
+        }
+        debug_assert!(color_of(st.core.piece_at(m.from())) == us);
+        if found.is_some() {
+            return Err(AmbiguousMoveError::new_err(format!("ambiguous san: {san:?} in {}", st.core.fen())));
+        }
+        found = Some(m);
+    }
+    found.ok_or_else(|| illegal(&st.core))
 }
 
 #[pymethods]
@@ -358,9 +429,9 @@ impl PyBoard {
     /// The legal Move a SAN text names (AmbiguousMoveError when it fits several).
     fn parse_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
-        let st = self.play()?;
+        let mut st = self.play()?;
         // The null move's spellings too, as python-chess reads them (PGN uses "--" and "Z0").
-        let m = parse_san_like_python_chess(&st.core, &san)?;
+        let m = parse_san_like_python_chess(&mut st, &san)?;
         Ok(to_py_move(py, &st.core, m))
     }
 
@@ -369,7 +440,7 @@ impl PyBoard {
     fn push_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
         let mut st = self.play()?;
-        let m = parse_san_like_python_chess(&st.core, &san)?;
+        let m = parse_san_like_python_chess(&mut st, &san)?;
         if m.is_null() && st.core.in_check() {
             return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", st.core.fen())));
         }

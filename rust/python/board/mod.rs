@@ -230,6 +230,11 @@ impl State {
         e
     }
 
+    /// The legal moves of the current position (cached).
+    fn legal_moves(&mut self) -> &[Move] {
+        &self.entry().moves
+    }
+
     /// The interned Move objects of the legal moves, as a tuple made once per position.
     fn tuple(&mut self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let e = self.entry();

@@ -201,7 +201,13 @@ def test_a_closed_stdout_stops_the_search_and_ends_the_process(close_stdin: bool
     err = proc.stderr.read()
     if not close_stdin:
         proc.stdin.close()
-    assert code == 141, (code, err)
+    if close_stdin:
+        # With stdin at its end the search is stopped by the end of input too, and its
+        # bestmove may reach the pipe before the reader closes it: then the output was
+        # complete and 0 is right. Either way the process ends at once, silently.
+        assert code in (0, 141), (code, err)
+    else:
+        assert code == 141, (code, err)
     assert err == b"", err
 
 

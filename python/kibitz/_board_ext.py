@@ -1003,3 +1003,104 @@ def _to_chess960(board: Board, move: Any) -> Move:
         if board.rooks >> rook & 1:
             return Move(move.from_square, rook)
     return move if isinstance(move, Move) else Move(move.from_square, move.to_square, move.promotion)
+
+
+# ---------------------------------------------------------------- EPD operations
+
+_EPD_SPACE = " \t\r\n"
+_MOVE_LIST_OPCODES = ("pv", "am", "bm")
+
+
+def _epd_operations(text: str, position: Callable[[], Board]) -> Dict[str, Any]:
+    """The operations of an EPD's fifth part, as python-chess reads them: ``opcode;`` alone
+    (None, or [] for pv/am/bm), a quoted string (backslash escapes the next character), a
+    number (int, or float when it has '.', 'e' or 'E'; not finite is a ValueError), or moves
+    in SAN, UCI or xboard text read on ``position()`` (pv as a line played in turn, am/bm as
+    a list, any other opcode as one move). An opcode "-" is skipped."""
+    ops: Dict[str, Any] = {}
+    board: Optional[Board] = None
+    i, n = 0, len(text)
+
+    def moves_of(opcode: str, operand: str) -> Any:
+        nonlocal board
+        if board is None:
+            board = position()
+        if opcode == "pv":
+            line = board.copy(stack=False)
+            played = []
+            for token in operand.split():
+                move = line.parse_xboard(token)
+                played.append(move)
+                line.push(move)
+            return played
+        if opcode in ("am", "bm"):
+            return [board.parse_xboard(token) for token in operand.split()]
+        return board.parse_xboard(operand)
+
+    while i < n:
+        # The opcode: up to white space or ';'.
+        start = i
+        while i < n and text[i] not in _EPD_SPACE and text[i] != ";":
+            i += 1
+        opcode = text[start:i]
+        if i < n and text[i] == ";" or i == n:
+            i += 1
+            if opcode and opcode != "-":
+                ops[opcode] = [] if opcode in _MOVE_LIST_OPCODES else None
+            continue
+        if not opcode or opcode == "-":
+            i += 1  # white space between operations (or after a "-" opcode)
+            continue
+        if not opcode[0].isalpha():
+            # An opcode with an operand must start with a letter (a lone one ends at ';').
+            raise ValueError(f"expected epd opcode to start with a letter, got: {opcode!r}")
+        while i < n and text[i] in _EPD_SPACE:
+            i += 1
+        if i == n or text[i] == ";":
+            ops[opcode] = [] if opcode in _MOVE_LIST_OPCODES else None
+            i += 1
+            continue
+        if text[i] == '"':
+            i += 1
+            chars = []
+            while i < n and text[i] != '"':
+                if text[i] == "\\":
+                    i += 1
+                    if i == n:
+                        break
+                chars.append(text[i])
+                i += 1
+            ops[opcode] = "".join(chars)
+            i += 1  # the closing quote (then the rest up to ';' is the next opcode's text)
+            continue
+        numeric = text[i] in "+-.0123456789"
+        end = text.find(";", i)
+        end = n if end < 0 else end
+        operand = text[i:end]
+        i = end + 1
+        if numeric:
+            if any(c in operand for c in ".eE"):
+                value = float(operand)
+                if not math.isfinite(value):
+                    raise ValueError(f"invalid numeric operand for epd operation {opcode!r}: {operand!r}")
+                ops[opcode] = value
+            else:
+                ops[opcode] = int(operand)
+        else:
+            ops[opcode] = moves_of(opcode, operand)
+    return ops
+
+
+@method
+def set_epd(board: Board, epd: str) -> Dict[str, Any]:
+    """Sets the position from an EPD (the FEN's first four fields, then operations) and
+    returns the operations; ``hmvc`` and ``fmvn`` become the clocks (else 0 and 1)."""
+    fields = epd.strip().rstrip(";").split(None, 4)
+    if len(fields) <= 4:
+        board.set_fen(epd)
+        return {}
+    head = fields[:4]
+    ops = _epd_operations(fields[4], lambda: type(board)(" ".join(head) + " 0 1", chess960=board.chess960))
+    clocks = [str(ops["hmvc"]) if "hmvc" in ops else "0", str(ops["fmvn"]) if "fmvn" in ops else "1"]
+    board.set_fen(" ".join(head + clocks))
+    return ops

@@ -286,6 +286,9 @@ class Board:
     @classmethod
     def from_chess960_pos(cls, scharnagl: int) -> Board:
         """The Chess960 start position of an index 0..959."""
+    @classmethod
+    def from_epd(cls, epd: str, *, chess960: bool = False) -> tuple[Board, dict[str, Any]]:
+        """A board from an EPD, and its operations (python-chess's ``Board.from_epd``)."""
     def _setup(self, core_fen: str, chess960: bool, castling: int, clean: int, ep: int | None) -> None:
         """Sets the position as python-chess holds it (any placement)."""
     @property
@@ -505,6 +508,8 @@ class Board:
     # Written in Python (kibitz._board_ext), reached through __getattr__.
     def set_fen(self, fen: str) -> None:
         """Sets the position from a FEN and clears the move stack."""
+    def set_epd(self, epd: str) -> dict[str, Any]:
+        """Sets the position from an EPD and returns its operations (``hmvc``/``fmvn`` set the clocks)."""
     def reset(self) -> None:
         """The start position, without history."""
     def clear_stack(self) -> None:

@@ -152,6 +152,19 @@ impl PyBoard {
         State::setup(EMPTY_FEN, chess960, 0, 0, None).map(PyBoard::from_state)
     }
 
+    /// A new board from an EPD, and its operations: python-chess's `Board.from_epd`.
+    #[classmethod]
+    #[pyo3(signature = (epd, *, chess960 = false))]
+    fn from_epd<'py>(
+        cls: &Bound<'py, PyType>,
+        epd: &Bound<'py, PyAny>,
+        chess960: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let board = cls.call_method("empty", (), Some(&[("chess960", chess960)].into_py_dict(cls.py())?))?;
+        let ops = board.call_method1("set_epd", (epd,))?;
+        Ok((board, ops))
+    }
+
     /// The Chess960 start position of the given index 0..959 (ValueError otherwise).
     #[classmethod]
     fn from_chess960_pos(cls: &Bound<'_, PyType>, scharnagl: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

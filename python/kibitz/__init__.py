@@ -115,11 +115,13 @@ from kibitz._core import (
     SquareSet,
 )
 from kibitz._outcome import Outcome, Termination
+from kibitz._baseboard import BaseBoard
 from kibitz._bitboards import *  # noqa: F403 (the BB_* masks, bit helpers, Status: python-chess's names)
 from kibitz import _bitboards
 
 __all__ = [
     "AmbiguousMoveError",
+    "BaseBoard",
     "Board",
     "Engine",
     "FenError",

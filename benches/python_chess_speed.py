@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             times[name][0].append(timed(ours[name]))
             times[name][1].append(timed(theirs[name]))
     rows = []
-    for name, (k, c) in times.items():
-        mk, mc = statistics.median(k), statistics.median(c)
+    for name, (ks, cs) in times.items():
+        mk, mc = statistics.median(ks), statistics.median(cs)
         per = len(fens)
         rows.append((name, mk / per * 1e6, mc / per * 1e6, mc / mk))
     header = ("operation (per position)", "kibitz us", "python-chess us", "kibitz faster by")

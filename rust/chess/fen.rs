@@ -21,14 +21,27 @@ fn piece_from_char(ch: char) -> Option<u8> {
     Some(make_piece(kind, if ch.is_ascii_uppercase() { WHITE } else { BLACK }))
 }
 
-/// The pieces a FEN board field places, in reading order (syntax checked, nothing else).
-fn parse_placement(field: &str) -> Result<Vec<(Square, u8)>, FenError> {
-    let ranks: Vec<&str> = field.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(FenError::RankCount(ranks.len()));
+/// The pieces a FEN board field places, in reading order (syntax checked, nothing else),
+/// as (mailbox cell, piece code). A fixed array, no allocation: a FEN is parsed millions of
+/// times when nets are trained. At most 8 pieces a rank are kept, so 64 places suffice.
+struct Placement {
+    pieces: [(u8, u8); 64],
+    len: usize,
+}
+
+impl Placement {
+    fn as_slice(&self) -> &[(u8, u8)] {
+        &self.pieces[..self.len]
     }
-    let mut placed: Vec<(Square, u8)> = Vec::with_capacity(32);
-    for (i, rank_text) in ranks.iter().enumerate() {
+}
+
+fn parse_placement(field: &str) -> Result<Placement, FenError> {
+    let nranks = 1 + field.bytes().filter(|&c| c == b'/').count();
+    if nranks != 8 {
+        return Err(FenError::RankCount(nranks));
+    }
+    let mut placed = Placement { pieces: [(0, 0); 64], len: 0 };
+    for (i, rank_text) in field.split('/').enumerate() {
         let rank = 7 - i;
         let mut file = 0usize;
         let mut after_digit = false;
@@ -46,7 +59,8 @@ fn parse_placement(field: &str) -> Result<Vec<(Square, u8)>, FenError> {
             } else if let Some(p) = piece_from_char(ch) {
                 after_digit = false;
                 if file < 8 {
-                    placed.push((sq120(file, rank), p));
+                    placed.pieces[placed.len] = (sq120(file, rank) as u8, p);
+                    placed.len += 1;
                 }
                 file += 1;
             } else {
@@ -58,6 +72,45 @@ fn parse_placement(field: &str) -> Result<Vec<(Square, u8)>, FenError> {
         }
     }
     Ok(placed)
+}
+
+/// The whitespace-separated fields of a FEN (4 to 6 of them), without allocating.
+fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
+    let mut fields = [""; 6];
+    let mut n = 0;
+    for f in fen.split_whitespace() {
+        if n < 6 {
+            fields[n] = f;
+        }
+        n += 1;
+    }
+    if !(4..=6).contains(&n) {
+        return Err(FenError::FieldCount(n));
+    }
+    Ok((fields, n))
+}
+
+/// The side to move field: "w" or "b".
+fn parse_side(field: &str) -> Result<Color, FenError> {
+    match field.as_bytes() {
+        [b'w'] => Ok(WHITE),
+        [b'b'] => Ok(BLACK),
+        _ => Err(FenError::SideToMove(field.to_string())),
+    }
+}
+
+/// The halfmove clock and fullmove number of the fields present (0 and 1 when missing; a
+/// fullmove number 0 is read as 1, as python-chess does).
+fn parse_clocks(fields: &[&str]) -> Result<(u32, u32), FenError> {
+    let halfmove = match fields.get(4) {
+        Some(h) => parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?,
+        None => 0,
+    };
+    let fullmove = match fields.get(5) {
+        Some(f) => parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?.max(1),
+        None => 1,
+    };
+    Ok((halfmove, fullmove))
 }
 
 const COLOR_NAMES: [&str; 2] = ["white", "black"];
@@ -76,61 +129,9 @@ impl Board {
     /// Parses a FEN; with `chess960` the castling field may be Shredder-FEN or X-FEN and the
     /// king and rooks may start anywhere on the back rank.
     pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Board, FenError> {
-        // No allocation on the way (a FEN is parsed millions of times when nets are trained):
-        // the fields and the pieces go into fixed arrays.
-        let mut fields = [""; 6];
-        let mut nfields = 0;
-        for f in fen.split_whitespace() {
-            if nfields < 6 {
-                fields[nfields] = f;
-            }
-            nfields += 1;
-        }
-        if !(4..=6).contains(&nfields) {
-            return Err(FenError::FieldCount(nfields));
-        }
-
-        // Board field: collect pieces first, validate, then place them.
-        let nranks = 1 + fields[0].bytes().filter(|&c| c == b'/').count();
-        if nranks != 8 {
-            return Err(FenError::RankCount(nranks));
-        }
-        let mut placed = [(0u8, 0u8); 64];
-        let mut per_kind = [0u8; 8];
-        let mut nplaced = 0;
-        for (i, rank_text) in fields[0].split('/').enumerate() {
-            let rank = 7 - i;
-            let mut file = 0usize;
-            let mut after_digit = false;
-            for ch in rank_text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(FenError::PieceLetter(ch));
-                    }
-                    // "44" for eight empty squares: python-chess rejects it, and so do we.
-                    if after_digit {
-                        return Err(FenError::ConsecutiveDigits(rank + 1, rank_text.to_string()));
-                    }
-                    after_digit = true;
-                    file += d as usize;
-                } else if let Some(p) = piece_from_char(ch) {
-                    after_digit = false;
-                    if file < 8 {
-                        // At most 8 a rank are kept, so the 64 places suffice.
-                        placed[nplaced] = (sq120(file, rank) as u8, p);
-                        per_kind[kind_of(p) as usize] += 1;
-                        nplaced += 1;
-                    }
-                    file += 1;
-                } else {
-                    return Err(FenError::PieceLetter(ch));
-                }
-            }
-            if file != 8 {
-                return Err(FenError::RankLength(rank + 1, file));
-            }
-        }
-        let placed = &placed[..nplaced];
+        let (fields, nfields) = split_fields(fen)?;
+        let placement = parse_placement(fields[0])?;
+        let placed = placement.as_slice();
         for c in [WHITE, BLACK] {
             let kings = placed.iter().filter(|&&(_, p)| p == make_piece(KING, c)).count();
             if kings != 1 {
@@ -154,7 +155,11 @@ impl Board {
         // Kings first (slot 0), then queens, rooks, bishops, knights and pawns, each kind in
         // FEN order: the generator dispatches on each piece's kind, and runs of equal kinds
         // make that branch predictable.
-        // (A counting sort by kind: stable, two passes.)
+        // (A counting sort by kind: stable, three passes.)
+        let mut per_kind = [0u8; 8];
+        for &(_, p) in placed {
+            per_kind[kind_of(p) as usize] += 1;
+        }
         let mut start = [0u8; 8];
         let mut next = 0u8;
         for kind in (PAWN..=KING).rev() {
@@ -171,23 +176,10 @@ impl Board {
             b.put_piece(sq as Square, p);
         }
 
-        b.side = match fields[1].as_bytes() {
-            [b'w'] => WHITE,
-            [b'b'] => BLACK,
-            _ => return Err(FenError::SideToMove(fields[1].to_string())),
-        };
-
+        b.side = parse_side(fields[1])?;
         b.parse_castling(fields[2])?;
         b.parse_ep(fields[3])?;
-
-        if let Some(h) = fields[..nfields].get(4) {
-            b.halfmove = parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?;
-        }
-        if let Some(f) = fields[..nfields].get(5) {
-            let n = parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?;
-            // 0 is accepted for compatibility and read as 1, as python-chess does.
-            b.fullmove = n.max(1);
-        }
+        (b.halfmove, b.fullmove) = parse_clocks(&fields[..nfields])?;
 
         let them = b.side ^ 1;
         if b.is_attacked(b.king_square(them), b.side) {
@@ -204,15 +196,12 @@ impl Board {
     /// piece sets and the key are meaningful (the piece lists keep at most 16 pieces and need
     /// not hold a king), so it is for placement queries, never for move generation.
     pub fn from_fen_loose(fen: &str, chess960: bool) -> Result<Board, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 6 {
-            return Err(FenError::FieldCount(fields.len()));
-        }
-        let placed = parse_placement(fields[0])?;
+        let (fields, nfields) = split_fields(fen)?;
+        let placement = parse_placement(fields[0])?;
         let mut b = Board::empty();
         b.chess960 = chess960;
-        for &(sq, p) in &placed {
-            let c = color_of(p);
+        for &(sq, p) in placement.as_slice() {
+            let (sq, c) = (sq as Square, color_of(p));
             if (b.count[c] as usize) < 16 {
                 b.put_piece(sq, p);
             } else {
@@ -221,17 +210,8 @@ impl Board {
                 b.occ[c] |= crate::chess::geometry::bb_of(sq);
             }
         }
-        b.side = match fields[1] {
-            "w" => WHITE,
-            "b" => BLACK,
-            other => return Err(FenError::SideToMove(other.to_string())),
-        };
-        if let Some(h) = fields.get(4) {
-            b.halfmove = parse_count(h).ok_or_else(|| FenError::HalfmoveClock(h.to_string()))?;
-        }
-        if let Some(f) = fields.get(5) {
-            b.fullmove = parse_count(f).ok_or_else(|| FenError::FullmoveNumber(f.to_string()))?.max(1);
-        }
+        b.side = parse_side(fields[1])?;
+        (b.halfmove, b.fullmove) = parse_clocks(&fields[..nfields])?;
         b.key = b.compute_key();
         Ok(b)
     }

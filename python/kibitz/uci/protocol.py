@@ -23,7 +23,6 @@ import math
 import random
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
@@ -127,7 +126,6 @@ class SearchJob:
     board: Board
     go: GoParams
     timed: bool  # our clock or a movetime was given: the engine's time manager decides
-    start: float  # monotonic seconds of the go
     pondering: bool
     wait_for_stop: bool  # infinite (or pondering): bestmove only after stop/ponderhit
     stop_event: threading.Event = field(default_factory=threading.Event)
@@ -628,7 +626,6 @@ class UciEngine:
             board=board,
             go=go,
             timed=timed,
-            start=time.monotonic(),
             pondering=go.ponder,
             wait_for_stop=go.infinite or go.ponder or no_limit,
         )

@@ -441,16 +441,6 @@ impl<'py> FromPyObject<'_, 'py> for SquareIndex {
     }
 }
 
-/// A square argument 0..63.
-#[allow(dead_code)]
-fn square_arg(square: i64) -> PyResult<usize> {
-    if (0..64).contains(&square) {
-        Ok(sq120(square as usize % 8, square as usize / 8))
-    } else {
-        Err(PyValueError::new_err(format!("square must be 0..63 (A1..H8), got {square}")))
-    }
-}
-
 fn color_arg(color: bool) -> usize {
     if color {
         WHITE

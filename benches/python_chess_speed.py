@@ -1,18 +1,22 @@
-"""kibitz against python-chess (and bulletchess where it installs: it needs Python >= 3.13),
-operation by operation, one sitting, libraries alternated run by run, medians, every
-result checked against python-chess's.
+"""kibitz against python-chess and bulletchess 0.4.0, operation by operation, one sitting,
+libraries alternated run by run, medians, every result checked against python-chess's.
 
 Rows: FEN round trip (parse and write), copy(), the legal move list, san() of every legal
 move, push/pop of every legal move, piece_map(), is_checkmate() and outcome(), status(),
 board editing (set_piece_at / remove_piece_at), mirror(), on 300 positions of random games.
-The ratio is python-chess's median time over kibitz's.
+Each sample repeats a workload until it has run for at least ``--min-ms`` (so that short
+rows are not timer noise); the ratios are python-chess's (bulletchess's) median time over
+kibitz's. bulletchess has no piece_map(), outcome(), status() or mirror(): those cells are
+empty; where its answers differ from python-chess's the cell says so instead of a ratio.
+bulletchess is optional (see docs/perft.md for installing it on Python 3.11).
 
-    python benches/python_chess_speed.py [--runs 7] [--positions 300] [--markdown]
+    python benches/python_chess_speed.py [--runs 7] [--positions 300] [--min-ms 20] [--markdown]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import sys
@@ -100,49 +104,139 @@ def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
     }
 
 
-def timed(f: Callable[[], Any]) -> float:
+def bulletchess_workloads(bc: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
+    """The rows bulletchess has, in its idiom, returning what python-chess's rows return."""
+    boards = [bc.Board.from_fen(f) for f in fens]
+    queen = bc.Piece(bc.WHITE, bc.QUEEN)
+    squares = list(bc.SQUARES)
+
+    def fen_round_trip() -> Any:
+        return [bc.Board.from_fen(f).fen() for f in fens]
+
+    def copy() -> Any:
+        return [b.copy() for b in boards][-1].fen()
+
+    def legal_moves() -> Any:
+        return [len(b.legal_moves()) for b in boards]
+
+    def san_all() -> Any:
+        return [[m.san(b) for m in b.legal_moves()] for b in boards]
+
+    def push_pop() -> Any:
+        n = 0
+        for b in boards:
+            for m in b.legal_moves():
+                b.apply(m)
+                b.undo()
+                n += 1
+        return n
+
+    def editing() -> Any:
+        out = []
+        for f in fens:
+            b = bc.Board.from_fen(f)
+            sq = next(s for s in squares if b[s] is None)
+            b[sq] = queen
+            b[sq] = None
+            out.append(b.fen().split()[0])
+        return out
+
+    return {
+        "FEN round trip": fen_round_trip,
+        "copy()": copy,
+        "legal move list": legal_moves,
+        "san() of every legal move": san_all,
+        "push/pop of every legal move": push_pop,
+        "board editing": editing,
+    }
+
+
+def timed(f: Callable[[], Any], repeat: int) -> float:
+    """Seconds per call of `f`, over `repeat` calls."""
     start = time.perf_counter()
-    f()
-    return time.perf_counter() - start
+    for _ in range(repeat):
+        f()
+    return (time.perf_counter() - start) / repeat
+
+
+def repeats(f: Callable[[], Any], min_seconds: float) -> int:
+    """How many calls of `f` take at least `min_seconds`."""
+    n = 1
+    while timed(f, n) * n < min_seconds:
+        n *= 2
+    return n
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--min-ms", type=float, default=20.0, help="the least time one sample runs")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args(argv)
     fens = positions(args.positions)
-    ours, theirs = workloads(kibitz, fens), workloads(chess, fens)
-    for name in ours:
-        a, b = ours[name](), theirs[name]()
-        if name == "san() of every legal move":  # the same moves, in each generator's order
-            a, b = [sorted(x) for x in a], [sorted(x) for x in b]
-        assert a == b, name
-    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in ours}
+    bulletchess: Any
+    try:
+        bulletchess = importlib.import_module("bulletchess")
+    except ImportError:  # optional: its columns are left out, saying so
+        bulletchess = None
+    libraries: dict[str, dict[str, Callable[[], Any]]] = {
+        "kibitz": workloads(kibitz, fens),
+        "python-chess": workloads(chess, fens),
+    }
+    if bulletchess is not None:
+        libraries["bulletchess"] = bulletchess_workloads(bulletchess, fens)
+    reference = libraries["python-chess"]
+    wrong: dict[str, set[str]] = {lib: set() for lib in libraries}
+    for lib, rows in libraries.items():
+        for name, f in rows.items():
+            a, b = f(), reference[name]()
+            if name == "san() of every legal move":  # the same moves, in each generator's order
+                a, b = [sorted(x) for x in a], [sorted(x) for x in b]
+            if a != b:
+                assert lib != "kibitz", f"kibitz answers {name} differently from python-chess"
+                wrong[lib].add(name)
+    reps = {(lib, name): repeats(f, args.min_ms / 1000) for lib, rows in libraries.items() for name, f in rows.items()}
+    times: dict[tuple[str, str], list[float]] = {key: [] for key in reps}
     for _ in range(args.runs):
-        for name in ours:
-            times[name][0].append(timed(ours[name]))
-            times[name][1].append(timed(theirs[name]))
-    rows = []
-    for name, (ks, cs) in times.items():
-        mk, mc = statistics.median(ks), statistics.median(cs)
-        per = len(fens)
-        rows.append((name, mk / per * 1e6, mc / per * 1e6, mc / mk))
-    header = ("operation (per position)", "kibitz us", "python-chess us", "kibitz faster by")
+        for name in libraries["kibitz"]:
+            for lib, rows in libraries.items():
+                if name in rows:
+                    times[(lib, name)].append(timed(rows[name], reps[(lib, name)]))
+    per = len(fens)
+    med = {key: statistics.median(ts) / per * 1e6 for key, ts in times.items()}
+    with_bullet = "bulletchess" in libraries
+    header = ["operation (per position)", "kibitz us", "python-chess us", "kibitz faster by"]
+    if with_bullet:
+        header += ["bulletchess us", "kibitz vs bulletchess"]
+    rows_out = []
+    for name in libraries["kibitz"]:
+        k, c = med[("kibitz", name)], med[("python-chess", name)]
+        row = [name, f"{k:.2f}", f"{c:.2f}", f"{c / k:.1f}x"]
+        if with_bullet:
+            if ("bulletchess", name) not in med:
+                row += ["-", "no such operation"]
+            else:
+                b = med[("bulletchess", name)]
+                ratio = f"{b / k:.2f}x"
+                row += [f"{b:.2f}", ratio + (" (bulletchess's answers differ)" if name in wrong["bulletchess"] else "")]
+        rows_out.append(row)
     if args.markdown:
         print("| " + " | ".join(header) + " |")
-        print("|---|---|---|---|")
-        for name, k, c, r in rows:
-            print(f"| {name} | {k:.2f} | {c:.2f} | {r:.1f}x |")
+        print("|" + "---|" * len(header))
+        for row in rows_out:
+            print("| " + " | ".join(row) + " |")
     else:
-        for name, k, c, r in rows:
-            print(f"{name:32} {k:10.2f} {c:14.2f} {r:8.1f}x")
-    print(f"(kibitz {kibitz.__version__}, python-chess {chess.__version__}, {len(fens)} positions, {args.runs} runs)")
-    try:
-        import bulletchess  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        print("bulletchess is not installed here (0.4.0 needs Python >= 3.13): its column is left out")
+        widths = [30, 11, 17, 18, 16, 24]
+        print("".join(h.ljust(w) for h, w in zip(header, widths)))
+        for row in rows_out:
+            print("".join(c.ljust(w) for c, w in zip(row, widths)))
+    versions = f"kibitz {kibitz.__version__}, python-chess {chess.__version__}"
+    if with_bullet:
+        versions += f", bulletchess {getattr(bulletchess, '__version__', '0.4.0')}"
+    else:
+        versions += "; bulletchess is not installed here: its columns are left out"
+    print(f"({versions}; {len(fens)} positions, {args.runs} runs, samples of at least {args.min_ms:g} ms)")
     return 0
 
 

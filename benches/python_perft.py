@@ -10,7 +10,7 @@ bulk counting, so every node crosses the Python boundary:
 Positions: the start position to depth 4 and Kiwipete to depth 3 (counts published at
 https://www.chessprogramming.org/Perft_Results; each run asserts its count before its time is
 used). The libraries run in alternation, ``--rounds`` times each (the machine is shared and
-noisy), and the ratios are of median times. Targets: kibitz at least 1.0x
+noisy), and the ratios are of median times. Targets: kibitz at least 1.5x
 bulletchess and at least 20x python-chess on both positions; the script exits with status 1
 when a measured ratio is lower. bulletchess is optional: without it that comparison is
 skipped, saying so. To install it on Python 3.11, see the README's speed section.
@@ -44,8 +44,8 @@ POSITIONS = [
     ("kiwipete", KIWIPETE_FEN, 3, 97_862),
 ]
 
-# The targets: kibitz / bulletchess >= 1.0, kibitz / python-chess >= 20.
-REQUIRED = {"bulletchess": 1.0, "python-chess": 20.0}
+# The targets: kibitz / bulletchess >= 1.5, kibitz / python-chess >= 20.
+REQUIRED = {"bulletchess": 1.5, "python-chess": 20.0}
 
 
 def perft_kibitz(board: kibitz.Board, depth: int) -> int:

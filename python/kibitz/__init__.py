@@ -118,6 +118,7 @@ from kibitz._outcome import Outcome, Termination
 from kibitz._baseboard import BaseBoard
 from kibitz._bitboards import *  # noqa: F403 (the BB_* masks, bit helpers, Status: python-chess's names)
 from kibitz import _bitboards
+from kibitz import _board_ext  # noqa: F401 (sets python-chess's methods written in Python on Board)
 
 __all__ = [
     "AmbiguousMoveError",

@@ -3,28 +3,29 @@ primitives: editing (``set_fen``, ``reset``, ``clear_stack``, ``mirror``, ...), 
 other FEN dialects, XBoard notation, the move-generator variants, the move predicates and
 ``status()``.
 
-They are reached as ordinary attributes of a ``kibitz.Board``: when the Rust class has no
-attribute of a name, it looks the name up in ``EXTENSIONS`` (name -> a function of the
-board that returns the attribute). Each is written from python-chess's documented
-behaviour and checked against python-chess by the tests.
+They become ordinary methods of ``kibitz.Board``: importing this module (``import kibitz``
+does) sets each function of ``EXTENSIONS`` on the class under its name, where the Rust class
+has no attribute of that name. They are not found through a ``__getattr__`` hook: a class
+with one loses CPython's method-call fast path, so every ``board.push(m)`` would build a
+bound-method object. Each is written from python-chess's documented behaviour and checked
+against python-chess by the tests.
 """
 
 from __future__ import annotations
 
 import math
-import types
 from typing import Any, Callable, Dict, Iterator, Optional
 
 from kibitz import _bitboards as bb
-from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, square_file, square_rank
+from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
 from kibitz._core import Board, IllegalMoveError, Move
 
-EXTENSIONS: Dict[str, Callable[[Any], Any]] = {}
+EXTENSIONS: Dict[str, Callable[..., Any]] = {}
 
 
 def method(f: Callable[..., Any]) -> Callable[..., Any]:
     """Registers `f(board, ...)` as the method `board.<name>(...)`."""
-    EXTENSIONS[f.__name__] = lambda board: types.MethodType(f, board)
+    EXTENSIONS[f.__name__] = f
     return f
 
 
@@ -275,116 +276,40 @@ def parse_fen(fen: str, chess960: bool) -> tuple[str, int, int, Optional[int]]:
 
 
 @method
-def set_fen(board: Board, fen: str) -> None:
+def set_fen(self: Board, fen: str) -> None:
     """Sets the position from a FEN; clears the move stack. A bad FEN raises and changes
     nothing."""
-    board._assign(Board(fen, chess960=board.chess960))
+    self._assign(Board(fen, chess960=self.chess960))
 
 
 @method
-def reset(board: Board) -> None:
+def reset(self: Board) -> None:
     """The start position, without history."""
-    board._assign(Board(chess960=board.chess960))
+    self._assign(Board(chess960=self.chess960))
 
 
 @method
-def reset_board(board: Board) -> None:
-    """The start placement; turn, castling rights, en passant and clocks stay; no move stack."""
-    setup = _read(board)
-    setup.placement = _parse_board_fen(bb.STARTING_BOARD_FEN)
-    setup.apply(board)
-
-
-@method
-def clear(board: Board) -> None:
-    """No pieces, White to move, no castling rights, no en passant, clocks 0 and 1."""
-    _Setup({}, chess960=board.chess960).apply(board)
-
-
-@method
-def clear_board(board: Board) -> None:
-    """No pieces; turn, castling rights, en passant and clocks stay; no move stack."""
-    setup = _read(board)
-    setup.placement = {}
-    setup.apply(board)
-
-
-@method
-def clear_stack(board: Board) -> None:
+def clear_stack(self: Board) -> None:
     """Forgets the move stack; the position stays."""
-    board._assign(board.copy(stack=False))
+    self._assign(self.copy(stack=False))
 
 
 @method
-def set_piece_at(board: Board, square: int, piece: Any, promoted: bool = False) -> None:
-    """Puts a piece on a square (None empties it); clears the move stack."""
-    setup = _read(board)
-    sq = SQUARES[square]
-    if piece is None:
-        setup.placement.pop(sq, None)
-    else:
-        setup.placement[sq] = piece.symbol()
-    setup.apply(board)
-
-
-@method
-def remove_piece_at(board: Board, square: int) -> Any:
-    """Takes the piece off a square and returns it (None if it was empty); clears the move stack."""
-    piece = board.piece_at(SQUARES[square])
-    setup = _read(board)
-    setup.placement.pop(SQUARES[square], None)
-    setup.apply(board)
-    return piece
-
-
-@method
-def set_piece_map(board: Board, pieces: Any) -> None:
-    """Sets the placement from a ``{square: Piece}`` mapping; clears the move stack."""
-    setup = _read(board)
-    setup.placement = {SQUARES[sq]: p.symbol() for sq, p in dict(pieces).items()}
-    setup.apply(board)
-
-
-@method
-def set_board_fen(board: Board, fen: str) -> None:
+def set_board_fen(self: Board, fen: str) -> None:
     """Sets the placement from a FEN's board part; clears the move stack."""
     placement = _parse_board_fen(fen)
-    setup = _read(board)
+    setup = _read(self)
     setup.placement = placement
-    setup.apply(board)
+    setup.apply(self)
 
 
 @method
-def set_castling_fen(board: Board, castling_fen: str) -> None:
+def set_castling_fen(self: Board, castling_fen: str) -> None:
     """Sets the castling rights from a FEN castling field (``KQkq``, ``HAha``...); clears
     the move stack."""
-    setup = _read(board)
+    setup = _read(self)
     setup.castling = _castling_mask(setup, castling_fen)
-    setup.apply(board)
-
-
-@method
-def clean_castling_rights(board: Board) -> int:
-    """The castling rights that are usable, as a mask of rook squares."""
-    if board._unplayable is not None:
-        # The core holds at most one right per side of a king; python-chess's rule here.
-        return _read(board).clean_castling()
-    return int(board._clean_castling)
-
-
-def _valid_ep(board: Board) -> Optional[int]:
-    """python-chess's ``_valid_ep_square``: the en-passant square if a pawn can have just
-    crossed it (whether or not it can be taken)."""
-    ep = board.ep_square
-    if not ep or square_rank(ep) != (5 if board.turn else 2):
-        return None
-    pawn = ep - 8 if board.turn else ep + 8
-    origin = ep + 8 if board.turn else ep - 8
-    if not (board.pawns & board.occupied_co[not board.turn]) >> pawn & 1 or board.occupied >> ep & 1:
-        return None
-    if board.occupied >> origin & 1:
-        return None
-    return int(ep)
+    setup.apply(self)
 
 
 def _attackers_mask(board: Board, color: bool, square: int, occupied: int) -> int:
@@ -434,29 +359,29 @@ def _legal_ep(board: Board) -> Optional[int]:
 
 
 @method
-def generate_pseudo_legal_ep(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+def generate_pseudo_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Pseudo-legal en-passant captures from and to the masks."""
-    ep = board.ep_square
+    ep = self.ep_square
     if not ep or not to_mask >> ep & 1:
         return iter(())
-    return iter([Move(c, ep) for c in _pseudo_ep_capturers(board) if from_mask >> c & 1])
+    return iter([Move(c, ep) for c in _pseudo_ep_capturers(self) if from_mask >> c & 1])
 
 
 @method
-def has_chess960_castling_rights(board: Board) -> bool:
+def has_chess960_castling_rights(self: Board) -> bool:
     """Whether a usable castling right is not a standard one (king on e1/e8, rook on a corner)."""
-    if board.move_stack:
-        rights = int(board.castling_rights)
+    if self.move_stack:
+        rights = int(self.castling_rights)
     else:
-        setup = _read(board)
+        setup = _read(self)
         setup.chess960 = True
         rights = setup.clean_castling()
     if rights & ~(bb.BB_A1 | bb.BB_H1 | bb.BB_A8 | bb.BB_H8):
         return True
-    kings = board.kings
-    if rights & bb.BB_RANK_1 and not kings & board.occupied_co[True] & bb.BB_E1:
+    kings = self.kings
+    if rights & bb.BB_RANK_1 and not kings & self.occupied_co[True] & bb.BB_E1:
         return True
-    return bool(rights & bb.BB_RANK_8 and not kings & board.occupied_co[False] & bb.BB_E8)
+    return bool(rights & bb.BB_RANK_8 and not kings & self.occupied_co[False] & bb.BB_E8)
 
 
 # ---------------------------------------------------------------- Chess960 start positions
@@ -518,34 +443,34 @@ def placement_chess960_pos(board: Any) -> Optional[int]:
 
 @method
 def chess960_pos(
-    board: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True
+    self: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True
 ) -> Optional[int]:
     """The index 0..959 of the position as a Chess960 start position, or None."""
-    if board.ep_square:
+    if self.ep_square:
         return None
-    if not ignore_turn and not board.turn:
+    if not ignore_turn and not self.turn:
         return None
-    if not ignore_castling and clean_castling_rights(board) != board.rooks:
+    if not ignore_castling and self.clean_castling_rights() != self.rooks:
         return None
-    if not ignore_counters and (board.fullmove_number != 1 or board.halfmove_clock != 0):
+    if not ignore_counters and (self.fullmove_number != 1 or self.halfmove_clock != 0):
         return None
-    return placement_chess960_pos(board)
+    return placement_chess960_pos(self)
 
 
 @method
-def set_chess960_pos(board: Board, scharnagl: int) -> None:
+def set_chess960_pos(self: Board, scharnagl: int) -> None:
     """Sets up the Chess960 start position of that index (the board becomes a Chess960 board)."""
     placement = _chess960_placement(scharnagl)
     setup = _Setup(placement, chess960=True)
     setup.castling = setup.mask("Rr")
-    setup.apply(board)
+    setup.apply(self)
 
 
 # ---------------------------------------------------------------- FEN dialects and EPD
 
 
 def _castling_shredder(board: Board) -> str:
-    rights = clean_castling_rights(board)
+    rights = board.clean_castling_rights()
     if not rights:
         return "-"
     letters = [FILE_NAMES[square_file(s)].upper() for s in bb.scan_reversed(rights & bb.BB_RANK_1)]
@@ -554,7 +479,7 @@ def _castling_shredder(board: Board) -> str:
 
 
 def _castling_xfen(board: Board) -> str:
-    rights = clean_castling_rights(board)
+    rights = board.clean_castling_rights()
     out = []
     for color, backrank in ((True, bb.BB_RANK_1), (False, bb.BB_RANK_8)):
         king = board.king(color)
@@ -609,21 +534,21 @@ def fen_with(
 
 
 @method
-def shredder_fen(board: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
+def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
     """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
-    return " ".join(_fields(board, True, en_passant))
+    return " ".join(_fields(self, True, en_passant))
 
 
 @method
-def castling_shredder_fen(board: Board) -> str:
+def castling_shredder_fen(self: Board) -> str:
     """The castling field as Shredder-FEN."""
-    return _castling_shredder(board)
+    return _castling_shredder(self)
 
 
 @method
-def castling_xfen(board: Board) -> str:
+def castling_xfen(self: Board) -> str:
     """The castling field as X-FEN (``KQkq``, files for inner rooks)."""
-    return _castling_xfen(board)
+    return _castling_xfen(self)
 
 
 def _epd_operand(board: Board, opcode: str, operand: Any) -> str:
@@ -650,7 +575,7 @@ def _epd_operand(board: Board, opcode: str, operand: Any) -> str:
 
 @method
 def epd(
-    board: Board,
+    self: Board,
     *,
     shredder: bool = False,
     en_passant: str = "legal",
@@ -658,86 +583,12 @@ def epd(
     **operations: Any,
 ) -> str:
     """The EPD: the FEN's first four fields, then the operations (``bm``, ``id``, ...)."""
-    parts = _fields(board, shredder, en_passant)[:4]
-    ops = [_epd_operand(board, opcode, operand) for opcode, operand in operations.items()]
+    parts = _fields(self, shredder, en_passant)[:4]
+    ops = [_epd_operand(self, opcode, operand) for opcode, operand in operations.items()]
     return " ".join(parts + ops)
 
 
 # ---------------------------------------------------------------- mirror and transforms
-
-
-def _board_with(board: Board, piece_at: Callable[[int], Any], turn: bool, rights: int, ep: Optional[int]) -> Board:
-    """A Board from a placement function, turn, castling rights (rook squares) and ep."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            p = piece_at(rank * 8 + file)
-            if p is None:
-                empty += 1
-            else:
-                row += (str(empty) if empty else "") + p.symbol()
-                empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    fields = board.fen().split()
-    ep_name = SQUARE_NAMES[ep] if ep is not None else "-"
-    if board.chess960:
-        castling = "".join(FILE_NAMES[square_file(q)].upper() for q in bb.scan_reversed(rights & bb.BB_RANK_1))
-        castling += "".join(FILE_NAMES[square_file(q)] for q in bb.scan_reversed(rights & bb.BB_RANK_8))
-    else:
-        # A standard board's rights are its corner rooks: H1 = K, A1 = Q, h8 = k, a8 = q.
-        castling = "".join(c for c, q in (("K", 7), ("Q", 0), ("k", 63), ("q", 56)) if rights >> q & 1)
-    fen = " ".join(["/".join(rows), "w" if turn else "b", castling or "-", ep_name, fields[4], fields[5]])
-    try:
-        return Board(fen, chess960=board.chess960)
-    except ValueError:
-        # Rights or an en-passant square the transformed position cannot use are dropped.
-        return Board(
-            " ".join(["/".join(rows), "w" if turn else "b", "-", "-", fields[4], fields[5]]), chess960=board.chess960
-        )
-
-
-@method
-def mirror(board: Board) -> Board:
-    """The position seen from the other side: ranks reversed, colours, turn, castling
-    rights and en passant swapped; no move stack."""
-    from kibitz._core import Piece
-
-    def at(sq: int) -> Any:
-        p = board.piece_at(sq ^ 56)
-        return None if p is None else Piece(p.piece_type, not p.color)
-
-    ep = board.ep_square
-    return _board_with(
-        board, at, not board.turn, bb.flip_vertical(board.castling_rights), None if ep is None else ep ^ 56
-    )
-
-
-@method
-def apply_mirror(board: Board) -> None:
-    """``mirror()`` in place (the move stack is cleared)."""
-    board._assign(mirror(board))
-
-
-@method
-def transform(board: Board, f: Callable[[int], int]) -> Board:
-    """The position with every square mapped by the bitboard transformation ``f`` (e.g.
-    ``flip_horizontal``); castling rights are mapped too and kept where still usable."""
-
-    inverse = {bb.msb(f(1 << s)): s for s in range(64) if f(1 << s)}
-
-    def at(sq: int) -> Any:
-        src = inverse.get(sq)
-        return None if src is None else board.piece_at(src)
-
-    ep = board.ep_square
-    return _board_with(board, at, board.turn, f(board.castling_rights), None if ep is None else bb.msb(f(1 << ep)))
-
-
-@method
-def apply_transform(board: Board, f: Callable[[int], int]) -> None:
-    """``transform(f)`` in place (the move stack is cleared)."""
-    board._assign(transform(board, f))
 
 
 # ---------------------------------------------------------------- notation
@@ -753,64 +604,64 @@ def _standard_castling(board: Board, from_square: int, to_square: int, promotion
 
 
 @method
-def uci(board: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
+def uci(self: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
     """The move in UCI, castling as king-takes-rook when ``chess960`` (default: the
     board's mode)."""
     if chess960 is None:
-        chess960 = board.chess960
+        chess960 = self.chess960
     if not move:
         return "0000"
-    if chess960 and board.is_castling(move) and abs(move.to_square - move.from_square) == 2 and not board.chess960:
+    if chess960 and self.is_castling(move) and abs(move.to_square - move.from_square) == 2 and not self.chess960:
         rook = (7 if move.to_square > move.from_square else 0) + 8 * square_rank(move.from_square)
         return str(SQUARE_NAMES[move.from_square]) + str(SQUARE_NAMES[rook])
-    if not chess960 and board.is_castling(move) and board.color_at(move.to_square) == board.turn:
-        f, t = _standard_castling(board, move.from_square, move.to_square, move.promotion)
+    if not chess960 and self.is_castling(move) and self.color_at(move.to_square) == self.turn:
+        f, t = _standard_castling(self, move.from_square, move.to_square, move.promotion)
         return SQUARE_NAMES[f] + SQUARE_NAMES[t]
     return str(move.uci())
 
 
 @method
-def xboard(board: Board, move: Any, chess960: Optional[bool] = None) -> str:
+def xboard(self: Board, move: Any, chess960: Optional[bool] = None) -> str:
     """The move in XBoard notation: UCI, with castling as ``O-O`` / ``O-O-O`` in Chess960."""
     if chess960 is None:
-        chess960 = board.chess960
-    if not chess960 or not board.is_castling(move):
+        chess960 = self.chess960
+    if not chess960 or not self.is_castling(move):
         return str(move.uci()) if move else "@@@@"
-    return "O-O" if is_kingside_castling(board, move) else "O-O-O"
+    return "O-O" if is_kingside_castling(self, move) else "O-O-O"
 
 
 @method
-def parse_xboard(board: Board, xboard: str) -> Move:
+def parse_xboard(self: Board, xboard: str) -> Move:
     """A move in XBoard notation (SAN or coordinates)."""
-    return board.parse_san(xboard)
+    return self.parse_san(xboard)
 
 
 @method
-def push_xboard(board: Board, xboard: str) -> Move:
+def push_xboard(self: Board, xboard: str) -> Move:
     """Parses and plays a move in XBoard notation."""
-    return board.push_san(xboard)
+    return self.push_san(xboard)
 
 
 @method
-def san_and_push(board: Board, move: Any) -> str:
+def san_and_push(self: Board, move: Any) -> str:
     """The move's SAN, then the move played."""
-    san = board.san(move)
-    board.push(move)
+    san = self.san(move)
+    self.push(move)
     return str(san)
 
 
 @method
-def find_move(board: Board, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move:
+def find_move(self: Board, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move:
     """The legal move from ``from_square`` to ``to_square`` (a pawn reaching the last rank
     promotes to a queen unless told otherwise; king-takes-rook is castling);
     ``IllegalMoveError`` when there is none."""
-    if promotion is None and board.piece_type_at(from_square) == PAWN and square_rank(to_square) in (0, 7):
+    if promotion is None and self.piece_type_at(from_square) == PAWN and square_rank(to_square) in (0, 7):
         promotion = QUEEN
-    f, t = _standard_castling(board, from_square, to_square, promotion)
+    f, t = _standard_castling(self, from_square, to_square, promotion)
     move = Move(f, t, promotion)
-    if not board.is_legal(move):
+    if not self.is_legal(move):
         raise IllegalMoveError(
-            f"no matching legal move for {move.uci()} ({SQUARE_NAMES[from_square]} -> {SQUARE_NAMES[to_square]}) in {board.fen()}"
+            f"no matching legal move for {move.uci()} ({SQUARE_NAMES[from_square]} -> {SQUARE_NAMES[to_square]}) in {self.fen()}"
         )
     return move
 
@@ -834,140 +685,81 @@ def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterato
 
 
 @method
-def generate_pseudo_legal_moves(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Pseudo-legal moves (the king may be left in check) from and to the masks."""
-    return _filtered(board, list(board.pseudo_legal_moves), from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    return _filtered(self, list(self.pseudo_legal_moves), from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
-def generate_pseudo_legal_captures(
-    board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL
-) -> Iterator[Move]:
+def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Pseudo-legal captures (en passant included) from and to the masks."""
-    moves = [m for m in board.pseudo_legal_moves if board.is_capture(m)]
-    return _filtered(board, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    moves = [m for m in self.pseudo_legal_moves if self.is_capture(m)]
+    return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
-def generate_castling_moves(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal castling moves; ``to_mask`` is matched against the rook's square."""
-    moves = [m for m in board.legal_moves if board.is_castling(m)]
-    return _filtered(board, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    moves = [m for m in self.legal_moves if self.is_castling(m)]
+    return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
-def generate_legal_ep(board: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal en-passant captures from and to the masks."""
-    moves = [m for m in board.legal_moves if board.is_en_passant(m)]
-    return _filtered(board, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    moves = [m for m in self.legal_moves if self.is_en_passant(m)]
+    return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
-def has_pseudo_legal_en_passant(board: Board) -> bool:
+def has_pseudo_legal_en_passant(self: Board) -> bool:
     """Whether a pawn of the side to move can take en passant, legal or not."""
-    return board.ep_square is not None and bool(_pseudo_ep_capturers(board))
+    return self.ep_square is not None and bool(_pseudo_ep_capturers(self))
 
 
 # ---------------------------------------------------------------- predicates
 
 
 @method
-def is_kingside_castling(board: Board, move: Any) -> bool:
-    return bool(board.is_castling(move) and square_file(move.to_square) > square_file(move.from_square))
+def is_kingside_castling(self: Board, move: Any) -> bool:
+    return bool(self.is_castling(move) and square_file(move.to_square) > square_file(move.from_square))
 
 
 @method
-def is_queenside_castling(board: Board, move: Any) -> bool:
-    return bool(board.is_castling(move) and square_file(move.to_square) < square_file(move.from_square))
+def is_queenside_castling(self: Board, move: Any) -> bool:
+    return bool(self.is_castling(move) and square_file(move.to_square) < square_file(move.from_square))
 
 
 @method
-def is_irreversible(board: Board, move: Any) -> bool:
+def is_irreversible(self: Board, move: Any) -> bool:
     """Whether the move can never be taken back in this game: a capture or pawn move, one
     that loses castling rights, or any move while an en-passant capture is possible."""
-    if board.is_zeroing(move) or board.has_legal_en_passant():
+    if self.is_zeroing(move) or self.has_legal_en_passant():
         return True
-    rights = board.castling_rights
+    rights = self.castling_rights
     touched = (1 << move.from_square) ^ (1 << move.to_square)
     if touched & rights:
         return True
-    if rights & bb.BB_RANK_1 and touched & board.kings & board.occupied_co[True]:
+    if rights & bb.BB_RANK_1 and touched & self.kings & self.occupied_co[True]:
         return True
-    return bool(rights & bb.BB_RANK_8 and touched & board.kings & board.occupied_co[False])
+    return bool(rights & bb.BB_RANK_8 and touched & self.kings & self.occupied_co[False])
 
 
 @method
-def is_into_check(board: Board, move: Any) -> bool:
+def is_into_check(self: Board, move: Any) -> bool:
     """Whether a pseudo-legal move would leave the mover's own king in check."""
-    return bool(board.is_pseudo_legal(move) and not board.is_legal(move))
+    return bool(self.is_pseudo_legal(move) and not self.is_legal(move))
 
 
 @method
-def was_into_check(board: Board) -> bool:
+def was_into_check(self: Board) -> bool:
     """Whether the side that just moved left its king in check (never, on a kibitz board)."""
-    king = board.king(not board.turn)
-    return king is not None and bool(board.is_attacked_by(board.turn, king))
+    king = self.king(not self.turn)
+    return king is not None and bool(self.is_attacked_by(self.turn, king))
 
 
 for _name in ("is_variant_end", "is_variant_win", "is_variant_loss", "is_variant_draw"):
-    EXTENSIONS[_name] = lambda board: types.MethodType(lambda self: False, board)
-
-
-@method
-def status(board: Board) -> bb.Status:
-    """What is wrong with the position, as python-chess's ``Status`` flags."""
-    errors = bb.Status.VALID
-    occupied, white, black = board.occupied, board.occupied_co[True], board.occupied_co[False]
-    if not occupied:
-        errors |= bb.Status.EMPTY
-    if not white & board.kings:
-        errors |= bb.Status.NO_WHITE_KING
-    if not black & board.kings:
-        errors |= bb.Status.NO_BLACK_KING
-    if bb.popcount(board.kings) > 2:
-        errors |= bb.Status.TOO_MANY_KINGS
-    if bb.popcount(white) > 16:
-        errors |= bb.Status.TOO_MANY_WHITE_PIECES
-    if bb.popcount(black) > 16:
-        errors |= bb.Status.TOO_MANY_BLACK_PIECES
-    if bb.popcount(white & board.pawns) > 8:
-        errors |= bb.Status.TOO_MANY_WHITE_PAWNS
-    if bb.popcount(black & board.pawns) > 8:
-        errors |= bb.Status.TOO_MANY_BLACK_PAWNS
-    if board.pawns & bb.BB_BACKRANKS:
-        errors |= bb.Status.PAWNS_ON_BACKRANK
-    if board.castling_rights != clean_castling_rights(board):
-        errors |= bb.Status.BAD_CASTLING_RIGHTS
-    valid_ep = _valid_ep(board)
-    if board.ep_square != valid_ep:
-        errors |= bb.Status.INVALID_EP_SQUARE
-    if was_into_check(board):
-        errors |= bb.Status.OPPOSITE_CHECK
-    checkers = board.checkers_mask()
-    our_kings = board.kings & board.occupied_co[board.turn]
-    if checkers:
-        n = bb.popcount(checkers)
-        if n > 2:
-            errors |= bb.Status.TOO_MANY_CHECKERS
-        if valid_ep is not None:
-            # The pawn that just made the double step, and where it came from: a check by
-            # another piece is possible only if that step uncovered it.
-            pushed_to, pushed_from = valid_ep ^ 8, valid_ep ^ 24
-            occupied_before = (occupied & ~(1 << pushed_to)) | (1 << pushed_from)
-            if n > 1 or (
-                bb.msb(checkers) != pushed_to
-                and any(_attackers_mask(board, not board.turn, k, occupied_before) for k in bb.scan_reversed(our_kings))
-            ):
-                errors |= bb.Status.IMPOSSIBLE_CHECK
-        elif n > 2 or (n == 2 and bb.ray(bb.lsb(checkers), bb.msb(checkers)) & our_kings):
-            errors |= bb.Status.IMPOSSIBLE_CHECK
-    return errors
-
-
-@method
-def is_valid(board: Board) -> bool:
-    """Whether ``status()`` is ``VALID``."""
-    return bool(status(board) == bb.Status.VALID)
+    EXTENSIONS[_name] = lambda self: False
 
 
 # ---------------------------------------------------------------- python-chess internals its modules call
@@ -975,7 +767,7 @@ def is_valid(board: Board) -> bool:
 
 @method
 def _from_chess960(
-    board: Board,
+    self: Board,
     chess960: bool,
     from_square: int,
     to_square: int,
@@ -986,21 +778,21 @@ def _from_chess960(
     chess.polyglot calls this on the boards it is given."""
     if not chess960 and promotion is None and drop is None:
         targets = {(4, 7): 6, (4, 0): 2, (60, 63): 62, (60, 56): 58}
-        if (from_square, to_square) in targets and board.kings >> from_square & 1:
+        if (from_square, to_square) in targets and self.kings >> from_square & 1:
             return Move(from_square, targets[(from_square, to_square)])
     return Move(from_square, to_square, promotion)  # drops never occur in standard chess
 
 
 @method
-def _to_chess960(board: Board, move: Any) -> Move:
+def _to_chess960(self: Board, move: Any) -> Move:
     """A standard castling move as king takes rook (other moves unchanged)."""
     if (
         move.from_square in (4, 60)
-        and board.kings >> move.from_square & 1
+        and self.kings >> move.from_square & 1
         and abs(move.to_square - move.from_square) == 2
     ):
         rook = move.from_square + (3 if move.to_square > move.from_square else -4)
-        if board.rooks >> rook & 1:
+        if self.rooks >> rook & 1:
             return Move(move.from_square, rook)
     return move if isinstance(move, Move) else Move(move.from_square, move.to_square, move.promotion)
 
@@ -1092,15 +884,25 @@ def _epd_operations(text: str, position: Callable[[], Board]) -> Dict[str, Any]:
 
 
 @method
-def set_epd(board: Board, epd: str) -> Dict[str, Any]:
+def set_epd(self: Board, epd: str) -> Dict[str, Any]:
     """Sets the position from an EPD (the FEN's first four fields, then operations) and
     returns the operations; ``hmvc`` and ``fmvn`` become the clocks (else 0 and 1)."""
     fields = epd.strip().rstrip(";").split(None, 4)
     if len(fields) <= 4:
-        board.set_fen(epd)
+        self.set_fen(epd)
         return {}
     head = fields[:4]
-    ops = _epd_operations(fields[4], lambda: type(board)(" ".join(head) + " 0 1", chess960=board.chess960))
+    ops = _epd_operations(fields[4], lambda: type(self)(" ".join(head) + " 0 1", chess960=self.chess960))
     clocks = [str(ops["hmvc"]) if "hmvc" in ops else "0", str(ops["fmvn"]) if "fmvn" in ops else "1"]
-    board.set_fen(" ".join(head + clocks))
+    self.set_fen(" ".join(head + clocks))
     return ops
+
+
+def _install() -> None:
+    """Sets the functions above on the Board class (the Rust class's own attributes win)."""
+    for name, function in EXTENSIONS.items():
+        if not hasattr(Board, name):
+            setattr(Board, name, function)
+
+
+_install()

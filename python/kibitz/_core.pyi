@@ -505,7 +505,7 @@ class Board:
         """The pin ray of a piece (all squares when not pinned), as a mask."""
     def _assign(self, other: Board) -> None:
         """Makes this board a copy of another (position, history, root)."""
-    # Written in Python (kibitz._board_ext), reached through __getattr__.
+    # Written in Python (kibitz._board_ext), set on the class when kibitz is imported.
     def set_fen(self, fen: str) -> None:
         """Sets the position from a FEN and clears the move stack."""
     def set_epd(self, epd: str) -> dict[str, Any]:

@@ -430,6 +430,13 @@ pub struct PyPiece {
     white: bool,
 }
 
+impl PyPiece {
+    /// The piece code (`kind | colour << 3`) of this piece.
+    pub(crate) fn code(&self) -> u8 {
+        crate::make_piece(self.kind, if self.white { crate::WHITE } else { crate::BLACK })
+    }
+}
+
 static PIECES: PyOnceLock<Vec<Py<PyPiece>>> = PyOnceLock::new();
 
 /// The interned Piece of a kind (1..6) and colour.

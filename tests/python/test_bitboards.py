@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzzing import examples
 
 bitboards = st.integers(0, (1 << 64) - 1) | st.sampled_from([0, 1, 1 << 63, (1 << 64) - 1, 0x8100_0000_0000_0081])
 squares = st.integers(0, 63)
@@ -38,7 +39,7 @@ UNARY = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(bitboards)
 def test_bit_helpers_shifts_and_flips(bb: int) -> None:
     for name in UNARY:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzzing import examples
 
 
 def random_positions(seed: int, plies: int = 60, chess960: bool = False) -> list[str]:
@@ -45,7 +46,7 @@ def outcome(f):  # type: ignore[no-untyped-def]
         return ("raises", type(e).__name__)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_queries_match_python_chess(seed: int, chess960: bool) -> None:
     for fen in random_positions(seed, chess960=chess960):
@@ -75,7 +76,7 @@ def test_queries_match_python_chess(seed: int, chess960: bool) -> None:
             assert ours.epd(bm=km, id='q"1', c0=None, n=3) == theirs.epd(bm=m, id='q"1', c0=None, n=3)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1), st.integers(-(2**64), 2**64 - 1))
 def test_generators_with_masks_match_python_chess(seed: int, from_mask: int, to_mask: int) -> None:
     for fen in random_positions(seed, 40)[::5]:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzzing import examples
 
 # ---------------------------------------------------------------- helpers
 
@@ -54,6 +55,8 @@ def observe(board: Any) -> dict[str, Any]:
         "pseudo_ep": sorted(m.uci() for m in board.generate_pseudo_legal_ep()),
         "insufficient": board.is_insufficient_material(),
         "chess960_pos": board.chess960_pos(),
+        "mirror": board.mirror().fen(en_passant="fen"),
+        "mirror_status": int(board.mirror().status()),
     }
 
 
@@ -117,6 +120,11 @@ edit = st.one_of(
     st.tuples(st.just("set_fen"), fens()),
     st.tuples(st.just("set_chess960_pos"), st.integers(-1, 960)),
     st.tuples(st.just("turn")),
+    st.tuples(st.just("apply_mirror")),
+    st.tuples(
+        st.just("apply_transform"),
+        st.sampled_from(["flip_vertical", "flip_horizontal", "flip_diagonal", "flip_anti_diagonal", "shift_up"]),
+    ),
 )
 
 
@@ -131,6 +139,8 @@ def apply(board: Any, step: tuple[Any, ...], module: Any) -> Any:
         return None if p is None else p.symbol()
     if name == "set_piece_map":
         return board.set_piece_map({sq: module.Piece(p.piece_type, p.color) for sq, p in args[0].items()})
+    if name == "apply_transform":
+        return board.apply_transform(getattr(module, args[0]))
     if name == "turn":
         # python-chess's turn is an attribute; kibitz's boards change turn through set_fen.
         return board.set_fen(
@@ -142,7 +152,7 @@ def apply(board: Any, step: tuple[Any, ...], module: Any) -> Any:
 # ---------------------------------------------------------------- tests
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fens(), st.booleans())
 def test_fen_reading_and_writing_match_python_chess(fen: str, chess960: bool) -> None:
     k = outcome(lambda: kibitz.Board(fen, chess960=chess960))
@@ -154,7 +164,7 @@ def test_fen_reading_and_writing_match_python_chess(fen: str, chess960: bool) ->
         assert issubclass(k[1], c[1])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([chess.STARTING_FEN, None, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]), st.lists(edit, max_size=8))
 def test_edit_sequences_match_python_chess(start: Optional[str], steps: list[tuple[Any, ...]]) -> None:
     kb, cb = kibitz.Board(start), chess.Board(start)

@@ -21,6 +21,7 @@ import kibitz
 import reference
 from kibitz import FenError, IllegalMoveError
 from kibitz.testing import games, rare_rule_positions
+from fuzzing import examples
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "chess960.perft"
 
@@ -128,7 +129,7 @@ def check_position(board: kibitz.Board, ref: chess.Board) -> None:
     assert board.is_check() == ref.is_check()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(min_plies=10, max_plies=120, chess960=True))
 def test_random_960_games_agree_with_python_chess(board: kibitz.Board) -> None:
     """Every position along a random game: FEN, legal moves, Shredder round trip."""
@@ -145,7 +146,7 @@ def test_random_960_games_agree_with_python_chess(board: kibitz.Board) -> None:
     assert replay.fen() == board.fen()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rare_rule_positions(chess960=True))
 def test_960_positions_with_castling_perft_agrees(board: kibitz.Board) -> None:
     ref = board.to_chess()

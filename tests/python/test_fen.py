@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import kibitz
 import reference
 from perft_data import STARTING_FEN, load_chess960, load_perftsuite, load_tricky
+from fuzzing import examples
 
 SUITE_FENS = [case.fen for case in load_perftsuite()]
 TRICKY_FENS = [case.fen for case in load_tricky()]
@@ -23,7 +24,7 @@ CHESS960_FENS = [case.fen for case in load_chess960()][::40]
 SEED_FENS = SUITE_FENS + TRICKY_FENS + CHESS960_FENS
 
 FUZZ_SETTINGS = settings(
-    max_examples=1500,
+    max_examples=examples(1500),
     deadline=None,
     derandomize=False,
     suppress_health_check=[HealthCheck.too_slow],

@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzzing import examples
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=120))
 def test_san_of_every_legal_move_matches_python_chess(rnd: random.Random, plies: int) -> None:
     """At every ply of a random game, SAN of each legal move equals python-chess's, and

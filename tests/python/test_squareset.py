@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzzing import examples
 
 masks = st.integers(0, (1 << 64) - 1) | st.sampled_from([0, 1, 1 << 63, (1 << 64) - 1])
 ints = masks | st.integers(-(1 << 70), 1 << 70)
@@ -52,7 +53,7 @@ NULLARY = ["pop", "clear", "copy", "mirror", "tolist", "__len__", "__bool__", "_
            "__repr__", "__reversed__", "__iter__"]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     masks,
     st.lists(

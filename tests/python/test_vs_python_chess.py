@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import kibitz
 import reference
 from perft_data import KIWIPETE_FEN, STARTING_FEN, load_perftsuite
+from fuzzing import examples
 
 MAX_PLIES = 300
 GAMES_PER_RUN = 2000
@@ -75,7 +76,7 @@ def test_random_games_match_python_chess(start: str, seed: int, length: int) -> 
 
 
 PUSH_POP_SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=False,
     suppress_health_check=[HealthCheck.too_slow],
@@ -111,7 +112,7 @@ def test_random_push_pop_sequences(start: str, seed: int, length: int) -> None:
     note(f"start={start!r} ops={log}")
 
 
-@settings(max_examples=200, deadline=None, derandomize=False)
+@settings(max_examples=examples(200), deadline=None, derandomize=False)
 @given(start=st.sampled_from(START_FENS), seed=seeds, split=st.integers(0, 40))
 def test_copies_are_independent(start: str, seed: int, split: int) -> None:
     """A copy starts equal, then the two boards play different games without interference."""

@@ -18,6 +18,9 @@
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod methods;
+mod setup;
+
+use setup::{piece_code, status_flags, Setup};
 
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
@@ -417,6 +420,11 @@ pub struct PyBoard {
 pub(crate) struct SquareIndex(usize);
 
 impl SquareIndex {
+    /// The square's number, a1 = 0.
+    pub(crate) fn index(self) -> usize {
+        self.0
+    }
+
     /// The mailbox cell of the square.
     pub(crate) fn cell(self) -> usize {
         sq120(self.0 % 8, self.0 / 8)

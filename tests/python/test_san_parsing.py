@@ -32,3 +32,27 @@ def test_parse_san_answers_as_python_chess(fen: str | None, san: str) -> None:
             return type(e).__name__
 
     assert answer(kibitz) == answer(chess)
+
+
+def test_castling_in_san_picks_the_side_the_text_names_in_every_chess960_start() -> None:
+    """O-O and O-O-O in each of the 960 starting positions with only kings and rooks left
+    on the back ranks: the king may already stand on its castled square (g1 for O-O, c1 for
+    O-O-O), where the move's direction cannot tell the sides apart."""
+    checked = 0
+    for n in range(960):
+        cb = chess.Board.from_chess960_pos(n)
+        for sq in list(chess.SquareSet(chess.BB_BACKRANKS)):
+            if cb.piece_type_at(sq) not in (chess.KING, chess.ROOK):
+                cb.remove_piece_at(sq)
+        fen = cb.fen()
+        kb = kibitz.Board(fen, chess960=True)
+        for san in ("O-O", "O-O-O", "0-0", "0-0-0"):
+            try:
+                expected = cb.parse_san(san).uci()
+            except chess.IllegalMoveError:  # a rook in the way of the other
+                with pytest.raises(kibitz.IllegalMoveError):
+                    kb.parse_san(san)
+                continue
+            assert kb.parse_san(san).uci() == expected, (fen, san)
+            checked += 1
+    assert checked > 960 * 3

@@ -80,7 +80,7 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
         let moves = st.legal_moves().to_vec();
         return moves
             .into_iter()
-            .find(|m| m.is_castle() && (file_of(m.to()) > file_of(m.from())) == kingside)
+            .find(|m| m.is_castle() && (file_of(m.to()) == 6) == kingside)
             .ok_or_else(|| illegal(&st.core));
     }
     let Some(p) = san_parts(san) else {

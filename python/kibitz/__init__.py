@@ -239,6 +239,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them on first use
     from kibitz.analysis import analyse_games as analyse_games, read_games as read_games
+    from kibitz.tensor import pgn_to_tensors as pgn_to_tensors, to_tensors as to_tensors
 
 
 # Submodules python-chess code reaches as attributes of the package (``chess.polyglot``).
@@ -254,10 +255,10 @@ def __getattr__(name: str) -> object:
         return getattr(analysis, name)
     if name in _bitboards._LAZY_TABLES:  # python-chess's sliding-attack tables, built on first use
         return _bitboards.lazy_table(name)
-    if name == "to_tensors":  # board planes for a batch (NumPy is imported only then)
-        from kibitz.tensor import to_tensors
+    if name in ("to_tensors", "pgn_to_tensors"):  # board planes (NumPy is imported only then)
+        from kibitz import tensor
 
-        return to_tensors
+        return getattr(tensor, name)
     if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
         import importlib
 

@@ -852,6 +852,11 @@ class PgnReader:
         self,
     ) -> tuple[int, int, dict[str, str], str, bool, list[str], str | None, str | None]:
         """The next game: (number, line, headers, start FEN, Chess960, UCI moves, result, error)."""
+    def planes_chunk(
+        self, max_positions: int, canonical: bool, dtype: str
+    ) -> tuple[bytearray, bytearray, bytearray, bytearray, int, int] | None:
+        """The next chunk of training positions of whole finished games: (planes, move
+        indexes, results, game numbers, n, games skipped), or None at the end."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

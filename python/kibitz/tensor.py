@@ -21,21 +21,35 @@ to move always plays up the board in planes 0-5 and plane 17 is all ones.
 without the GIL and without a Python loop per position, into ``out`` when given. dtype
 is ``float32`` (the default) or ``uint8``. NumPy is needed only here: ``pip install
 kibitz[numpy]``.
+
+``pgn_to_tensors(source)`` reads a PGN file (a path or a file object; ``.pgn.gz`` and
+``.pgn.zst`` too) in chunks of training data, all made in Rust: the planes of the position
+before each move of each finished game's main line, the move played there as an index, the
+game's result, and the game's number. A move's index is ``from * 64 + to + 4096 * k``:
+squares a1 = 0 .. h8 = 63 as ``Move.uci()`` names them (castling as the king's move in
+standard chess, king takes rook in Chess960), ``k`` = 1, 2, 3 for a promotion to a knight,
+bishop or rook and 0 otherwise (a queen promotion is the pawn's plain move), so 16,384
+classes. With ``canonical=True`` the squares are mirrored (``^ 56``) when Black is to move,
+as the planes are, and the result is the side to move's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, cast
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Union, cast
 
-from kibitz._core import Board, board_planes, fill_planes_at
+from kibitz._core import Board, PgnReader, board_planes, fill_planes_at
 
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["board_to_tensor", "to_tensors", "PLANES"]
+__all__ = ["board_to_tensor", "to_tensors", "pgn_to_tensors", "move_index", "PgnChunk", "PLANES", "MOVE_INDEXES"]
 
 #: Planes per position.
 PLANES = 18
+
+#: The number of move indexes (``move_index``): 64 x 64 squares x 4 promotion kinds.
+MOVE_INDEXES = 4 * 64 * 64
 
 _DTYPES = ("float32", "uint8")
 
@@ -94,3 +108,63 @@ def to_tensors(
     address = out.__array_interface__["data"][0]
     fill_planes_at(items, address, out.nbytes, canonical, out.dtype.name, chess960)
     return out
+
+
+def move_index(board: Any, move: Any, canonical: bool = False) -> int:
+    """The index ``pgn_to_tensors`` gives ``move`` played in ``board`` (a kibitz or
+    python-chess board): ``from * 64 + to + 4096 * k`` as the module's text says."""
+    uci = board.uci(move)
+    from_square = (int(uci[1]) - 1) * 8 + "abcdefgh".index(uci[0])
+    to_square = (int(uci[3]) - 1) * 8 + "abcdefgh".index(uci[2])
+    if canonical and not board.turn:
+        from_square ^= 56
+        to_square ^= 56
+    k = {"n": 1, "b": 2, "r": 3}.get(uci[4:], 0)
+    return from_square * 64 + to_square + 4096 * k
+
+
+class PgnChunk(NamedTuple):
+    """Training positions from whole games: ``n`` positions, each the one before a move."""
+
+    planes: "numpy.ndarray[Any, Any]"
+    """(n, 18, 8, 8) planes, float32 or uint8."""
+    moves: "numpy.ndarray[Any, Any]"
+    """(n,) int32 move indexes (``move_index``)."""
+    results: "numpy.ndarray[Any, Any]"
+    """(n,) int8 results: 1, 0, -1 for White (for the side to move when canonical)."""
+    games: "numpy.ndarray[Any, Any]"
+    """(n,) int64 game numbers, 1-based, in the file."""
+    skipped: int
+    """Games read for this chunk but left out: unfinished (no result), or with an error."""
+
+
+def pgn_to_tensors(
+    source: Union[str, "os.PathLike[str]", Any],
+    chunk: int = 4096,
+    canonical: bool = False,
+    dtype: Any = None,
+) -> Iterator[PgnChunk]:
+    """The games of a PGN file as training data, in chunks of about ``chunk`` positions
+    (whole games; at least one game a chunk). Games without a result (``*``) or with an
+    error are left out and counted in ``skipped``. Reading, replay and planes are in Rust;
+    each array is a view of a buffer made for it (no copy)."""
+    from kibitz.analysis.reader import _Opened
+
+    np = _numpy()
+    name = "float32" if dtype is None else _dtype_name(dtype)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
+    opened = _Opened(source)
+    try:
+        reader = PgnReader(opened)
+        while (part := reader.planes_chunk(chunk, canonical, name)) is not None:
+            planes, moves, results, games, n, skipped = part
+            yield PgnChunk(
+                np.frombuffer(planes, name).reshape(n, PLANES, 8, 8),
+                np.frombuffer(moves, np.int32),
+                np.frombuffer(results, np.int8),
+                np.frombuffer(games, np.int64),
+                skipped,
+            )
+    finally:
+        opened.close()

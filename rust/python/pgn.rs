@@ -9,7 +9,10 @@
 use std::io::{Error as IoError, Read};
 
 use super::{fen_err, move_err};
-use crate::{Board as CoreBoard, PgnReader as CoreReader};
+use super::tensor::{dtype_arg, write_ones};
+use crate::{
+    sq64, Board as CoreBoard, Move, PgnGame, PgnReader as CoreReader, BISHOP, BLACK, KNIGHT, PLANE_VALUES, ROOK,
+};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
@@ -88,8 +91,148 @@ pub struct PyPgnReader {
     inner: CoreReader<PyFile>,
 }
 
+impl PyPgnReader {
+    /// The next game, or the source's own error (a Python exception it raised, else OSError).
+    fn next_core_game(&mut self) -> PyResult<Option<PgnGame>> {
+        match self.inner.next_game() {
+            Ok(g) => Ok(g),
+            Err(e) => Err(match self.inner.source_mut().error.take() {
+                Some(py_err) => py_err,
+                None => PyOSError::new_err(e.to_string()),
+            }),
+        }
+    }
+}
+
+/// A game's result from White's side: 1, 0, -1; None when unfinished or missing.
+fn white_result(result: Option<&str>) -> Option<i8> {
+    match result? {
+        "1-0" => Some(1),
+        "0-1" => Some(-1),
+        "1/2-1/2" => Some(0),
+        _ => None,
+    }
+}
+
+/// The training index of move `m` in `board` (the position it is played from):
+/// `from * 64 + to + 4096 * k`, squares a1 = 0 .. h8 = 63 as `Move.uci()` names them
+/// (castling as the king's move in standard chess, king takes rook in Chess960), k = 1, 2, 3
+/// for a promotion to a knight, bishop, rook and 0 otherwise; squares mirrored (`^ 56`) when
+/// `flip` (canonical planes with Black to move).
+fn move_index(board: &CoreBoard, m: Move, flip: bool) -> i32 {
+    let (mut from, mut to) = (sq64(m.from()), sq64(board.uci_target(m)));
+    if flip {
+        from ^= 56;
+        to ^= 56;
+    }
+    let k = match m.promo() {
+        KNIGHT => 1,
+        BISHOP => 2,
+        ROOK => 3,
+        _ => 0,
+    };
+    (from * 64 + to + 4096 * k) as i32
+}
+
+/// One finished game, replayed: its start and main line.
+struct Replay {
+    index: u64,
+    board: CoreBoard,
+    moves: Vec<Move>,
+    result: i8,
+}
+
+impl Replay {
+    /// The game ready to replay, or None when it is left out: unfinished (no result), with
+    /// an error, or with a start position or move that does not read.
+    fn of(game: PgnGame) -> Option<Replay> {
+        if game.error.is_some() {
+            return None;
+        }
+        let result = white_result(game.result.as_deref())?;
+        let mut board = CoreBoard::from_fen_with(&game.start_fen, game.chess960).ok()?;
+        let start = board.clone();
+        let mut moves = Vec::with_capacity(game.moves.len());
+        for text in &game.moves {
+            let m = board.parse_uci(text).ok()?;
+            board.make_move(m);
+            moves.push(m);
+        }
+        Some(Replay { index: game.index, board: start, moves, result })
+    }
+}
+
 #[pymethods]
 impl PyPgnReader {
+    /// The next chunk of training positions: the position before each move of the main
+    /// line of whole finished games, about `max_positions` of them (at least one game), as
+    /// `(planes, moves, results, games, n, skipped)`: bytearrays of n x 1,152 values of
+    /// `dtype` (the planes, `canonical` as `Board.to_tensor` has it), n int32 move indexes
+    /// (`move_index`), n int8 results (1, 0, -1 for White; for the side to move when
+    /// `canonical`), n int64 game numbers (1-based, in the file); `skipped` counts the games
+    /// left out (no result, or an error). None at the end of the file.
+    #[allow(clippy::type_complexity)]
+    fn planes_chunk<'py>(
+        &mut self,
+        py: Python<'py>,
+        max_positions: usize,
+        canonical: bool,
+        dtype: &str,
+    ) -> PyResult<
+        Option<(
+            Bound<'py, PyByteArray>,
+            Bound<'py, PyByteArray>,
+            Bound<'py, PyByteArray>,
+            Bound<'py, PyByteArray>,
+            usize,
+            u64,
+        )>,
+    > {
+        let dtype = dtype_arg(dtype)?;
+        let mut games = Vec::new();
+        let (mut n, mut skipped, mut seen) = (0usize, 0u64, false);
+        while n < max_positions.max(1) {
+            let Some(game) = self.next_core_game()? else { break };
+            seen = true;
+            match Replay::of(game) {
+                Some(r) => {
+                    n += r.moves.len();
+                    games.push(r);
+                }
+                None => skipped += 1,
+            }
+        }
+        if !seen {
+            return Ok(None);
+        }
+        let per = PLANE_VALUES * dtype.size();
+        let (mut moves, mut results, mut numbers) =
+            (Vec::with_capacity(n * 4), Vec::with_capacity(n), Vec::with_capacity(n * 8));
+        let planes = PyByteArray::new_with(py, n * per, |bytes| {
+            let mut chunks = bytes.chunks_exact_mut(per);
+            for g in &mut games {
+                for &m in &g.moves {
+                    let flip = canonical && g.board.side_to_move() == BLACK;
+                    let chunk = chunks.next().expect("one chunk per position");
+                    write_ones(&g.board, canonical, dtype, chunk);
+                    moves.extend_from_slice(&move_index(&g.board, m, flip).to_ne_bytes());
+                    results.push((if flip { -g.result } else { g.result }) as u8);
+                    numbers.extend_from_slice(&(g.index as i64).to_ne_bytes());
+                    g.board.make_move(m);
+                }
+            }
+            Ok(())
+        })?;
+        Ok(Some((
+            planes,
+            PyByteArray::new(py, &moves),
+            PyByteArray::new(py, &results),
+            PyByteArray::new(py, &numbers),
+            n,
+            skipped,
+        )))
+    }
+
     #[new]
     fn new(file: Py<PyAny>) -> Self {
         PyPgnReader { inner: CoreReader::new(PyFile::new(file)) }
@@ -106,16 +249,7 @@ impl PyPgnReader {
     ) -> PyResult<
         Option<(u64, u64, Bound<'py, PyDict>, String, bool, Bound<'py, PyList>, Option<String>, Option<String>)>,
     > {
-        let game = match self.inner.next_game() {
-            Ok(Some(g)) => g,
-            Ok(None) => return Ok(None),
-            Err(e) => {
-                return Err(match self.inner.source_mut().error.take() {
-                    Some(py_err) => py_err,
-                    None => PyOSError::new_err(e.to_string()),
-                })
-            }
-        };
+        let Some(game) = self.next_core_game()? else { return Ok(None) };
         let headers = PyDict::new(py);
         for (k, v) in &game.headers {
             headers.set_item(k, v)?;

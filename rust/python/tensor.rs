@@ -14,12 +14,12 @@ use crate::{fill_planes, set_planes, Board as CoreBoard, PLANE_VALUES};
 
 /// The element types planes can be written as.
 #[derive(Clone, Copy)]
-enum Dtype {
+pub(crate) enum Dtype {
     F32,
     U8,
 }
 
-fn dtype_arg(name: &str) -> PyResult<Dtype> {
+pub(crate) fn dtype_arg(name: &str) -> PyResult<Dtype> {
     match name {
         "float32" => Ok(Dtype::F32),
         "uint8" => Ok(Dtype::U8),
@@ -43,6 +43,32 @@ fn write(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes: &mut [u8]) {
                 for (chunk, v) in bytes.chunks_exact_mut(4).zip(values.iter()) {
                     chunk.copy_from_slice(&v.to_ne_bytes());
                 }
+            }
+        }
+    }
+}
+
+impl Dtype {
+    /// Bytes per value.
+    pub(crate) fn size(self) -> usize {
+        match self {
+            Dtype::F32 => 4,
+            Dtype::U8 => 1,
+        }
+    }
+}
+
+/// `write` into bytes that are all zero already (a new bytearray): only the ones are set.
+pub(crate) fn write_ones(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes: &mut [u8]) {
+    match dtype {
+        Dtype::U8 => set_planes(board, canonical, bytes, 1u8),
+        Dtype::F32 => {
+            // SAFETY: f32 has no invalid bit patterns; `align_to_mut` gives the aligned middle.
+            let (head, values, tail) = unsafe { bytes.align_to_mut::<f32>() };
+            if head.is_empty() && tail.is_empty() {
+                set_planes(board, canonical, values, 1.0);
+            } else {
+                write(board, canonical, dtype, bytes);
             }
         }
     }

@@ -503,6 +503,8 @@ class Board:
         """The pieces giving check, as a mask."""
     def pin_mask(self, color: bool, square: int) -> int:
         """The pin ray of a piece (all squares when not pinned), as a mask."""
+    def _push_all(self, moves: Iterable[Move]) -> None:
+        """Plays each move in turn, as push does (the ones before an illegal move stay played)."""
     def _assign(self, other: Board) -> None:
         """Makes this board a copy of another (position, history, root)."""
     # Written in Python (kibitz._board_ext), set on the class when kibitz is imported.

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
-from kibitz._core import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, STARTING_FEN
+from kibitz._core import Board, IllegalMoveError, Move, STARTING_FEN
 
 __all__ = [
     "LOGGER",
@@ -166,12 +166,7 @@ ARROWS_REGEX = re.compile(
     re.VERBOSE,
 )
 
-# SAN as python-chess's parser reads it, for the slow path (see _parse_san).
-_SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z")
-_KINGSIDE = ("O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#")
-_QUEENSIDE = ("O-O-O", "O-O-O+", "O-O-O#", "0-0-0", "0-0-0+", "0-0-0#")
-_NULL_SAN = ("--", "Z0", "0000", "@@@@")
-_PIECE_INDEX = {"p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6}
+# Square names, a1 = 0.
 _SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
 _STANDARD_ALIASES = ("standard", "chess", "classical", "normal", "illegal", "from position")
 _CHESS960_NAMES = ("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")
@@ -292,105 +287,13 @@ def _is_standard(board: Any) -> bool:
     return not aliases or aliases[0] == "Standard"
 
 
-def _misread(san: str, move: Move) -> bool:
-    """For SAN starting with a square (a pawn move, or a fully given move), whether the
-    core's reading may not be python-chess's: a pawn capture written without its file
-    (python-chess refuses it), or any fully given move (python-chess's own rules, below)."""
-    if len(san) > 2 and san[2] not in "=nbrqkNBRQK":
-        return True
-    return (move.from_square ^ move.to_square) & 7 != 0
-
-
 def _parse_san(board: Board, san: str) -> Move:
-    """``board.parse_san`` with python-chess's reading of odd SAN and its error messages."""
-    try:
-        move = board.parse_san(san)
-    except ValueError:
-        return _parse_san_slow(board, san)
-    if san[:1] >= "a" and san[1:2] <= "8" and _misread(san, move):
-        return _parse_san_slow(board, san)
+    """``board.parse_san`` (python-chess's reading and messages); a null move in check is an
+    error here, where python-chess plays it: kibitz's board cannot hold the position after it."""
+    move = board.parse_san(san)
+    if not move and board.is_check():
+        raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
     return move
-
-
-def _parse_san_slow(board: Board, san: str) -> Move:
-    """SAN read as python-chess reads it (for what the core rejects or may read otherwise)."""
-    if san in _KINGSIDE or san in _QUEENSIDE:
-        kingside = san in _KINGSIDE
-        for move in board.generate_legal_moves():
-            if board.is_castling(move) and (move.to_square % 8 > move.from_square % 8) == kingside:
-                return move
-        raise IllegalMoveError(f"illegal san: {san!r} in {board.fen()}")
-    match = _SAN_REGEX.match(san)
-    if not match:
-        if san in _NULL_SAN:
-            if board.is_check():
-                # python-chess plays it (leaving the side that moved in check); kibitz.Board
-                # cannot hold that position, so it is an error here.
-                raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
-            return Move.null()
-        if "," in san:
-            raise InvalidMoveError(f"unsupported multi-leg move: {san!r}")
-        raise InvalidMoveError(f"invalid san: {san!r}")
-    to_square = _SQUARE_NAMES.index(match.group(4))
-    promo = match.group(5)
-    promotion = _PIECE_INDEX[promo[-1].lower()] if promo else None
-    piece, file, rank = match.group(1), match.group(2), match.group(3)
-    turn = board.turn
-    if not piece and file and rank:
-        # A fully given move (any piece, castling as king to its square or onto its rook).
-        from_square = _SQUARE_NAMES.index(file + rank)
-        if promotion is None and board.piece_type_at(from_square) == 1 and to_square // 8 in (0, 7):
-            promotion = 5
-        if (
-            promotion is None
-            and not board.chess960
-            and board.piece_type_at(from_square) == 6
-            and from_square in (4, 60)
-        ):
-            if to_square == from_square + 3:
-                to_square = from_square + 2
-            elif to_square == from_square - 4:
-                to_square = from_square - 2
-        try:
-            move = Move(from_square, to_square, promotion)
-            legal = board.is_legal(move)
-        except ValueError:  # a move the core cannot even represent (a king promotion)
-            legal = False
-        if not legal:
-            uci = _SQUARE_NAMES[from_square] + _SQUARE_NAMES[to_square] + " pnbrqk"[promotion or 0].strip()
-            raise IllegalMoveError(
-                f"no matching legal move for {uci} "
-                f"({_SQUARE_NAMES[from_square]} -> {_SQUARE_NAMES[to_square]}) in {board.fen()}"
-            )
-        if move.promotion != (_PIECE_INDEX[promo[-1].lower()] if promo else None):
-            raise IllegalMoveError(f"missing promotion piece type: {san!r} in {board.fen()}")
-        return move
-    own = 0
-    for sq, p in board.piece_map().items():
-        if p.color == turn:
-            own |= 1 << sq
-    to_mask = (1 << to_square) & ~own
-    from_mask = (1 << 64) - 1
-    if file:
-        from_mask &= 0x0101010101010101 << (ord(file) - 97)
-    if rank:
-        from_mask &= 0xFF << (8 * (int(rank) - 1))
-    if piece:
-        from_mask &= int(board.pieces(_PIECE_INDEX[piece.lower()], turn))
-    else:
-        from_mask &= int(board.pieces(1, turn))
-        if not file:
-            from_mask &= 0x0101010101010101 << (to_square % 8)
-    matched: Optional[Move] = None
-    for move in board.generate_legal_moves(from_mask, to_mask):
-        if board.is_castling(move) or move.promotion != promotion:
-            continue
-        if matched is not None:
-            raise AmbiguousMoveError(f"ambiguous san: {san!r} in {board.fen()}")
-        matched = move
-    if matched is None:
-        raise IllegalMoveError(f"illegal san: {san!r} in {board.fen()}")
-    return matched
 
 
 # --- scores and arrows ---------------------------------------------------------------------
@@ -942,9 +845,8 @@ class ChildNode(GameNode):
             node = parent
             parent = node.parent
         board = node.game().board()
-        push = board.push
-        for move in reversed(moves):
-            push(move)
+        moves.reverse()
+        board._push_all(moves)
         return board
 
     def ply(self) -> int:
@@ -1777,18 +1679,13 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                         else:
                             # san_token, inline.
                             try:
-                                move = board.parse_san(token)
-                                if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
-                                    raise ValueError(token)
-                            except ValueError:
-                                try:
-                                    move = _parse_san_slow(board, token)
-                                except ValueError as error:
-                                    handle_error(error)
-                                    if call_visit_board:
-                                        visitor.visit_board(board)
-                                    skip_depth = 1
-                                    break
+                                move = _parse_san(board, token)
+                            except ValueError as error:
+                                handle_error(error)
+                                if call_visit_board:
+                                    visitor.visit_board(board)
+                                skip_depth = 1
+                                break
                             visit_move(board, move)
                             board.push(move)
                             played += 1
@@ -1827,17 +1724,10 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                         continue
                     try:
                         move = push_san(token)
-                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
-                            board.pop()
-                            raise ValueError(token)
-                    except ValueError:
-                        try:
-                            move = _parse_san_slow(board, token)
-                        except ValueError as error:
-                            handle_error(error)
-                            skip_depth = 1
-                            break
-                        board.push(move)
+                    except ValueError as error:
+                        handle_error(error)
+                        skip_depth = 1
+                        break
                     played += 1
                     node = new_node(ChildNode)
                     node.parent = top
@@ -1867,17 +1757,10 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     token = match.group(0)
                     try:
                         move = board.push_san(token)
-                        if token[0] >= "a" and token[1] <= "8" and _misread(token, move):
-                            board.pop()
-                            raise ValueError(token)
-                    except ValueError:
-                        try:
-                            move = _parse_san_slow(board, token)
-                        except ValueError as error:
-                            handle_error(error)
-                            skip_depth = 1
-                            continue
-                        board.push(move)
+                    except ValueError as error:
+                        handle_error(error)
+                        skip_depth = 1
+                        continue
                     parent = stack[-1]
                     node = new_node(ChildNode)
                     node.parent = parent

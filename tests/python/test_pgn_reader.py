@@ -120,8 +120,13 @@ def python_chess_moves(game: chess.pgn.Game) -> list[str]:
 
 def assert_agrees_with_python_chess(data: bytes, ours: list[list[Any]]) -> None:
     """On input both readers split into the same games, every game that both read without
-    a problem has the same moves in both."""
-    theirs = python_chess_read(data)
+    a problem has the same moves in both. Input python-chess's own reader crashes on (it
+    raises IndexError on a ")" right after a move number when no variation is open) has no
+    reference: kibitz's reader must only end on it, which ``read_ok`` checks."""
+    try:
+        theirs = python_chess_read(data)
+    except IndexError:
+        return
     if len(theirs) != len(ours):
         return
     for (headers, moves, _result, error), ref in zip(ours, theirs):

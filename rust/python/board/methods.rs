@@ -5,11 +5,38 @@
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
 use crate::python::{AmbiguousMoveError, InvalidMoveError};
-use crate::rank_of;
+use crate::{rank_of, QUEEN};
 use pyo3::types::IntoPyDict;
 
 /// The spellings of the null move `parse_san` accepts (python-chess's list).
 const NULL_SANS: [&str; 4] = ["--", "Z0", "0000", "@@@@"];
+
+/// A text as Python's `repr` writes it (python-chess puts SAN in its messages that way):
+/// single quotes unless only double ones avoid escaping, backslash escapes for the quote,
+/// the backslash and control characters.
+fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f || (0x80..0xa0).contains(&(c as u32)) => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
 
 /// The castling spellings python-chess's `parse_san` accepts.
 const CASTLING_SANS: [&str; 12] =
@@ -74,7 +101,8 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
     if NULL_SANS.contains(&san) {
         return Ok(Move::NULL);
     }
-    let illegal = |core: &CoreBoard| IllegalMoveError::new_err(format!("illegal san: {san:?} in {}", core.fen()));
+    let illegal =
+        |core: &CoreBoard| IllegalMoveError::new_err(format!("illegal san: {} in {}", py_repr(san), core.fen()));
     if let Some(i) = CASTLING_SANS.iter().position(|&c| c == san) {
         let kingside = i < 6;
         let moves = st.legal_moves().to_vec();
@@ -85,21 +113,48 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
     }
     let Some(p) = san_parts(san) else {
         if san.contains(',') {
-            return Err(InvalidMoveError::new_err(format!("unsupported multi-leg move: {san:?}")));
+            return Err(InvalidMoveError::new_err(format!("unsupported multi-leg move: {}", py_repr(san))));
         }
-        return Err(InvalidMoveError::new_err(format!("invalid san: {san:?}")));
+        return Err(InvalidMoveError::new_err(format!("invalid san: {}", py_repr(san))));
     };
     if let (None, Some(file), Some(rank)) = (p.piece, p.file, p.rank) {
         // python-chess's find_move: a pawn reaching the last rank without a promotion
-        // letter would be a queen promotion, which then does not match the text.
+        // letter is taken as a queen promotion (which then does not match the text), and on
+        // a standard board the king taking its own rook is castling.
         let from = rank * 8 + file;
-        let from_cell = sq120(file as usize, rank as usize);
-        let piece = st.core.piece_at(from_cell);
-        let last_rank = p.to / 8 == 0 || p.to / 8 == 7;
-        if p.promo == 0 && piece != EMPTY && kind_of(piece) == PAWN && last_rank {
-            return Err(illegal(&st.core));
+        let piece = st.core.piece_at(sq120(file as usize, rank as usize));
+        let kind = if piece == EMPTY { 0 } else { kind_of(piece) };
+        let mut promo = p.promo;
+        if promo == 0 && kind == PAWN && (p.to / 8 == 0 || p.to / 8 == 7) {
+            promo = QUEEN;
         }
-        return st.resolve_fields(from, p.to, p.promo, false).map_err(|_| illegal(&st.core));
+        let mut to = p.to;
+        if promo == 0 && !st.core.is_chess960() && kind == KING && (from == 4 || from == 60) {
+            if to == from + 3 {
+                to = from + 2;
+            } else if to + 4 == from {
+                to = from - 2;
+            }
+        }
+        let Ok(m) = st.resolve_fields(from, to, promo, false) else {
+            let letter = ["", "p", "n", "b", "r", "q", "k"][promo as usize];
+            return Err(IllegalMoveError::new_err(format!(
+                "no matching legal move for {}{}{letter} ({} -> {}) in {}",
+                name64(from),
+                name64(to),
+                name64(from),
+                name64(p.to),
+                st.core.fen()
+            )));
+        };
+        if promo != p.promo {
+            return Err(IllegalMoveError::new_err(format!(
+                "missing promotion piece type: {} in {}",
+                py_repr(san),
+                st.core.fen()
+            )));
+        }
+        return Ok(m);
     }
     let to_cell = sq120(p.to as usize % 8, p.to as usize / 8);
     let us = st.core.side_to_move();
@@ -121,7 +176,7 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
         }
         debug_assert!(color_of(st.core.piece_at(m.from())) == us);
         if found.is_some() {
-            return Err(AmbiguousMoveError::new_err(format!("ambiguous san: {san:?} in {}", st.core.fen())));
+            return Err(AmbiguousMoveError::new_err(format!("ambiguous san: {} in {}", py_repr(san), st.core.fen())));
         }
         found = Some(m);
     }
@@ -425,6 +480,18 @@ impl PyBoard {
         Ok(to_py_move(py, &st.core, m))
     }
 
+    /// Plays each move of `moves` in turn, as `push` does (for `GameNode.board()`, which
+    /// replays a line from the game's start). On an illegal move the moves before it stay
+    /// played and the error is raised.
+    fn _push_all(&self, moves: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut st = self.st()?;
+        for m in moves.try_iter()? {
+            let mv = st.resolve(&m?, true)?;
+            st.play(mv);
+        }
+        Ok(())
+    }
+
     /// Plays a move given as UCI text and returns it. Raises InvalidMoveError for malformed
     /// text and IllegalMoveError for an illegal move; the board is then unchanged.
     fn push_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
@@ -451,7 +518,13 @@ impl PyBoard {
         let mut st = self.play()?;
         let m = parse_san_like_python_chess(&mut st, &san)?;
         if m.is_null() && st.core.in_check() {
-            return Err(IllegalMoveError::new_err(format!("a null move while in check in {}", st.core.fen())));
+            // python-chess plays it, leaving the side that moved in check: a position kibitz's
+            // board cannot hold.
+            return Err(IllegalMoveError::new_err(format!(
+                "null move in check: {} in {}",
+                py_repr(&san),
+                st.core.fen()
+            )));
         }
         let out = to_py_move(py, &st.core, m);
         st.play(m);

@@ -5,7 +5,7 @@
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
 use crate::python::{AmbiguousMoveError, InvalidMoveError};
-use crate::{rank_of, QUEEN};
+use crate::{rank_of, KNIGHT, QUEEN};
 use pyo3::types::IntoPyDict;
 
 /// The spellings of the null move `parse_san` accepts (python-chess's list).
@@ -156,6 +156,9 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
         }
         return Ok(m);
     }
+    if let Some(m) = quick_san(&st.core, &p) {
+        return Ok(m);
+    }
     let to_cell = sq120(p.to as usize % 8, p.to as usize / 8);
     let us = st.core.side_to_move();
     let mut found: Option<Move> = None;
@@ -181,6 +184,57 @@ fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
         found = Some(m);
     }
     found.ok_or_else(|| illegal(&st.core))
+}
+
+/// The move of a piece or pawn SAN (not castling, not fully given) found without
+/// generating the move list: every piece of the named kind on the squares the text allows
+/// is tried as a move to the target (with the flags its shape gives it) and checked by
+/// `is_legal_quick`. Some only when exactly one is legal and no en-passant capture could be
+/// meant; anything else (none, several, a possible en passant) is left to the general
+/// path, which gives python-chess's answer and error.
+fn quick_san(core: &CoreBoard, p: &SanParts) -> Option<Move> {
+    let us = core.side_to_move();
+    let kind = p.piece.unwrap_or(PAWN);
+    let to = sq120(p.to as usize % 8, p.to as usize / 8);
+    let (to_file, to_rank) = (p.to % 8, p.to / 8);
+    let mut from_mask = core.bb[crate::make_piece(kind, us) as usize];
+    let file = if kind == PAWN && p.piece.is_none() { Some(p.file.unwrap_or(to_file)) } else { p.file };
+    if let Some(f) = file {
+        from_mask &= 0x0101_0101_0101_0101 << f;
+    }
+    if let Some(r) = p.rank {
+        from_mask &= 0xff << (8 * r);
+    }
+    let last_rank = to_rank == 0 || to_rank == 7;
+    let mut found = None;
+    while from_mask != 0 {
+        let f = from_mask.trailing_zeros() as u8;
+        from_mask &= from_mask - 1;
+        let from = sq120(f as usize % 8, f as usize / 8);
+        let m = if kind == PAWN {
+            if f % 8 != to_file && core.piece_at(to) == EMPTY {
+                return None; // perhaps en passant
+            }
+            match (p.promo, last_rank) {
+                (0, false) if f.abs_diff(p.to) == 16 => Move::with_flags(from, to, Move::DOUBLE_PUSH),
+                (0, false) => Move::new(from, to),
+                (KNIGHT..=QUEEN, true) => Move::promotion(from, to, p.promo),
+                _ => return None,
+            }
+        } else if p.promo != 0 {
+            return None;
+        } else {
+            Move::new(from, to)
+        };
+        if core.is_legal_quick(m) {
+            if found.is_some() {
+                return None; // ambiguous: the general path says so
+            }
+            found = Some(m);
+        }
+    }
+    debug_assert!(found.is_none_or(|m| core.is_legal(m)));
+    found
 }
 
 #[pymethods]
@@ -486,7 +540,12 @@ impl PyBoard {
     fn _push_all(&self, moves: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut st = self.st()?;
         for m in moves.try_iter()? {
-            let mv = st.resolve(&m?, true)?;
+            let m = m?;
+            let quick = m.cast_exact::<PyMove>().ok().and_then(|pm| st.quick_move(pm.get()));
+            let mv = match quick {
+                Some(mv) => mv,
+                None => st.resolve(&m, true)?,
+            };
             st.play(mv);
         }
         Ok(())

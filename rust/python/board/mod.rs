@@ -28,7 +28,7 @@ use super::moves::{core_index, interned, move_index, name64, piece, to_py_move, 
 use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
-    MoveList, BLACK, EMPTY, KING, PAWN, WHITE,
+    MoveList, BLACK, EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
 };
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
@@ -256,6 +256,41 @@ impl State {
         } else {
             self.core.make_move(m);
         }
+    }
+
+    /// The core move of a kibitz Move when it is an ordinary legal move here (no castling,
+    /// en passant or drop), found without generating the move list: the move's shape gives its
+    /// flags and `is_legal_quick` checks it. None sends the caller to `resolve`, which
+    /// generates the moves and gives the right error for an illegal one.
+    fn quick_move(&self, pm: &PyMove) -> Option<Move> {
+        if pm.drop != 0 || self.unplayable.is_some() {
+            return None;
+        }
+        let (f, t) = (pm.from as usize, pm.to as usize);
+        let (from, to) = (sq120(f % 8, f / 8), sq120(t % 8, t / 8));
+        let piece = self.core.piece_at(from);
+        if piece == EMPTY {
+            return None;
+        }
+        let m = match kind_of(piece) {
+            PAWN => {
+                if f % 8 != t % 8 && self.core.piece_at(to) == EMPTY {
+                    return None; // en passant
+                }
+                match (pm.promo, t / 8 == 0 || t / 8 == 7) {
+                    (0, false) if f.abs_diff(t) == 16 => Move::with_flags(from, to, Move::DOUBLE_PUSH),
+                    (0, false) => Move::new(from, to),
+                    (KNIGHT..=QUEEN, true) => Move::promotion(from, to, pm.promo),
+                    _ => return None,
+                }
+            }
+            KING if (f % 8).abs_diff(t % 8) > 1 => return None, // castling
+            _ if pm.promo != 0 => return None,
+            _ => Move::new(from, to),
+        };
+        let legal = self.core.is_legal_quick(m);
+        debug_assert_eq!(legal, self.core.is_legal(m), "is_legal_quick disagrees on {m:?} in {}", self.core.fen());
+        legal.then_some(m)
     }
 
     /// The legal core move a Python object names: a kibitz Move (fast path), a python-chess
@@ -691,6 +726,12 @@ impl PyBoard {
                     st.core.make_move(mv);
                     return Ok(());
                 }
+            }
+            // A move played without the list at hand (replaying a game, a line).
+            // SAFETY: as above.
+            if let Some(mv) = st.quick_move(unsafe { m.cast_unchecked::<PyMove>() }.get()) {
+                st.core.make_move(mv);
+                return Ok(());
             }
         }
         let mv = st.resolve(m, true)?;

@@ -287,11 +287,14 @@ def _is_standard(board: Any) -> bool:
     return not aliases or aliases[0] == "Standard"
 
 
+_NULL_MOVE = Move.null()
+
+
 def _parse_san(board: Board, san: str) -> Move:
     """``board.parse_san`` (python-chess's reading and messages); a null move in check is an
     error here, where python-chess plays it: kibitz's board cannot hold the position after it."""
     move = board.parse_san(san)
-    if not move and board.is_check():
+    if move is _NULL_MOVE and board.is_check():
         raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
     return move
 
@@ -1662,6 +1665,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 board = boards[-1]
                 played = 0
                 if builder is None:
+                    parse = board.parse_san
                     for token in plain:
                         first = token[0]
                         if first == "{":
@@ -1677,9 +1681,11 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                                 skip_depth = 1
                                 break
                         else:
-                            # san_token, inline.
+                            # san_token, inline (_parse_san's null-move test included).
                             try:
-                                move = _parse_san(board, token)
+                                move = parse(token)
+                                if move is _NULL_MOVE and board.is_check():
+                                    move = _parse_san(board, token)
                             except ValueError as error:
                                 handle_error(error)
                                 if call_visit_board:

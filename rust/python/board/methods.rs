@@ -567,6 +567,9 @@ impl PyBoard {
         let mut st = self.play()?;
         // The null move's spellings too, as python-chess reads them (PGN uses "--" and "Z0").
         let m = parse_san_like_python_chess(&mut st, &san)?;
+        if !m.is_null() {
+            st.parsed = Some((st.core.key(), st.core.ply(), core_index(&st.core, m), m));
+        }
         Ok(to_py_move(py, &st.core, m))
     }
 

@@ -115,12 +115,16 @@ pub(crate) struct State {
     /// beyond the current ply are invalid (pop invalidates the one it leaves), so push needs
     /// no bookkeeping and the parent's list is still there when the child is popped.
     cache: Vec<Entry>,
+    /// The move `parse_san` found last, with the position's key and ply and the move's table
+    /// index: a `push` of that Move right after plays it without checking it again (a PGN
+    /// reader parses, shows the move to its visitor, then pushes).
+    parsed: Option<(u64, usize, u16, Move)>,
 }
 
 impl State {
     fn new(core: CoreBoard, root_ep: Option<u8>) -> State {
         let root_castling = core.castling_rook_mask();
-        State { core, root_ep, root_castling, odd_ep: false, unplayable: None, cache: Vec::new() }
+        State { core, root_ep, root_castling, odd_ep: false, unplayable: None, cache: Vec::new(), parsed: None }
     }
 
     /// A position as python-chess holds it: `core_fen` with only the usable castling rights
@@ -723,6 +727,13 @@ impl PyBoard {
             if let Some(e) = st.cache.get_mut(ply).filter(|e| e.valid && e.key == key) {
                 if let Some(i) = e.find(index) {
                     let mv = e.moves[i];
+                    st.core.make_move(mv);
+                    return Ok(());
+                }
+            }
+            // The move parse_san has just found here.
+            if let Some((key, ply, i, mv)) = st.parsed.take() {
+                if i == index && key == st.core.key() && ply == st.core.ply() {
                     st.core.make_move(mv);
                     return Ok(());
                 }

@@ -95,7 +95,7 @@ impl Board {
             fullmove: 1,
             key: 0,
             chess960: false,
-            history: Vec::with_capacity(256),
+            history: Vec::new(),
         }
     }
 

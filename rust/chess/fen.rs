@@ -76,18 +76,49 @@ fn parse_placement(field: &str) -> Result<Placement, FenError> {
 
 /// The whitespace-separated fields of a FEN (4 to 6 of them), without allocating.
 fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
-    let mut fields = [""; 6];
-    let mut n = 0;
-    for f in fen.split_whitespace() {
-        if n < 6 {
-            fields[n] = f;
-        }
-        n += 1;
-    }
+    let (fields, n) = fen_fields(fen);
     if !(4..=6).contains(&n) {
         return Err(FenError::FieldCount(n));
     }
     Ok((fields, n))
+}
+
+/// The first six whitespace-separated fields of a FEN and how many fields it has, as
+/// `split_whitespace` finds them; ASCII text (every real FEN) is split byte by byte, which
+/// spares the UTF-8 decoding that made splitting a tenth of reading a FEN.
+pub(crate) fn fen_fields(fen: &str) -> ([&str; 6], usize) {
+    let mut fields = [""; 6];
+    let mut n = 0;
+    if fen.is_ascii() {
+        // The ASCII characters `char::is_whitespace` accepts: tab to carriage return, space.
+        let space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+        let bytes = fen.as_bytes();
+        let mut i = 0;
+        loop {
+            while i < bytes.len() && space(bytes[i]) {
+                i += 1;
+            }
+            if i == bytes.len() {
+                break;
+            }
+            let start = i;
+            while i < bytes.len() && !space(bytes[i]) {
+                i += 1;
+            }
+            if n < 6 {
+                fields[n] = &fen[start..i];
+            }
+            n += 1;
+        }
+    } else {
+        for f in fen.split_whitespace() {
+            if n < 6 {
+                fields[n] = f;
+            }
+            n += 1;
+        }
+    }
+    (fields, n)
 }
 
 /// The side to move field: "w" or "b".
@@ -472,4 +503,28 @@ fn parse_count(s: &str) -> Option<u32> {
         return None;
     }
     Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fen_fields;
+
+    #[test]
+    fn fields_are_split_as_split_whitespace_splits_them() {
+        for text in [
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "  a\tb\nc\x0bd\x0ce\rf g  ",
+            "",
+            "   ",
+            "x",
+            "a b c d e f g h",
+            "a\u{a0}b c",
+            "a\u{2003}b\u{85}c d",
+        ] {
+            let want: Vec<&str> = text.split_whitespace().collect();
+            let (fields, n) = fen_fields(text);
+            assert_eq!(n, want.len(), "{text:?}");
+            assert_eq!(&fields[..n.min(6)], &want[..n.min(6)], "{text:?}");
+        }
+    }
 }

@@ -665,11 +665,14 @@ impl State {
     /// case), else `kibitz._board_ext.parse_fen`, which accepts what python-chess accepts
     /// (any placement, missing fields, castling rights without rook, any en-passant square).
     fn parse(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<State> {
-        let castling_ok = fen.split_whitespace().nth(2).is_none_or(python_chess_castling_field);
-        if let Some(core) = CoreBoard::from_fen_with(fen, chess960).ok().filter(|_| castling_ok) {
-            // The en-passant field as given (validated by the core), for python-chess's ep_square.
-            let root_ep = fen.split_whitespace().nth(3).and_then(crate::parse_square).map(|s| sq64(s) as u8);
-            return Ok(State::new(core, root_ep));
+        let (fields, n) = crate::chess::fen::fen_fields(fen);
+        let (castling, ep) = ((n > 2).then_some(fields[2]), (n > 3).then_some(fields[3]));
+        if castling.is_none_or(python_chess_castling_field) {
+            if let Ok(core) = CoreBoard::from_fen_with(fen, chess960) {
+                // The en-passant field as given (validated by the core), for python-chess's ep_square.
+                let root_ep = ep.and_then(crate::parse_square).map(|s| sq64(s) as u8);
+                return Ok(State::new(core, root_ep));
+            }
         }
         let strict = CoreBoard::from_fen_with(fen, chess960).err().map(|e| e.to_string()).unwrap_or_default();
         let parsed = match py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960)) {

@@ -25,6 +25,7 @@ __all__ = [
     "VariantBoard",
     "VariantError",
     "san_line",
+    "plain_tokens",
     "MissingTableError",
     "POLYGLOT_RANDOM_ARRAY",
     "Tablebase",
@@ -503,6 +504,8 @@ class Board:
         """The pieces giving check, as a mask."""
     def pin_mask(self, color: bool, square: int) -> int:
         """The pin ray of a piece (all squares when not pinned), as a mask."""
+    def _plain_line(self, line: str) -> list[Move | str] | None:
+        """A plain movetext line read ahead on a copy: SAN as Moves, other tokens as text."""
     def _push_all(self, moves: Iterable[Move]) -> None:
         """Plays each move in turn, as push does (the ones before an illegal move stay played)."""
     def _assign(self, other: Board) -> None:
@@ -859,6 +862,10 @@ class PgnReader:
     ) -> tuple[bytearray, bytearray, bytearray, bytearray, int, int] | None:
         """The next chunk of training positions of whole finished games: (planes, move
         indexes, results, game numbers, n, games skipped), or None at the end."""
+
+def plain_tokens(line: str) -> list[str] | None:
+    """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and
+    comments closed on the line; a comment as "{" and its text), or None."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

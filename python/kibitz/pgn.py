@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
-from kibitz._core import Board, IllegalMoveError, Move, STARTING_FEN
+from kibitz._core import Board, IllegalMoveError, Move, STARTING_FEN, plain_tokens
 
 __all__ = [
     "LOGGER",
@@ -1560,47 +1560,12 @@ def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
 
 
 # Most movetext lines hold nothing but move numbers, SAN, results, NAGs, suffix glyphs and
-# comments closed on the same line. Such a line is read without the general tokenizer: the
-# text between comments is split at whitespace and each chunk looked up (or matched once,
-# then cached) as a move number or its tokens. Anything else (parentheses, ";", a comment
-# running on to the next line, any other chunk) sends the line to the general tokenizer.
-# A comment comes back as one token: "{" and the comment's text.
-_SAN_OR_RESULT = r"[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|O-O(?:-O)?|\*|1-0|0-1|1/2-1/2"
-_PLAIN_CHUNK = re.compile(r"(?:[0-9]+\.+)?(?:(" + _SAN_OR_RESULT + r")[+#]?([?!]{1,2})?)?|(\$[0-9]+)")
+# comments closed on the same line. Such a line is read without the general tokenizer, by
+# _core.plain_tokens (Rust): the text between comments is split at whitespace, each chunk a
+# move number and its tokens, and a comment comes back as one token: "{" and its text.
+# Anything else (parentheses, ";", a comment running on to the next line, any other chunk)
+# sends the line to the general tokenizer.
 _RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
-_chunk_tokens: dict[str, Optional[tuple[str, ...]]] = {}
-
-
-_COMMENT_SPLIT = re.compile(r"\{([^}]*)\}")
-
-
-def _plain_tokens(line: str) -> Optional[list[str]]:
-    """The tokens of a plain movetext line (see above), or None when the line is not plain."""
-    tokens: list[str] = []
-    cache = _chunk_tokens
-    # Text and the insides of comments alternate (a "{" inside a comment is text).
-    in_comment = True
-    for part in _COMMENT_SPLIT.split(line) if "{" in line else (line,):
-        in_comment = not in_comment
-        if in_comment:
-            # Less one space after "{" and one before "}", as python-chess reads it.
-            if part.startswith(" "):
-                part = part[1:]
-            tokens.append("{" + part[:-1] if part.endswith(" ") else "{" + part)
-            continue
-        for chunk in part.split():
-            try:
-                found = cache[chunk]
-            except KeyError:
-                match = _PLAIN_CHUNK.fullmatch(chunk)
-                found = None if match is None else tuple(t for t in match.groups() if t)
-                if len(cache) > 100_000:
-                    cache.clear()
-                cache[chunk] = found
-            if found is None:
-                return None
-            tokens += found
-    return tokens
 
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
@@ -1656,7 +1621,13 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                 continue
             if line.isspace():
                 return
-            plain = _plain_tokens(line)
+            # A plain line (see _core.plain_tokens) is read ahead in Rust on a copy of the
+            # board: its SAN come back as Moves; a SAN that does not read comes back as text,
+            # last, and is parsed here on the real board for python-chess's error.
+            if skip_depth or call_begin_parse or custom_parse:
+                plain: Optional[list[Any]] = plain_tokens(line)
+            else:
+                plain = boards[-1]._plain_line(line)
             if plain is not None:
                 if skip_depth:
                     # No parentheses on a plain line: all of it is skipped.
@@ -1664,9 +1635,16 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     continue
                 board = boards[-1]
                 played = 0
+                push = board.push
                 if builder is None:
-                    parse = board.parse_san
                     for token in plain:
+                        if type(token) is Move:
+                            visit_move(board, token)
+                            push(token)
+                            played += 1
+                            if call_visit_board:
+                                visitor.visit_board(board)
+                            continue
                         first = token[0]
                         if first == "{":
                             visitor.visit_comment(token[1:])
@@ -1681,11 +1659,9 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                                 skip_depth = 1
                                 break
                         else:
-                            # san_token, inline (_parse_san's null-move test included).
+                            # A SAN the read-ahead could not play: its error, from the board.
                             try:
-                                move = parse(token)
-                                if move is _NULL_MOVE and board.is_check():
-                                    move = _parse_san(board, token)
+                                move = _parse_san(board, token)
                             except ValueError as error:
                                 handle_error(error)
                                 if call_visit_board:
@@ -1693,7 +1669,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                                 skip_depth = 1
                                 break
                             visit_move(board, move)
-                            board.push(move)
+                            push(move)
                             played += 1
                             if call_visit_board:
                                 visitor.visit_board(board)
@@ -1701,39 +1677,42 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                     line = readline()
                     continue
                 # GameBuilder: the tree is grown here, as its callbacks would.
-                push_san = board.push_san
                 top = stack[-1]
                 starting = builder.starting_comment
                 in_variation = builder.in_variation
                 for token in plain:
-                    first = token[0]
-                    if first == "{":
-                        comment = token[1:]
-                        if in_variation or (top.parent is None and not top.variations):
-                            if top.comment and comment:
-                                top.comment = top.comment + " " + comment
+                    if type(token) is Move:
+                        push(token)
+                        move = token
+                    else:
+                        first = token[0]
+                        if first == "{":
+                            comment = token[1:]
+                            if in_variation or (top.parent is None and not top.variations):
+                                if top.comment and comment:
+                                    top.comment = top.comment + " " + comment
+                                elif comment:
+                                    top.comment = comment
+                            elif starting and comment:
+                                starting = starting + " " + comment
                             elif comment:
-                                top.comment = comment
-                        elif starting and comment:
-                            starting = starting + " " + comment
-                        elif comment:
-                            starting = comment
-                        continue
-                    if first == "$":
-                        top.nags.add(int(token[1:]))
-                        continue
-                    if first == "!" or first == "?":
-                        top.nags.add(_SUFFIX_NAGS[token])
-                        continue
-                    if token in _RESULTS and len(boards) == 1:
-                        builder.visit_result(token)
-                        continue
-                    try:
-                        move = push_san(token)
-                    except ValueError as error:
-                        handle_error(error)
-                        skip_depth = 1
-                        break
+                                starting = comment
+                            continue
+                        if first == "$":
+                            top.nags.add(int(token[1:]))
+                            continue
+                        if first == "!" or first == "?":
+                            top.nags.add(_SUFFIX_NAGS[token])
+                            continue
+                        if token in _RESULTS and len(boards) == 1:
+                            builder.visit_result(token)
+                            continue
+                        try:
+                            move = board.push_san(token)
+                        except ValueError as error:
+                            handle_error(error)
+                            skip_depth = 1
+                            break
                     played += 1
                     node = new_node(ChildNode)
                     node.parent = top

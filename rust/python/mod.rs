@@ -9,7 +9,7 @@ mod engine;
 mod interrupt;
 mod lock;
 mod moves;
-mod pgn;
+pub(crate) mod pgn;
 mod squareset;
 mod syzygy;
 mod tensor;

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import kibitz
 import kibitz.pgn as kpgn
+from kibitz._core import plain_tokens
 from pgn_reference import assert_same_game, assert_same_reading, corpus, error_key, random_game, read_all, tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -731,7 +732,7 @@ def reference_line_tokens(line: str) -> Optional[list[str]]:
 )
 def test_plain_line_tokens_match_the_tokenizer(chunks: list[str], sep: str, end: str) -> None:
     line = sep.join(chunks) + end
-    plain = kpgn._plain_tokens(line)
+    plain = plain_tokens(line)
     PLAIN_SEEN[plain is None] += 1
     if plain is not None:
         assert plain == reference_line_tokens(line)
@@ -741,7 +742,7 @@ def test_plain_line_tokens_match_the_tokenizer(chunks: list[str], sep: str, end:
                                   "1. e4 { a } e5 {b} 2. Nf3!? $14 { c }", "e4{ x }e5", "e4 { a { b } c } d5",
                                   "e4 {} { } {  } e5", "e4!!! e5", "e4 } e5", "1. e4 { open"])  # fmt: skip
 def test_plain_line_tricky_cases(line: str) -> None:
-    plain = kpgn._plain_tokens(line)
+    plain = plain_tokens(line)
     if plain is not None:
         assert plain == reference_line_tokens(line)
 

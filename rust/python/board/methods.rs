@@ -534,6 +534,42 @@ impl PyBoard {
         Ok(to_py_move(py, &st.core, m))
     }
 
+    /// A plain movetext line (see `pgn::plain_tokens`) read ahead on a copy of this board:
+    /// its tokens, each SAN replaced by the Move it names in turn (what `parse_san` gives),
+    /// the other tokens as the Python reader writes them (`{comment`, `$n`, glyphs, results).
+    /// The first SAN that does not read stays text and ends the list (the caller parses it
+    /// on the real board for the error). None when the line is not plain, or the board is
+    /// not playable.
+    fn _plain_line<'py>(&self, py: Python<'py>, line: &str) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Some(tokens) = crate::python::pgn::plain_tokens(line) else { return Ok(None) };
+        let st = self.st()?;
+        if st.unplayable.is_some() {
+            return Ok(None);
+        }
+        let mut scratch = State::new(st.core.clone(), None);
+        drop(st);
+        let out = PyList::empty(py);
+        for token in tokens {
+            match token {
+                crate::python::pgn::Plain::San(san) if !matches!(san, "*" | "1-0" | "0-1" | "1/2-1/2") => {
+                    match parse_san_like_python_chess(&mut scratch, san) {
+                        Ok(m) if !m.is_null() => {
+                            out.append(to_py_move(py, &scratch.core, m))?;
+                            scratch.play(m);
+                        }
+                        _ => {
+                            out.append(san)?;
+                            break;
+                        }
+                    }
+                }
+                crate::python::pgn::Plain::San(result) => out.append(result)?,
+                crate::python::pgn::Plain::Text(text) => out.append(text)?,
+            }
+        }
+        Ok(Some(out))
+    }
+
     /// Plays each move of `moves` in turn, as `push` does (for `GameNode.board()`, which
     /// replays a line from the game's start). On an illegal move the moves before it stay
     /// played and the error is raised.

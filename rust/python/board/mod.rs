@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyInt, PyIterator, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyInt, PyIterator, PyList, PyString, PyTuple, PyType};
 
 /// The message when a second thread reaches a board the first is still using.
 const BUSY: &str = "this Board is in use by another thread (for example a perft running there); \

@@ -35,128 +35,50 @@ impl Rng {
     }
 }
 
-/// One game of a PGN file: its start position, its moves in SAN and its result ("1-0",
-/// "0-1", "1/2-1/2" or "*").
+/// One game of a PGN file: its start position, its main line in UCI, its result ("1-0",
+/// "0-1", "1/2-1/2" or "*"), its Termination / Reason tags, and what is wrong with it.
 pub struct PgnGame {
-    pub fen: Option<String>,
-    pub sans: Vec<String>,
+    pub fen: String,
+    pub chess960: bool,
+    pub moves: Vec<String>,
     pub result: String,
     pub termination: String,
+    pub error: Option<String>,
 }
 
-/// Splits PGN text into games. Comments (`{}` and `;`), variations, NAGs and move numbers
-/// are skipped; the result is taken from the Result tag (the movetext's last token agrees
-/// in well-formed files).
+/// The games of PGN text, read by kibitz's PGN reader (the one `kibitz.read_games` and the
+/// analyser use): comments, variations, NAGs and move numbers are skipped; the result is
+/// the movetext's, else the Result tag's.
 pub fn read_pgn(text: &str) -> Vec<PgnGame> {
+    let mut reader = kibitz::PgnReader::new(text.as_bytes());
     let mut games = Vec::new();
-    let mut cur: Option<PgnGame> = None;
-    let mut in_moves = false;
-    let mut brace = false;
-    let mut paren = 0usize;
-    let new_game = || PgnGame { fen: None, sans: Vec::new(), result: "*".into(), termination: String::new() };
-    for line in text.lines() {
-        let t = line.trim();
-        if !brace && paren == 0 && t.starts_with('[') {
-            if in_moves || cur.is_none() {
-                if let Some(g) = cur.take() {
-                    games.push(g);
-                }
-                cur = Some(new_game());
-                in_moves = false;
-            }
-            let g = cur.as_mut().expect("just set");
-            if let Some((tag, value)) = parse_tag(t) {
-                match tag {
-                    "FEN" => g.fen = Some(value.to_string()),
-                    "Result" => g.result = value.to_string(),
-                    "Termination" | "Reason" => {
-                        g.termination.push_str(value);
-                        g.termination.push(' ');
-                    }
-                    _ => {}
-                }
-            }
-            continue;
-        }
-        if t.is_empty() && !brace {
-            continue;
-        }
-        in_moves = true;
-        let g = cur.get_or_insert_with(new_game);
-        let mut word = String::new();
-        let flush = |w: &mut String, g: &mut PgnGame| {
-            if !w.is_empty() {
-                push_token(w, g);
-                w.clear();
-            }
-        };
-        for ch in line.chars() {
-            if brace {
-                brace = ch != '}';
-                continue;
-            }
-            match ch {
-                '{' => {
-                    flush(&mut word, g);
-                    brace = true;
-                }
-                '(' => {
-                    flush(&mut word, g);
-                    paren += 1;
-                }
-                ')' => {
-                    word.clear();
-                    paren = paren.saturating_sub(1);
-                }
-                ';' if paren == 0 => break,
-                c if c.is_whitespace() => {
-                    if paren == 0 {
-                        flush(&mut word, g);
-                    } else {
-                        word.clear();
-                    }
-                }
-                c => word.push(c),
-            }
-        }
-        if paren == 0 {
-            flush(&mut word, g);
-        }
-    }
-    if let Some(g) = cur {
-        games.push(g);
+    while let Ok(Some(g)) = reader.next_game() {
+        let tag = |name: &str| g.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let result = g.result.clone().or_else(|| tag("Result").map(str::to_string)).unwrap_or_else(|| "*".into());
+        let termination = [tag("Termination"), tag("Reason")].into_iter().flatten().collect::<Vec<_>>().join(" ");
+        games.push(PgnGame {
+            fen: g.start_fen,
+            chess960: g.chess960,
+            moves: g.moves,
+            result,
+            termination,
+            error: g.error,
+        });
     }
     games
 }
 
-fn parse_tag(t: &str) -> Option<(&str, &str)> {
-    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
-    let (tag, rest) = inner.split_once(' ')?;
-    Some((tag, rest.trim().trim_matches('"')))
-}
-
-/// A movetext token: a SAN move is kept, move numbers, NAGs and results are dropped.
-fn push_token(w: &str, g: &mut PgnGame) {
-    if matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") || w.starts_with('$') {
-        return;
-    }
-    // "12." or "12..." alone, or glued to the move ("12.e4").
-    let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-    if !w.is_empty() {
-        g.sans.push(w.to_string());
-    }
-}
-
-/// The start board of a game and the boards after each of its moves (as long as they parse).
+/// The start board of a game and its moves, None for a game with a problem (a bad move,
+/// a cut file).
 pub fn replay(g: &PgnGame) -> Option<(Board, Vec<kibitz::Move>)> {
-    let start = match &g.fen {
-        Some(f) => Board::from_fen(f).ok()?,
-        None => Board::startpos(),
-    };
+    if g.error.is_some() {
+        return None;
+    }
+    let start = Board::from_fen_with(&g.fen, g.chess960).ok()?;
     let mut b = start.clone();
     let mut moves = Vec::new();
-    for san in &g.sans {
-        let m = b.parse_san(san).ok()?;
+    for uci in &g.moves {
+        let m = b.parse_uci(uci).ok()?;
         b.make_move(m);
         moves.push(m);
     }

@@ -309,92 +309,16 @@ def write_book(table: Dict[int, Dict[int, Tuple[int, int]]]) -> bytes:
 @dataclass
 class Game:
     headers: Dict[str, str]
-    moves: List[str]  # SAN as written (move numbers, comments, NAGs, variations removed)
+    moves: List[str]  # the main line, UCI (from a PGN file) or SAN (a repertoire line)
     result: str
+    error: Optional[str] = None  # what is wrong with the game; its moves stop before it
 
 
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_HEADER = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+")
 
 
-def parse_pgn(text: str) -> Iterator[Game]:
-    """The games of a PGN text: headers, main-line SAN moves and result. Comments
-    ({...} and ; to end of line), variations ((...), nested), NAGs ($n) and move numbers
-    are skipped. A game ends at its result token or at the next header section."""
-    # CR LF and lone CR end lines too: comments and escapes end with them.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    headers: Dict[str, str] = {}
-    moves: List[str] = []
-    in_moves = False
-    depth = 0  # variation nesting
-    i, n = 0, len(text)
-
-    def finish(result: str) -> Game:
-        nonlocal headers, moves, in_moves
-        g = Game(headers, moves, result if result != "" else headers.get("Result", "*"))
-        headers, moves, in_moves = {}, [], False
-        return g
-
-    while i < n:
-        c = text[i]
-        if c.isspace():
-            i += 1
-            continue
-        if c == "%" and (i == 0 or text[i - 1] == "\n"):  # escape line
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if c == "{":
-            j = text.find("}", i)
-            i = n if j < 0 else j + 1
-            continue
-        if c == ";":
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if c == "[" and depth == 0:
-            if in_moves:
-                yield finish("")
-            m = _HEADER.match(text, i)
-            j = text.find("]", i)
-            if m:
-                headers[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-                i = m.end()
-            else:
-                i = n if j < 0 else j + 1
-            continue
-        if c == "(":
-            depth += 1
-            i += 1
-            continue
-        if c == ")":
-            depth = max(0, depth - 1)
-            i += 1
-            continue
-        j = i
-        while j < n and not text[j].isspace() and text[j] not in "{}();[":
-            j += 1
-        token = text[i:j]
-        i = j if j > i else i + 1
-        if depth > 0 or not token:
-            continue
-        if token in _RESULTS:
-            yield finish(token)
-            continue
-        if token.startswith("$"):
-            continue
-        token = _MOVE_NUMBER.sub("", token)
-        token = token.rstrip("!?")
-        if token:
-            in_moves = True
-            moves.append(token)
-    if in_moves or moves:
-        yield finish("")
-
-
-# The largest PGN file a book is built from (bytes): it is read whole; a limit keeps a
-# wrong path (a device, a huge file) from filling memory.
+# The largest repertoire file a book is built from (bytes): it is read whole; a limit keeps
+# a wrong path (a device, a huge file) from filling memory. PGN files are streamed.
 MAX_PGN_BYTES = 1 << 30
 
 
@@ -412,8 +336,17 @@ _CP1252_HIGH = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b n
 
 
 def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ignore[type-arg]
-    """The games of a PGN file: a regular file of at most MAX_PGN_BYTES (BookError else)."""
-    yield from parse_pgn(decode_pgn(read_regular_file(Path(path), MAX_PGN_BYTES, "PGN file")))
+    """The games of a PGN file (``.pgn``, ``.pgn.gz``, ``.pgn.zst``), read by kibitz's PGN
+    reader (``kibitz.read_games``): tags, the main line in UCI, the result (the movetext's,
+    else the Result tag's), and what is wrong with a game (its moves stop before that).
+    A path that is no file of games (a device, a directory) is a BookError."""
+    from kibitz.analysis.reader import NotAPgnFile, read_games
+
+    try:
+        for g in read_games(Path(path)):
+            yield Game(g.headers, g.moves, g.result or g.headers.get("Result", "*"), g.error)
+    except (NotAPgnFile, IsADirectoryError) as e:
+        raise BookError(f"not a PGN file: {str(path)!r}: {e}") from None
 
 
 def _start_board(headers: Dict[str, str]) -> Board:
@@ -499,6 +432,8 @@ def build_from_games(
             c = counts[(key, raw)]
             c[0] += 1
             c[1] += w
+        if game.error is not None and errors is not None and len(game.moves) < max_plies:
+            errors.append(f"game {gi}: {game.error}")
     table: Dict[int, Dict[int, Tuple[int, int]]] = defaultdict(dict)
     for (key, raw), (ngames, weight) in counts.items():
         if ngames >= min_games and weight > 0:

@@ -25,7 +25,7 @@ import chess.pgn
 import numpy as np
 
 import kibitz
-from kibitz.tensor import pgn_to_tensors
+from kibitz import pgn_to_tensors
 
 HERE = Path(__file__).resolve().parent
 RESULTS = ("1-0", "0-1", "1/2-1/2")

@@ -239,7 +239,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them on first use
     from kibitz.analysis import analyse_games as analyse_games, read_games as read_games
-    from kibitz.tensor import pgn_to_tensors as pgn_to_tensors, to_tensors as to_tensors
+    from kibitz.analysis.training import pgn_to_tensors as pgn_to_tensors
+    from kibitz.tensor import to_tensors as to_tensors
 
 
 # Submodules python-chess code reaches as attributes of the package (``chess.polyglot``).
@@ -255,10 +256,14 @@ def __getattr__(name: str) -> object:
         return getattr(analysis, name)
     if name in _bitboards._LAZY_TABLES:  # python-chess's sliding-attack tables, built on first use
         return _bitboards.lazy_table(name)
-    if name in ("to_tensors", "pgn_to_tensors"):  # board planes (NumPy is imported only then)
-        from kibitz import tensor
+    if name == "to_tensors":  # board planes for a batch (NumPy is imported only then)
+        from kibitz.tensor import to_tensors
 
-        return getattr(tensor, name)
+        return to_tensors
+    if name == "pgn_to_tensors":  # training chunks from a PGN file
+        from kibitz.analysis.training import pgn_to_tensors
+
+        return pgn_to_tensors
     if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
         import importlib
 

@@ -22,7 +22,8 @@ without the GIL and without a Python loop per position, into ``out`` when given.
 is ``float32`` (the default) or ``uint8``. NumPy is needed only here: ``pip install
 kibitz[numpy]``.
 
-``pgn_to_tensors(source)`` reads a PGN file (a path or a file object; ``.pgn.gz`` and
+``kibitz.pgn_to_tensors(source)`` (in ``kibitz.analysis.training``, beside the PGN
+reader it uses) reads a PGN file (a path or a file object; ``.pgn.gz`` and
 ``.pgn.zst`` too) in chunks of training data, all made in Rust: the planes of the position
 before each move of each finished game's main line, the move played there as an index, the
 game's result, and the game's number. A move's index is ``from * 64 + to + 4096 * k``:
@@ -35,15 +36,14 @@ as the planes are, and the result is the side to move's.
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Union, cast
 
-from kibitz._core import Board, PgnReader, board_planes, fill_planes_at
+from kibitz._core import Board, board_planes, fill_planes_at
 
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["board_to_tensor", "to_tensors", "pgn_to_tensors", "move_index", "PgnChunk", "PLANES", "MOVE_INDEXES"]
+__all__ = ["board_to_tensor", "to_tensors", "move_index", "PgnChunk", "PLANES", "MOVE_INDEXES"]
 
 #: Planes per position.
 PLANES = 18
@@ -136,35 +136,3 @@ class PgnChunk(NamedTuple):
     """(n,) int64 game numbers, 1-based, in the file."""
     skipped: int
     """Games read for this chunk but left out: unfinished (no result), or with an error."""
-
-
-def pgn_to_tensors(
-    source: Union[str, "os.PathLike[str]", Any],
-    chunk: int = 4096,
-    canonical: bool = False,
-    dtype: Any = None,
-) -> Iterator[PgnChunk]:
-    """The games of a PGN file as training data, in chunks of about ``chunk`` positions
-    (whole games; at least one game a chunk). Games without a result (``*``) or with an
-    error are left out and counted in ``skipped``. Reading, replay and planes are in Rust;
-    each array is a view of a buffer made for it (no copy)."""
-    from kibitz.analysis.reader import _Opened
-
-    np = _numpy()
-    name = "float32" if dtype is None else _dtype_name(dtype)
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
-    opened = _Opened(source)
-    try:
-        reader = PgnReader(opened)
-        while (part := reader.planes_chunk(chunk, canonical, name)) is not None:
-            planes, moves, results, games, n, skipped = part
-            yield PgnChunk(
-                np.frombuffer(planes, name).reshape(n, PLANES, 8, 8),
-                np.frombuffer(moves, np.int32),
-                np.frombuffer(results, np.int8),
-                np.frombuffer(games, np.int64),
-                skipped,
-            )
-    finally:
-        opened.close()

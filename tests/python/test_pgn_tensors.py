@@ -16,7 +16,8 @@ import pytest
 from test_tensor import canonical_reference, reference_planes
 
 import kibitz
-from kibitz.tensor import MOVE_INDEXES, move_index, pgn_to_tensors
+from kibitz import pgn_to_tensors
+from kibitz.tensor import MOVE_INDEXES, move_index
 
 RESULTS = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 

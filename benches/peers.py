@@ -1,0 +1,217 @@
+"""kibitz against the fastest Python chess libraries from PyPI, at pinned versions, in an
+environment of their own; one sitting, libraries alternated round by round, medians,
+every answer checked against python-chess's.
+
+    python benches/peers.py [--venv DIR] [--kibitz PATH] [--rounds 7]
+
+The first run makes a virtual environment (default: ``.peers-venv`` at the repository's
+root, ignored by git), installs the pinned peers and kibitz (``--kibitz``: a wheel, or the
+repository, built by pip through maturin), then runs this file again inside it with
+``--measure``. bulletchess 0.4.0 declares Python >= 3.13; on an older Python it is built
+from its source with two 3.13 calls mapped to their older spelling (``PEERS_SHIM`` below),
+which changes nothing it computes.
+
+Rows (microseconds a position, 300 positions of random games): FEN parse and write,
+``copy()``, the legal move list, push and pop of every legal move, and the recursive
+Python perft (start position depth 4, nodes a second). A library without an operation has
+no cell; a library whose answers differ from python-chess's is listed as wrong there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The peers, pinned: the fastest of the twelve libraries measured when kibitz's speed goals
+# were set (python-chess is the reference).
+PINNED = ["chess==1.11.2", "fastchess==0.1.2", "tensor-chess==0.1.2", "numpy"]
+BULLETCHESS = "bulletchess==0.4.0"
+PEERS_SHIM = """/* Python 3.13 calls used by bulletchess 0.4.0, in 3.11's spelling. */
+#include <Python.h>
+#define PyLong_AsInt _PyLong_AsInt
+static inline PyObject *peers_shim_add_module_ref(const char *name) {
+    PyObject *m = PyImport_AddModule(name);
+    Py_XINCREF(m);
+    return m;
+}
+#define PyImport_AddModuleRef peers_shim_add_module_ref
+"""
+
+
+def setup(venv: Path, kibitz: str) -> Path:
+    """The environment's Python, made and filled on first use."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pip = [str(python), "-m", "pip", "install", "-q"]
+        subprocess.run(pip + PINNED, check=True)
+        env = dict(os.environ)
+        if sys.version_info < (3, 13):
+            shim = Path(tempfile.mkdtemp()) / "shim313.h"
+            shim.write_text(PEERS_SHIM)
+            env["CFLAGS"] = f"-include {shim}"
+            subprocess.run(
+                pip + ["--no-binary", "bulletchess", "--ignore-requires-python", BULLETCHESS], check=True, env=env
+            )
+        else:
+            subprocess.run(pip + [BULLETCHESS], check=True)
+        subprocess.run(pip + [kibitz], check=True)
+    return python
+
+
+def positions(n: int = 300, seed: int = 7) -> list[str]:
+    import chess
+
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < n:
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 90)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        out.append(board.fen())
+    return out
+
+
+def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
+    """Each library's rows, in its own idiom, returning what python-chess's rows return."""
+    import bulletchess as bc
+    import chess
+    import fastchess
+    import tensor_chess
+
+    import kibitz
+
+    def perft_natural(board: Any, depth: int) -> int:
+        if depth == 0:
+            return 1
+        n = 0
+        for m in board.legal_moves:
+            board.push(m)
+            n += perft_natural(board, depth - 1)
+            board.pop()
+        return n
+
+    def bc_perft(board: Any, depth: int) -> int:
+        if depth == 0:
+            return 1
+        n = 0
+        for m in board.legal_moves():
+            board.apply(m)
+            n += bc_perft(board, depth - 1)
+            board.undo()
+        return n
+
+    out: dict[str, dict[str, Callable[[], Any]]] = {}
+    for name, mod in (("kibitz", kibitz), ("python-chess", chess)):
+        boards = [mod.Board(f) for f in fens]
+        out[name] = {
+            "FEN parse + write": lambda mod=mod: [mod.Board(f).fen() for f in fens],
+            "copy()": lambda boards=boards: [b.copy() for b in boards][-1].fen(),
+            "legal move list": lambda boards=boards: [len(list(b.legal_moves)) for b in boards],
+            "push/pop of every legal move": lambda boards=boards: sum(perft_natural(b, 1) for b in boards),
+            "Python perft, start depth 4": lambda mod=mod: perft_natural(mod.Board(), 4),
+        }
+    bboards = [bc.Board.from_fen(f) for f in fens]
+    out["bulletchess"] = {
+        "FEN parse + write": lambda: [bc.Board.from_fen(f).fen() for f in fens],
+        "copy()": lambda: [b.copy() for b in bboards][-1].fen(),
+        "legal move list": lambda: [len(b.legal_moves()) for b in bboards],
+        "push/pop of every legal move": lambda: sum(bc_perft(b, 1) for b in bboards),
+        "Python perft, start depth 4": lambda: bc_perft(bc.Board(), 4),
+    }
+    fboards = [fastchess.Board(f) for f in fens]
+    out["fastchess"] = {
+        "FEN parse + write": lambda: [fastchess.Board(f).fen() for f in fens],
+        "copy()": lambda: [b.copy() for b in fboards][-1].fen(),
+        "legal move list": lambda: [len(b.legal_moves_uci()) for b in fboards],
+    }
+    tboards = [tensor_chess.Position(f) for f in fens]
+    out["tensor-chess"] = {
+        "FEN parse + write": lambda: [tensor_chess.Position(f).fen() for f in fens],
+        "copy()": lambda: [b.clone() for b in tboards][-1].fen(),
+        "legal move list": lambda: [b.legal_move_count() for b in tboards],
+    }
+    return out
+
+
+def measure(rounds: int) -> None:
+    import chess
+
+    fens = positions()
+    libs = libraries(fens)
+    reference = libs["python-chess"]
+    wrong = {(lib, row) for lib, rows in libs.items() for row, f in rows.items() if f() != reference[row]()}
+
+    def timed(f: Callable[[], Any], repeat: int) -> float:
+        start = time.perf_counter()
+        for _ in range(repeat):
+            f()
+        return (time.perf_counter() - start) / repeat
+
+    # Each sample repeats its row until it has run 20 ms, so short rows are not timer noise.
+    reps = {}
+    for lib, rows in libs.items():
+        for row, f in rows.items():
+            n = 1
+            while timed(f, n) * n < 0.02:
+                n *= 2
+            reps[(lib, row)] = n
+    times: dict[tuple[str, str], list[float]] = {key: [] for key in reps}
+    for _ in range(rounds):
+        for row in reference:
+            for lib, rows in libs.items():
+                if row in rows:
+                    times[(lib, row)].append(timed(rows[row], reps[(lib, row)]))
+    names = list(libs)
+    print("| row | " + " | ".join(names) + " | kibitz vs the fastest peer |")
+    print("|---|" + "---|" * (len(names) + 1))
+    for row in reference:
+        cells, best = [], None
+        per = 197_281 if row.startswith("Python perft") else len(fens)
+        for lib in names:
+            if (lib, row) not in times:
+                cells.append("-")
+                continue
+            t = statistics.median(times[(lib, row)])
+            value = per / t if row.startswith("Python perft") else t / per * 1e6
+            text = f"{value / 1e6:.2f} M/s" if row.startswith("Python perft") else f"{value:.3f} us"
+            if (lib, row) in wrong:
+                text += " (wrong)"
+            elif lib not in ("kibitz", "python-chess") and (best is None or t < best[1]):
+                best = (lib, t)
+            cells.append(text)
+        k = statistics.median(times[("kibitz", row)])
+        ratio = f"{best[1] / k:.2f}x ({best[0]})" if best else "-"
+        print(f"| {row} | " + " | ".join(cells) + f" | {ratio} |")
+    print(f"(python-chess {chess.__version__}; medians of {rounds} rounds; >1x: kibitz faster)")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--venv", type=Path, default=ROOT / ".peers-venv")
+    ap.add_argument("--kibitz", default=str(ROOT), help="a kibitz wheel, or the repository to build")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure:
+        measure(args.rounds)
+        return 0
+    python = setup(args.venv, args.kibitz)
+    return subprocess.run([str(python), __file__, "--measure", "--rounds", str(args.rounds)]).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

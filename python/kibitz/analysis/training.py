@@ -1,0 +1,44 @@
+"""Training data from game collections: ``pgn_to_tensors`` turns the games of a PGN file
+into chunks of board planes, move indexes and results (the layout and the move encoding
+are ``kibitz.tensor``'s), read, replayed and filled in Rust by kibitz's PGN reader."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator, Union
+
+from kibitz._core import PgnReader
+from kibitz.analysis.reader import _Opened
+from kibitz.tensor import PLANES, PgnChunk, _dtype_name, _numpy
+
+__all__ = ["pgn_to_tensors"]
+
+
+def pgn_to_tensors(
+    source: Union[str, "os.PathLike[str]", Any],
+    chunk: int = 4096,
+    canonical: bool = False,
+    dtype: Any = None,
+) -> Iterator[PgnChunk]:
+    """The games of a PGN file as training data, in chunks of about ``chunk`` positions
+    (whole games; at least one game a chunk). Games without a result (``*``) or with an
+    error are left out and counted in ``skipped``. Reading, replay and planes are in Rust;
+    each array is a view of a buffer made for it (no copy)."""
+    np = _numpy()
+    name = "float32" if dtype is None else _dtype_name(dtype)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
+    opened = _Opened(source)
+    try:
+        reader = PgnReader(opened)
+        while (part := reader.planes_chunk(chunk, canonical, name)) is not None:
+            planes, moves, results, games, n, skipped = part
+            yield PgnChunk(
+                np.frombuffer(planes, name).reshape(n, PLANES, 8, 8),
+                np.frombuffer(moves, np.int32),
+                np.frombuffer(results, np.int8),
+                np.frombuffer(games, np.int64),
+                skipped,
+            )
+    finally:
+        opened.close()

@@ -126,3 +126,5 @@ def test_bad_arguments_are_value_errors() -> None:
     with pytest.raises(ValueError, match="float32 or uint8"):
         next(pgn_to_tensors(io.StringIO("1. e4 1-0"), dtype=np.int64))
     assert list(pgn_to_tensors(io.StringIO(""))) == []
+    (whole,) = pgn_to_tensors(io.StringIO("1. e4 e5 1-0"), chunk=1 << 80)
+    assert len(whole.moves) == 2

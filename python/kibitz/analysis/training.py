@@ -28,6 +28,7 @@ def pgn_to_tensors(
     name = "float32" if dtype is None else _dtype_name(dtype)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
+    chunk = min(chunk, 1 << 40)  # any larger is the whole file anyway
     opened = _Opened(source)
     try:
         reader = PgnReader(opened)

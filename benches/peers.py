@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -69,22 +67,6 @@ def setup(venv: Path, kibitz: str) -> Path:
     return python
 
 
-def positions(n: int = 300, seed: int = 7) -> list[str]:
-    import chess
-
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < n:
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 90)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        out.append(board.fen())
-    return out
-
-
 def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
     """Each library's rows, in its own idiom, returning what python-chess's rows return."""
     import bulletchess as bc
@@ -94,25 +76,9 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
 
     import kibitz
 
-    def perft_natural(board: Any, depth: int) -> int:
-        if depth == 0:
-            return 1
-        n = 0
-        for m in board.legal_moves:
-            board.push(m)
-            n += perft_natural(board, depth - 1)
-            board.pop()
-        return n
-
-    def bc_perft(board: Any, depth: int) -> int:
-        if depth == 0:
-            return 1
-        n = 0
-        for m in board.legal_moves():
-            board.apply(m)
-            n += bc_perft(board, depth - 1)
-            board.undo()
-        return n
+    # The same loops as benches/python_perft.py's, each library in its natural idiom.
+    from python_perft import perft_bulletchess as bc_perft
+    from python_perft import perft_kibitz as perft_natural
 
     out: dict[str, dict[str, Callable[[], Any]]] = {}
     for name, mod in (("kibitz", kibitz), ("python-chess", chess)):
@@ -149,26 +115,18 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
 
 def measure(rounds: int) -> None:
     import chess
+    from python_chess_speed import positions, repeats, timed
 
-    fens = positions()
+    fens = positions(300)
     libs = libraries(fens)
     reference = libs["python-chess"]
     wrong = {(lib, row) for lib, rows in libs.items() for row, f in rows.items() if f() != reference[row]()}
-
-    def timed(f: Callable[[], Any], repeat: int) -> float:
-        start = time.perf_counter()
-        for _ in range(repeat):
-            f()
-        return (time.perf_counter() - start) / repeat
 
     # Each sample repeats its row until it has run 20 ms, so short rows are not timer noise.
     reps = {}
     for lib, rows in libs.items():
         for row, f in rows.items():
-            n = 1
-            while timed(f, n) * n < 0.02:
-                n *= 2
-            reps[(lib, row)] = n
+            reps[(lib, row)] = repeats(f, 0.02)
     times: dict[tuple[str, str], list[float]] = {key: [] for key in reps}
     for _ in range(rounds):
         for row in reference:

@@ -24,7 +24,9 @@ use setup::{piece_code, status_flags, Setup};
 
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
-use super::moves::{core_index, interned, interned_ptr, move_index, name64, piece, to_py_move, untracked, PyMove, PyPiece};
+use super::moves::{
+    core_index, interned, interned_ptr, move_index, name64, piece, to_py_move, untracked, PyMove, PyPiece,
+};
 use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,

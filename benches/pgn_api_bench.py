@@ -13,6 +13,11 @@ same text. The ratio is python-chess's median over kibitz's.
 
     python benches/pgn_api_bench.py [--repeat 5] [--games N] [--clock] [--markdown] [FILE.pgn[.gz]]
     python benches/pgn_api_bench.py --annotated 300
+    python benches/pgn_api_bench.py --database 2000
+
+``--database N``: N games of a game database as benches/annotated_games.py writes them (clock
+comments on every move, evaluations, NAGs, text comments and side lines, written by
+python-chess): the file the speed targets are set on.
 
 The default file is benches/data/selfplay.pgn.gz (1000 games, ~90 plies each), decompressed
 to a temporary file first. ``--clock`` adds a ``{ [%clk 0:03:00] }`` comment after every
@@ -117,9 +122,23 @@ def main() -> int:
         help="instead of FILE: N random games with comments, NAGs, nested variations, clock and eval "
         "annotations (the tests' corpus, written by python-chess)",
     )
+    ap.add_argument(
+        "--database",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of FILE: N annotated database games (benches/annotated_games.py)",
+    )
     args = ap.parse_args()
     src = Path(args.file)
-    if args.annotated:
+    if args.database:
+        from annotated_games import write
+
+        with tempfile.TemporaryDirectory() as tmp:
+            write(args.database, Path(tmp) / "db.pgn")
+            data = (Path(tmp) / "db.pgn").read_bytes()
+        src = Path(f"annotated database ({args.database} games)")
+    elif args.annotated:
         sys.path.insert(0, str(HERE.parent / "tests" / "python"))
         from pgn_reference import corpus
 

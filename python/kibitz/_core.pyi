@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension ``kibitz._core`` (checked by ``mypy.stubtest``)."""
 
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Union, final
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Union, final
 
 from kibitz._outcome import Outcome
 
@@ -26,6 +26,7 @@ __all__ = [
     "VariantError",
     "san_line",
     "plain_tokens",
+    "GameScanner",
     "MissingTableError",
     "POLYGLOT_RANDOM_ARRAY",
     "Tablebase",
@@ -866,6 +867,17 @@ class PgnReader:
 def plain_tokens(line: str) -> list[str] | None:
     """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and
     comments closed on the line; a comment as "{" and its text), or None."""
+
+class GameScanner:
+    """Text read from a file, scanned a game at a time as python-chess's read_headers reads."""
+
+    def __init__(self) -> None: ...
+    def feed(self, text: str) -> int:
+        """Appends text read from the file; returns its length in UTF-8 bytes."""
+    def scan(self, at_eof: bool) -> tuple[bool, dict[str, str], dict[str, str], int, int] | Literal[False] | None:
+        """The next game: (whether there was one, the roster tags, the other tags, its length in
+        UTF-8 bytes and in characters), scanning on past it; None when the text stops before
+        the game does; False when the game's text has a carriage return."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

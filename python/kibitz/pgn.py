@@ -22,15 +22,18 @@ Differences from python-chess, on purpose:
 from __future__ import annotations
 
 import abc
+import codecs
 import dataclasses
 import enum
+import io
 import logging
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
-from kibitz._core import Board, IllegalMoveError, Move, STARTING_FEN, plain_tokens
+from kibitz._core import Board, GameScanner, IllegalMoveError, Move, STARTING_FEN, plain_tokens
 
 __all__ = [
     "LOGGER",
@@ -1842,9 +1845,126 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
 
 def read_headers(handle: TextIO) -> Optional[Headers]:
     """Reads the headers of the next game and skips its movetext; None at the end of the file."""
-    return read_game(handle, Visitor=HeadersBuilder)
+    scanned = _scan_file(handle)
+    if scanned is None:
+        return read_game(handle, Visitor=HeadersBuilder)
+    found, roster, others = scanned
+    if not found:
+        return None
+    headers = Headers.__new__(Headers)
+    headers._tag_roster = roster
+    headers._others = others
+    return headers
 
 
 def skip_game(handle: TextIO) -> bool:
     """Skips the next game; False at the end of the file."""
-    return bool(read_game(handle, Visitor=SkipVisitor))
+    scanned = _scan_file(handle)
+    if scanned is None:
+        return bool(read_game(handle, Visitor=SkipVisitor))
+    return scanned[0]
+
+
+# read_headers and skip_game on a text file (io.TextIOWrapper, as open() gives) in an encoding
+# whose byte offsets kibitz can count: the file is read ahead in chunks into a
+# _core.GameScanner, which finds where each game ends as python-chess's line-by-line reading
+# would, and the file is set right after the game (seek() to its byte offset), so it is left
+# where python-chess would leave it. The text read ahead is kept for the next call on the same
+# file, if the file is still where it was left. Where newlines are translated ("\r\n" read as
+# "\n"), byte offsets cannot be counted: the game is found in a chunk read from its start and
+# then read again up to its end. None (the file left as it was) where none of this can be done
+# (another kind of file object, an encoding of several bytes a character, text that does not
+# decode, a "\r" in the game): the caller reads line by line.
+_ENCODING_KINDS: dict[str, int] = {}  # encoding name -> _UTF8, _LATIN1 or _OTHER
+_UTF8, _LATIN1, _OTHER = 0, 1, 2
+_SCAN_CHUNK = 65536
+
+
+def _encoding_kind(name: str) -> int:
+    kind = _ENCODING_KINDS.get(name)
+    if kind is None:
+        try:
+            canonical = codecs.lookup(name).name
+        except LookupError:
+            canonical = ""
+        kind = _UTF8 if canonical in ("utf-8", "ascii") else _LATIN1 if canonical == "iso8859-1" else _OTHER
+        _ENCODING_KINDS[name] = kind
+    return kind
+
+
+class _ReadAhead:
+    """The text read ahead of the file read_headers or skip_game last read."""
+
+    __slots__ = ("file", "scanner", "next_game", "text_end")
+
+    def __init__(self, handle: Any, start: int) -> None:
+        self.file = weakref.ref(handle)
+        self.scanner = GameScanner()
+        self.next_game = start  # byte offset of the scanner's next game (where the file is)
+        self.text_end = start  # byte offset after the text fed to the scanner
+
+
+_read_ahead: Optional[_ReadAhead] = None
+
+
+def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
+    global _read_ahead
+    if type(handle) is not io.TextIOWrapper:
+        return None
+    kind = _encoding_kind(handle.encoding)
+    if kind == _OTHER:
+        return None
+    start = handle.tell()
+    ahead = _read_ahead
+    if ahead is None or ahead.next_game != start or ahead.file() is not handle:
+        if start >> 64 or not handle.seekable():  # a cookie with decoder state in it
+            return None
+        ahead = _ReadAhead(handle, start)
+    _read_ahead = None
+    scanner = ahead.scanner
+    at_eof = False
+    try:
+        while (scanned := scanner.scan(at_eof)) is None:
+            handle.seek(ahead.text_end)
+            more = handle.read(_SCAN_CHUNK)
+            if not (handle.newlines is None or handle.newlines == "\n"):
+                handle.seek(start)
+                return _scan_translated(handle, start)
+            n = scanner.feed(more)
+            ahead.text_end += n if kind == _UTF8 else len(more)
+            at_eof = not more
+    except UnicodeDecodeError:
+        # Read ahead, not yet reached: line by line, the error comes where python-chess's does.
+        handle.seek(start)
+        return None
+    if scanned is False:
+        handle.seek(start)
+        return None
+    found, roster, others, end_bytes, end_chars = scanned
+    ahead.next_game += end_bytes if kind == _UTF8 else end_chars
+    handle.seek(ahead.next_game)
+    _read_ahead = ahead
+    return found, roster, others
+
+
+def _scan_translated(handle: Any, start: int) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
+    """_scan_file where newlines are translated: the file is at `start`."""
+    scanner = GameScanner()
+    size = 8192
+    try:
+        while True:
+            more = handle.read(size)
+            scanner.feed(more)
+            scanned = scanner.scan(len(more) < size)
+            if scanned is not None:
+                break
+            size *= 2
+    except UnicodeDecodeError:
+        handle.seek(start)
+        return None
+    handle.seek(start)
+    if scanned is False:
+        return None
+    found, roster, others, _, end_chars = scanned
+    handle.read(end_chars)
+    return found, roster, others

@@ -279,6 +279,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPgnReader>()?;
     m.add_function(wrap_pyfunction!(san_line, m)?)?;
     m.add_function(wrap_pyfunction!(plain_tokens_py, m)?)?;
+    m.add_class::<PyGameScanner>()?;
     Ok(())
 }
 
@@ -421,4 +422,244 @@ pub fn plain_tokens_py(line: &str) -> Option<Vec<String>> {
             })
             .collect()
     })
+}
+
+// ---- skipping games by the chunk ----
+//
+// `read_headers` and `skip_game` read a game's headers and skip its movetext. python-chess
+// does it a line at a time (`readline`, a pattern per line); on a text file kibitz reads a
+// chunk, finds the game's end here, and sets the file's position right after it, so the
+// file is left exactly where python-chess's reading would leave it.
+
+/// Python's `str.isspace` for one character (Rust's whitespace lacks U+001C..U+001F).
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// `line.isspace()`: not empty, and whitespace only.
+fn is_blank(line: &str) -> bool {
+    !line.is_empty() && line.chars().all(is_py_space)
+}
+
+/// The lines of a text as `readline` gives them (each with its "\n"; "" at the end of the
+/// file). `None` when the text stops before the line does and more of the file follows.
+struct Lines<'a> {
+    text: &'a str,
+    pos: usize,
+    at_eof: bool,
+}
+
+impl<'a> Lines<'a> {
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = &self.text[self.pos..];
+        match rest.find('\n') {
+            Some(i) => {
+                self.pos += i + 1;
+                Some(&rest[..=i])
+            }
+            None if self.at_eof => {
+                self.pos = self.text.len();
+                Some(rest)
+            }
+            None => None,
+        }
+    }
+}
+
+/// A tag line as python-chess's pattern `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
+/// reads it (the caller has made sure the text has no "\r").
+fn tag_line(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix('[')?;
+    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(b)).count();
+    if name_len == 0 || !rest.as_bytes()[0].is_ascii_alphanumeric() {
+        return None;
+    }
+    let (name, after) = rest.split_at(name_len);
+    let value_and_rest = after.trim_start_matches(is_py_space);
+    if value_and_rest.len() == after.len() {
+        return None; // no whitespace between the name and the value
+    }
+    let quoted = value_and_rest.strip_prefix('"')?;
+    // The value runs to the last `"]`, after which only whitespace may follow.
+    let end = quoted.rfind("\"]")?;
+    if !quoted[end + 2..].chars().all(is_py_space) {
+        return None;
+    }
+    Some((name, &quoted[..end]))
+}
+
+/// What scanning the start of a text for one game found.
+pub(crate) enum Scan<'a> {
+    /// The game: whether there was one, its tags in order, and the byte offset after it.
+    Game { found: bool, tags: Vec<(&'a str, &'a str)>, end: usize },
+    /// The text stops before the game does: read more of the file.
+    More,
+    /// The text has a "\r": its lines may not be where `readline` splits them (a file
+    /// opened with `newline=""`); the caller reads line by line instead.
+    Unsure,
+}
+
+/// python-chess's `read_game` with a headers-only visitor, over a text: leading blank, `%`
+/// and `;` lines are skipped (and byte order marks before the first line), then the tag
+/// lines (one blank line may come between them), then the movetext, up to a blank line
+/// outside comments or the end of the file.
+pub(crate) fn scan_game(text: &str, at_eof: bool) -> Scan<'_> {
+    match scan_lines(text, at_eof) {
+        // Only the game's own text decides where it ends.
+        Scan::Game { end, .. } if memchr::memchr(b'\r', &text.as_bytes()[..end]).is_some() => Scan::Unsure,
+        scan => scan,
+    }
+}
+
+fn scan_lines(text: &str, at_eof: bool) -> Scan<'_> {
+    let mut lines = Lines { text, pos: 0, at_eof };
+    macro_rules! next {
+        () => {
+            match lines.next() {
+                Some(line) => line,
+                None => return Scan::More,
+            }
+        };
+    }
+    let mut line = next!().trim_start_matches('\u{feff}');
+    while is_blank(line) || line.starts_with('%') || line.starts_with(';') {
+        line = next!();
+    }
+    let mut tags = Vec::new();
+    let mut found = false;
+    let mut empty_lines = 0;
+    while !line.is_empty() {
+        if line.starts_with('%') || line.starts_with(';') {
+            line = next!();
+            continue;
+        }
+        if empty_lines < 1 && is_blank(line) {
+            empty_lines += 1;
+            line = next!();
+            continue;
+        }
+        found = true;
+        if !line.starts_with('[') {
+            break;
+        }
+        empty_lines = 0;
+        if let Some(tag) = tag_line(line) {
+            tags.push(tag);
+        }
+        line = next!();
+    }
+    if !found {
+        return Scan::Game { found, tags, end: lines.pos };
+    }
+    if line.is_empty() {
+        return Scan::Game { found, tags, end: lines.pos };
+    }
+    match skip_movetext(text, lines.pos - line.len(), at_eof) {
+        Some(end) => Scan::Game { found, tags, end },
+        None => Scan::More,
+    }
+}
+
+/// Where the movetext starting at the line at `start` ends, as python-chess skips it: at a
+/// blank line outside comments (after it), or at the end of the text. Outside comments a
+/// line starting with `%` is skipped and a `;` ends the line's scan; inside a comment only
+/// its `}` counts, and the line it closes on is scanned on from there. None: the text stops
+/// first. (memchr finds the next byte that matters; most of a line is SAN and comment text.)
+fn skip_movetext(text: &str, start: usize, at_eof: bool) -> Option<usize> {
+    let b = text.as_bytes();
+    let line_end = |from: usize| -> Option<usize> {
+        match memchr::memchr(b'\n', &b[from..]) {
+            Some(i) => Some(from + i + 1),
+            None if at_eof => Some(b.len()),
+            None => None,
+        }
+    };
+    let mut i = start; // at the start of a line, outside comments
+    while i < b.len() {
+        let mut end = line_end(i)?;
+        let line = &text[i..end];
+        if is_blank(line) {
+            return Some(end);
+        }
+        if line.starts_with('%') {
+            i = end;
+            continue;
+        }
+        let mut k = i;
+        while let Some(o) = memchr::memchr2(b'{', b';', &b[k..end]) {
+            if b[k + o] == b';' {
+                break;
+            }
+            match memchr::memchr(b'}', &b[k + o + 1..]) {
+                Some(c) => {
+                    k = k + o + 1 + c + 1;
+                    if k > end {
+                        // Closed on a later line: that line is scanned on from the "}".
+                        end = line_end(k - 1)?;
+                    }
+                }
+                None if at_eof => return Some(b.len()),
+                None => return None,
+            }
+        }
+        i = end;
+    }
+    if at_eof {
+        Some(b.len())
+    } else {
+        None
+    }
+}
+
+/// The seven-tag roster, which python-chess's `Headers` keeps apart from the other tags.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// `_core.GameScanner()`: text read from a file, scanned a game at a time for `read_headers`
+/// and `skip_game` (kibitz.pgn keeps one per file it reads, so that text read ahead past a
+/// game is not read and decoded again for the next).
+#[pyclass(module = "kibitz._core", name = "GameScanner")]
+pub struct PyGameScanner {
+    text: String,
+    /// Where the next game starts (a byte offset in `text`).
+    at: usize,
+}
+
+#[pymethods]
+impl PyGameScanner {
+    #[new]
+    fn new() -> Self {
+        PyGameScanner { text: String::new(), at: 0 }
+    }
+
+    /// Appends text read from the file; returns its length in UTF-8 bytes.
+    fn feed(&mut self, text: &str) -> usize {
+        self.text.drain(..self.at);
+        self.at = 0;
+        self.text.push_str(text);
+        text.len()
+    }
+
+    /// The next game of the text: `(found, roster, others, end_bytes, end_chars)` (the tags
+    /// in two dicts as `Headers` keeps them; the game's length in UTF-8 bytes and in
+    /// characters), after which scanning goes on past it; None when the text stops before the
+    /// game does (feed more, or say `at_eof`); False when the game's text has a "\r" (its
+    /// lines may split elsewhere: read it line by line).
+    fn scan<'py>(&mut self, py: Python<'py>, at_eof: bool) -> PyResult<Bound<'py, PyAny>> {
+        let text = &self.text[self.at..];
+        match scan_game(text, at_eof) {
+            Scan::More => Ok(py.None().into_bound(py)),
+            Scan::Unsure => Ok(pyo3::types::PyBool::new(py, false).to_owned().into_any()),
+            Scan::Game { found, tags, end } => {
+                let (roster, others) = (PyDict::new(py), PyDict::new(py));
+                for (name, value) in tags {
+                    let dict = if ROSTER.contains(&name) { &roster } else { &others };
+                    dict.set_item(name, value)?;
+                }
+                let head = &text.as_bytes()[..end];
+                let chars = if head.is_ascii() { end } else { text[..end].chars().count() };
+                self.at += end;
+                Ok((found, roster, others, end, chars).into_pyobject(py)?.into_any())
+            }
+        }
+    }
 }

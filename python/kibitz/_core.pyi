@@ -868,16 +868,24 @@ def plain_tokens(line: str) -> list[str] | None:
     """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and
     comments closed on the line; a comment as "{" and its text), or None."""
 
+@final
 class GameScanner:
-    """Text read from a file, scanned a game at a time as python-chess's read_headers reads."""
+    """Text read from a file, scanned a game at a time as python-chess's read_headers reads:
+    following a file (next_game), or fed by the caller (feed, scan)."""
 
-    def __init__(self) -> None: ...
+    def __new__(cls, file: Any = None, start: int = 0, utf8: bool = True, chunk: int = 65536) -> GameScanner: ...
     def feed(self, text: str) -> int:
         """Appends text read from the file; returns its length in UTF-8 bytes."""
     def scan(self, at_eof: bool) -> tuple[bool, dict[str, str], dict[str, str], int, int] | Literal[False] | None:
         """The next game: (whether there was one, the roster tags, the other tags, its length in
         UTF-8 bytes and in characters), scanning on past it; None when the text stops before
         the game does; False when the game's text has a carriage return."""
+    def follows(self, file: Any) -> bool:
+        """True when file is the file followed, where the last game left it."""
+    def next_game(self, file: Any) -> tuple[bool, dict[str, str], dict[str, str]] | Literal["translated"] | None:
+        """The followed file's next game (found, roster tags, other tags), the file set after
+        it; None: read it line by line; "translated": the file translates newlines (the file
+        back at the game's start either way)."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

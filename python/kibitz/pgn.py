@@ -28,7 +28,6 @@ import enum
 import io
 import logging
 import re
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
@@ -1875,7 +1874,7 @@ def skip_game(handle: TextIO) -> bool:
 # then read again up to its end. None (the file left as it was) where none of this can be done
 # (another kind of file object, an encoding of several bytes a character, text that does not
 # decode, a "\r" in the game): the caller reads line by line.
-_ENCODING_KINDS: dict[str, int] = {}  # encoding name -> _UTF8, _LATIN1 or _OTHER
+_ENCODING_KINDS: dict[str, int] = {}  # encoding name -> _UTF8, _LATIN1 (one byte a character) or _OTHER
 _UTF8, _LATIN1, _OTHER = 0, 1, 2
 _SCAN_CHUNK = 65536
 
@@ -1887,64 +1886,36 @@ def _encoding_kind(name: str) -> int:
             canonical = codecs.lookup(name).name
         except LookupError:
             canonical = ""
-        kind = _UTF8 if canonical in ("utf-8", "ascii") else _LATIN1 if canonical == "iso8859-1" else _OTHER
+        # UTF-8 is read as bytes and checked in Rust; ASCII and Latin-1 (a character a byte) as text.
+        kind = _UTF8 if canonical == "utf-8" else _LATIN1 if canonical in ("ascii", "iso8859-1") else _OTHER
         _ENCODING_KINDS[name] = kind
     return kind
 
 
-class _ReadAhead:
-    """The text read ahead of the file read_headers or skip_game last read."""
-
-    __slots__ = ("file", "scanner", "next_game", "text_end")
-
-    def __init__(self, handle: Any, start: int) -> None:
-        self.file = weakref.ref(handle)
-        self.scanner = GameScanner()
-        self.next_game = start  # byte offset of the scanner's next game (where the file is)
-        self.text_end = start  # byte offset after the text fed to the scanner
-
-
-_read_ahead: Optional[_ReadAhead] = None
+_read_ahead: Optional[GameScanner] = None  # following the file read last
 
 
 def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
     global _read_ahead
-    if type(handle) is not io.TextIOWrapper:
-        return None
-    kind = _encoding_kind(handle.encoding)
-    if kind == _OTHER:
-        return None
-    start = handle.tell()
-    ahead = _read_ahead
-    if ahead is None or ahead.next_game != start or ahead.file() is not handle:
+    scanner = _read_ahead
+    if scanner is None or not scanner.follows(handle):
+        if type(handle) is not io.TextIOWrapper:
+            return None
+        kind = _encoding_kind(handle.encoding)
+        if kind == _OTHER:
+            return None
+        start = handle.tell()
         if start >> 64 or not handle.seekable():  # a cookie with decoder state in it
             return None
-        ahead = _ReadAhead(handle, start)
+        scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK)
     _read_ahead = None
-    scanner = ahead.scanner
-    at_eof = False
-    try:
-        while (scanned := scanner.scan(at_eof)) is None:
-            handle.seek(ahead.text_end)
-            more = handle.read(_SCAN_CHUNK)
-            if not (handle.newlines is None or handle.newlines == "\n"):
-                handle.seek(start)
-                return _scan_translated(handle, start)
-            n = scanner.feed(more)
-            ahead.text_end += n if kind == _UTF8 else len(more)
-            at_eof = not more
-    except UnicodeDecodeError:
-        # Read ahead, not yet reached: line by line, the error comes where python-chess's does.
-        handle.seek(start)
+    scanned = scanner.next_game(handle)
+    if type(scanned) is tuple:
+        _read_ahead = scanner
+        return scanned
+    if scanned is None:
         return None
-    if scanned is False:
-        handle.seek(start)
-        return None
-    found, roster, others, end_bytes, end_chars = scanned
-    ahead.next_game += end_bytes if kind == _UTF8 else end_chars
-    handle.seek(ahead.next_game)
-    _read_ahead = ahead
-    return found, roster, others
+    return _scan_translated(handle, handle.tell())
 
 
 def _scan_translated(handle: Any, start: int) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:

@@ -199,3 +199,52 @@ def test_string_io_reads_line_by_line() -> None:
         assert ha is not None and list(ha.items()) == list(hb.items())
         assert a.tell() == b.tell()
     assert kpgn.read_headers(a) is None
+
+
+def test_offsets_index_as_python_chess(tmp_path: Path) -> None:
+    """The indexing idiom: tell() before each read_headers, later seek() there and read the game."""
+    path = tmp_path / "games.pgn"
+    path.write_text(corpus(304, 20), encoding="utf-8")
+
+    def index(module: Any) -> list[tuple[int, list[tuple[str, str]]]]:
+        out = []
+        with open(path, encoding="utf-8") as f:
+            while True:
+                offset = f.tell()
+                headers = module.read_headers(f)
+                if headers is None:
+                    return out
+                out.append((offset, list(headers.items())))
+
+    ours, theirs = index(kpgn), index(chess.pgn)
+    assert ours == theirs and len(ours) == 20
+    with open(path, encoding="utf-8") as a, open(path, encoding="utf-8") as b:
+        for offset, _ in reversed(ours):
+            a.seek(offset)
+            b.seek(offset)
+            ga, gb = kpgn.read_game(a), chess.pgn.read_game(b)
+            assert ga is not None and gb is not None
+            assert str(ga) == str(gb)
+
+
+def test_files_come_and_go(tmp_path: Path) -> None:
+    """Reading two files in turn, or a file that was closed and reopened, reads each right."""
+    one, two = tmp_path / "one.pgn", tmp_path / "two.pgn"
+    one.write_text(corpus(305, 6), encoding="utf-8")
+    two.write_text(corpus(306, 6), encoding="utf-8")
+    expected = {}
+    for path in (one, two):
+        with open(path, encoding="utf-8") as f:
+            expected[path] = [list(h.items()) for h in iter(lambda: chess.pgn.read_headers(f), None)]
+    with open(one, encoding="utf-8") as a, open(two, encoding="utf-8") as b:
+        got: dict[Path, list[Any]] = {one: [], two: []}
+        for _ in range(7):
+            for path, f in ((one, a), (two, b)):
+                h = kpgn.read_headers(f)
+                if h is not None:
+                    got[path].append(list(h.items()))
+    assert got == expected
+    for _ in range(2):
+        with open(one, encoding="utf-8") as f:
+            first = kpgn.read_headers(f)
+        assert first is not None and list(first.items()) == expected[one][0]

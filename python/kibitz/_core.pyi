@@ -27,6 +27,7 @@ __all__ = [
     "san_line",
     "plain_tokens",
     "GameScanner",
+    "read_plain_movetext",
     "MissingTableError",
     "POLYGLOT_RANDOM_ARRAY",
     "Tablebase",
@@ -886,6 +887,19 @@ class GameScanner:
         """The followed file's next game (found, roster tags, other tags), the file set after
         it; None: read it line by line; "translated": the file translates newlines (the file
         back at the game's start either way)."""
+
+def read_plain_movetext(
+    line: str,
+    readline: Callable[[], str],
+    boards: list[Board],
+    depths: list[int],
+    skip_depth: int,
+    visit_move: Callable[[Board, Move], object] | None,
+    san_fallback: Callable[[Board, str], bool],
+) -> tuple[str, int, bool]:
+    """kibitz.pgn's movetext loop in Rust for visitors that look only at moves: reads plain
+    lines (variations included) until one it cannot read or the end of the game; returns
+    (that line, the skip depth, whether the game's movetext ended)."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

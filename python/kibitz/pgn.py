@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
-from kibitz._core import Board, GameScanner, IllegalMoveError, Move, STARTING_FEN, plain_tokens
+from kibitz._core import Board, GameScanner, IllegalMoveError, Move, STARTING_FEN, plain_tokens, read_plain_movetext
 
 __all__ = [
     "LOGGER",
@@ -1584,6 +1584,22 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     builder = visitor if isinstance(visitor, GameBuilder) and cls is GameBuilder and visitor.Game is Game else None
     stack = builder.variation_stack if builder is not None else []
     new_node = object.__new__
+    # A visitor that looks only at moves (BaseVisitor's callbacks for the rest): whole runs of
+    # plain lines are read in Rust (read_plain_movetext), this loop taking the other lines.
+    moves_only = builder is None and all(
+        getattr(cls, name) is getattr(BaseVisitor, name)
+        for name in (
+            "begin_parse_san",
+            "parse_san",
+            "visit_board",
+            "visit_comment",
+            "visit_nag",
+            "visit_result",
+            "begin_variation",
+            "end_variation",
+        )
+    )
+    move_callback = visit_move if cls.visit_move is not BaseVisitor.visit_move else None
 
     boards = [board]
     depths = [0]  # moves on each board's stack
@@ -1591,6 +1607,21 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     finditer = MOVETEXT_REGEX.finditer
     fresh_line = True
     pos = 0  # where the scan of a line goes on (after a comment closed on it)
+
+    def san_fallback(board: Board, token: str) -> bool:
+        """san_token for read_plain_movetext (which counts the moves on the boards itself)."""
+        try:
+            move = _parse_san(board, token)
+        except ValueError as error:
+            handle_error(error)
+            return False
+        visit_move(board, move)
+        try:
+            board.push(move)
+        except ValueError as error:
+            handle_error(error)
+            return False
+        return True
 
     def san_token(token: str) -> bool:
         """Parses and plays a SAN token; False when it was an error (skip the variation)."""
@@ -1626,8 +1657,16 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             # A plain line (see _core.plain_tokens) is read ahead in Rust on a copy of the
             # board: its SAN come back as Moves; a SAN that does not read comes back as text,
             # last, and is parsed here on the real board for python-chess's error.
-            if skip_depth or call_begin_parse or custom_parse:
-                plain: Optional[list[Any]] = plain_tokens(line)
+            plain: Optional[list[Any]]
+            if moves_only:
+                line, skip_depth, done = read_plain_movetext(
+                    line, readline, boards, depths, skip_depth, move_callback, san_fallback
+                )
+                if done:
+                    return
+                plain = None  # a line it could not read: the general tokenizer below reads it
+            elif skip_depth or call_begin_parse or custom_parse:
+                plain = plain_tokens(line)
             else:
                 plain = boards[-1]._plain_line(line)
             if plain is not None:

@@ -132,6 +132,7 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
+    m.add_function(wrap_pyfunction!(board::read_plain_movetext, m)?)?;
     board::install_fast_methods(m.py())?;
     m.add_class::<moves::PyMove>()?;
     m.add_class::<moves::PyPiece>()?;

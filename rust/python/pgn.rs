@@ -300,6 +300,9 @@ pub(crate) enum Plain<'a> {
     /// `$n`, a suffix glyph (`!`, `?!`...), or a comment's text: written as the token text
     /// the Python reader uses (`$12`, `!`, `{text`).
     Text(String),
+    /// `(` and `)` standing alone (only when asked for: see `plain_tokens`).
+    Open,
+    Close,
 }
 
 /// The ASCII characters `str.split()` separates chunks at, as far as a movetext line has them.
@@ -308,8 +311,9 @@ fn is_space(b: u8) -> bool {
 }
 
 /// The tokens of a plain line, or None when the line is not plain (or not ASCII outside
-/// its comments, where Python's whitespace differs).
-pub(crate) fn plain_tokens(line: &str) -> Option<Vec<Plain<'_>>> {
+/// its comments, where Python's whitespace differs). With `parens`, a `(` or `)` standing
+/// alone between spaces (as python-chess's exporter writes variations) is a token too.
+pub(crate) fn plain_tokens(line: &str, parens: bool) -> Option<Vec<Plain<'_>>> {
     let mut out = Vec::new();
     let mut rest = line;
     loop {
@@ -325,7 +329,11 @@ pub(crate) fn plain_tokens(line: &str) -> Option<Vec<Plain<'_>>> {
         }
         for chunk in text.as_bytes().split(|&b| is_space(b)).filter(|c| !c.is_empty()) {
             // ASCII: any byte offsets are character boundaries.
-            plain_chunk(std::str::from_utf8(chunk).ok()?, &mut out)?;
+            match chunk {
+                b"(" if parens => out.push(Plain::Open),
+                b")" if parens => out.push(Plain::Close),
+                _ => plain_chunk(std::str::from_utf8(chunk).ok()?, &mut out)?,
+            }
         }
         match comment {
             None => return Some(out),
@@ -413,12 +421,14 @@ fn is_san_shape(s: &str) -> bool {
 #[pyfunction]
 #[pyo3(name = "plain_tokens")]
 pub fn plain_tokens_py(line: &str) -> Option<Vec<String>> {
-    plain_tokens(line).map(|tokens| {
+    plain_tokens(line, false).map(|tokens| {
         tokens
             .into_iter()
             .map(|t| match t {
                 Plain::San(s) => s.to_string(),
                 Plain::Text(s) => s,
+                Plain::Open => "(".to_string(),
+                Plain::Close => ")".to_string(),
             })
             .collect()
     })
@@ -437,7 +447,7 @@ fn is_py_space(c: char) -> bool {
 }
 
 /// `line.isspace()`: not empty, and whitespace only.
-fn is_blank(line: &str) -> bool {
+pub(crate) fn is_blank(line: &str) -> bool {
     !line.is_empty() && line.chars().all(is_py_space)
 }
 

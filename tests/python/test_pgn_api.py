@@ -832,3 +832,104 @@ def test_san_reading_agrees_with_python_chess(seed: int) -> None:
             except ValueError as error:
                 got = error_key(error)
             assert got == expected, (theirs.fen(), token)
+
+
+# --- visitors that look only at moves: the movetext loop in Rust ----------------------------
+
+
+def move_recorder(base: Any, with_moves: bool) -> Any:
+    """A visitor keeping BaseVisitor's callbacks but for moves (if asked) and errors: kibitz
+    reads its movetext with read_plain_movetext."""
+
+    class MoveRecorder(base):  # type: ignore[misc, valid-type]
+        def begin_game(self) -> None:
+            self.log: list[Any] = []
+
+        def handle_error(self, error: Exception) -> None:
+            self.log.append(("error", error_key(error)))
+
+        def result(self) -> list[Any]:
+            return self.log
+
+    if with_moves:
+
+        def visit_move(self: Any, board: Any, move: Any) -> None:
+            self.log.append((board.fen(), move.uci(), len(board.move_stack)))
+
+        MoveRecorder.visit_move = visit_move
+    return MoveRecorder
+
+
+def assert_same_moves(text: str) -> None:
+    for with_moves in (True, False):
+        ours, theirs = move_recorder(kpgn.BaseVisitor, with_moves), move_recorder(chess.pgn.BaseVisitor, with_moves)
+        a, b = io.StringIO(text), io.StringIO(text)
+        for _ in range(10_000):
+            la, lb = kpgn.read_game(a, Visitor=ours), chess.pgn.read_game(b, Visitor=theirs)
+            assert la == lb
+            assert a.tell() == b.tell()
+            if la is None:
+                break
+
+
+def test_moves_only_visitors_take_the_rust_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = kpgn.read_plain_movetext
+
+    def spy(*args: Any) -> Any:
+        calls.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(kpgn, "read_plain_movetext", spy)
+    text = corpus(960, 4)
+    assert_same_moves(text)
+    assert calls
+    calls.clear()
+    kpgn.read_game(io.StringIO(text), Visitor=KRecorder)
+    assert calls == []  # a visitor with its own comment, NAG... callbacks: the Python loop
+
+
+@pytest.mark.parametrize("text", BROKEN, ids=range(len(BROKEN)))
+def test_moves_only_visitors_on_broken_input(text: str) -> None:
+    assert_same_moves(text)
+    assert_same_moves(text.replace("\n", "\r\n"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moves_only_visitors_on_the_corpus(seed: int) -> None:
+    assert_same_moves(corpus(970 + seed, 10))
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
+def test_moves_only_visitors_on_data_files(path: Path) -> None:
+    assert_same_moves(path.read_text(encoding="utf-8"))
+
+
+def test_moves_only_visitors_on_database_games() -> None:
+    sys.path.insert(0, str(ROOT / "benches"))
+    from annotated_games import games
+
+    out = io.StringIO()
+    exporter = chess.pgn.FileExporter(out)
+    for game in games(12, seed=7):
+        game.accept(exporter)
+    assert_same_moves(out.getvalue())
+
+
+@examples(40)
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(MUTATION_ALPHABET)),
+                                         min_size=1, max_size=8))  # fmt: skip
+def test_moves_only_visitors_on_mutated_text(seed: int, edits: list[tuple[float, int, str]]) -> None:
+    rng = random.Random(seed)
+    text = corpus(seed, rng.randint(1, 2))
+    for where, kind, char in edits:
+        i = int(where * len(text))
+        if kind == 0:
+            text = text[:i] + text[i + 1 :]
+        elif kind == 1:
+            text = text[:i] + char + text[i:]
+        elif kind == 2:
+            text = text[:i] + char + text[i + 1 :]
+        else:
+            text = text[:i]
+    assert_same_moves(text)

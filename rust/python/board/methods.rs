@@ -97,7 +97,7 @@ fn san_parts(san: &str) -> Option<SanParts> {
 /// from-file, from-rank, target and promotion (a pawn without from-file stays on its file;
 /// the capture sign is not checked). InvalidMoveError when the text has no SAN shape,
 /// IllegalMoveError when no move fits, AmbiguousMoveError when several do.
-fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
+pub(super) fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
     if NULL_SANS.contains(&san) {
         return Ok(Move::NULL);
     }
@@ -541,7 +541,7 @@ impl PyBoard {
     /// on the real board for the error). None when the line is not plain, or the board is
     /// not playable.
     fn _plain_line<'py>(&self, py: Python<'py>, line: &str) -> PyResult<Option<Bound<'py, PyList>>> {
-        let Some(tokens) = crate::python::pgn::plain_tokens(line) else { return Ok(None) };
+        let Some(tokens) = crate::python::pgn::plain_tokens(line, false) else { return Ok(None) };
         let st = self.st()?;
         if st.unplayable.is_some() {
             return Ok(None);
@@ -565,6 +565,9 @@ impl PyBoard {
                 }
                 crate::python::pgn::Plain::San(result) => out.append(result)?,
                 crate::python::pgn::Plain::Text(text) => out.append(text)?,
+                crate::python::pgn::Plain::Open | crate::python::pgn::Plain::Close => {
+                    unreachable!("asked without parentheses")
+                }
             }
         }
         Ok(Some(out))

@@ -18,8 +18,10 @@
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod methods;
+mod movetext;
 mod setup;
 
+pub(crate) use movetext::read_plain_movetext;
 use setup::{piece_code, status_flags, Setup};
 
 use super::interrupt::run_interruptible;

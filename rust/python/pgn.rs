@@ -745,7 +745,8 @@ const ROSTER_LEN: usize = 7;
 /// roster; None for other names.
 fn tag_name<'py>(py: Python<'py>, name: &str) -> Option<(Bound<'py, PyString>, bool)> {
     static NAMES: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
-    let i = KNOWN_TAGS.iter().position(|&t| t == name)?;
+    let i =
+        KNOWN_TAGS.iter().position(|&t| t.len() == name.len() && t.as_bytes()[0] == name.as_bytes()[0] && t == name)?;
     let names = NAMES.get_or_init(py, || KNOWN_TAGS.iter().map(|t| PyString::intern(py, t).unbind()).collect());
     Some((names[i].bind(py).clone(), i < ROSTER_LEN))
 }

@@ -895,11 +895,13 @@ def read_plain_movetext(
     depths: list[int],
     skip_depth: int,
     visit_move: Callable[[Board, Move], object] | None,
-    san_fallback: Callable[[Board, str], bool],
+    san_fallback: Callable[[Board, str], Any],
+    builder: Any = None,
+    child_node: type | None = None,
 ) -> tuple[str, int, bool]:
-    """kibitz.pgn's movetext loop in Rust for visitors that look only at moves: reads plain
-    lines (variations included) until one it cannot read or the end of the game; returns
-    (that line, the skip depth, whether the game's movetext ended)."""
+    """kibitz.pgn's movetext loop in Rust for visitors that look only at moves, or growing a
+    GameBuilder's tree: reads plain lines (variations included) until one it cannot read or
+    the end of the game; returns (that line, the skip depth, whether the movetext ended)."""
 
 def san_line(fen: str, moves: list[str], *, chess960: bool = False) -> list[str]:
     """The SAN of a line of UCI moves played from the FEN."""

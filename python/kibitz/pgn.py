@@ -1608,6 +1608,14 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
     fresh_line = True
     pos = 0  # where the scan of a line goes on (after a comment closed on it)
 
+    def push_san_or_error(board: Board, token: str) -> Optional[Move]:
+        """For read_plain_movetext growing the GameBuilder's tree: the move, or None after the error."""
+        try:
+            return board.push_san(token)
+        except ValueError as error:
+            handle_error(error)
+            return None
+
     def san_fallback(board: Board, token: str) -> bool:
         """san_token for read_plain_movetext (which counts the moves on the boards itself)."""
         try:
@@ -1658,10 +1666,15 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             # board: its SAN come back as Moves; a SAN that does not read comes back as text,
             # last, and is parsed here on the real board for python-chess's error.
             plain: Optional[list[Any]]
-            if moves_only:
-                line, skip_depth, done = read_plain_movetext(
-                    line, readline, boards, depths, skip_depth, move_callback, san_fallback
-                )
+            if moves_only or builder is not None:
+                if builder is None:
+                    line, skip_depth, done = read_plain_movetext(
+                        line, readline, boards, depths, skip_depth, move_callback, san_fallback
+                    )
+                else:
+                    line, skip_depth, done = read_plain_movetext(
+                        line, readline, boards, depths, skip_depth, None, push_san_or_error, builder, ChildNode
+                    )
                 if done:
                     return
                 plain = None  # a line it could not read: the general tokenizer below reads it

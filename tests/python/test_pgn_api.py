@@ -887,6 +887,8 @@ def test_moves_only_visitors_take_the_rust_loop(monkeypatch: pytest.MonkeyPatch)
     calls.clear()
     kpgn.read_game(io.StringIO(text), Visitor=KRecorder)
     assert calls == []  # a visitor with its own comment, NAG... callbacks: the Python loop
+    assert_same_reading(text)  # GameBuilder: the tree grown in Rust too
+    assert calls
 
 
 @pytest.mark.parametrize("text", BROKEN, ids=range(len(BROKEN)))

@@ -889,7 +889,13 @@ impl PyGameScanner {
         if !followed.is(file) {
             return Ok(false);
         }
-        let at = file.call_method0(pyo3::intern!(py, "tell"))?;
+        // Where the text layer is clean (see `clean`) its position is its binary buffer's,
+        // which moves as soon as the text layer reads anything: the buffer is asked.
+        let tell = pyo3::intern!(py, "tell");
+        let at = match &self.raw {
+            Some(raw) if self.clean => raw.bind(py).call_method0(tell)?,
+            _ => file.call_method0(tell)?,
+        };
         Ok(at.extract::<u64>().is_ok_and(|at| at == self.next_game))
     }
 

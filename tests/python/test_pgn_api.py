@@ -907,15 +907,27 @@ def test_moves_only_visitors_on_data_files(path: Path) -> None:
     assert_same_moves(path.read_text(encoding="utf-8"))
 
 
-def test_moves_only_visitors_on_database_games() -> None:
+def database_text(n: int, seed: int) -> str:
+    """n games of the benchmarks' annotated database (benches/annotated_games.py)."""
     sys.path.insert(0, str(ROOT / "benches"))
     from annotated_games import games
 
     out = io.StringIO()
     exporter = chess.pgn.FileExporter(out)
-    for game in games(12, seed=7):
+    for game in games(n, seed=seed):
         game.accept(exporter)
-    assert_same_moves(out.getvalue())
+    return out.getvalue()
+
+
+def test_moves_only_visitors_on_database_games() -> None:
+    assert_same_moves(database_text(12, 7))
+
+
+def test_database_games_read_the_same() -> None:
+    """The file the speed targets are set on: the same trees, headers, errors and text."""
+    text = database_text(12, 8)
+    assert "(" in text and "[%clk" in text and "[%eval" in text and "$" in text
+    assert assert_same_reading(text) == 12
 
 
 @examples(40)

@@ -1616,17 +1616,18 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             handle_error(error)
             return None
 
-    def san_fallback(board: Board, token: str) -> bool:
-        """san_token for read_plain_movetext (which counts the moves on the boards itself)."""
+    def play_san(board: Board, token: str) -> bool:
+        """Parses a SAN token, visits and plays the move; False when it was an error. Also
+        read_plain_movetext's fallback (which counts the moves on the boards itself)."""
         try:
-            move = _parse_san(board, token)
+            move = parse_san(board, token) if custom_parse else _parse_san(board, token)
         except ValueError as error:
             handle_error(error)
             return False
         visit_move(board, move)
         try:
             board.push(move)
-        except ValueError as error:
+        except ValueError as error:  # what a custom parse_san returned cannot be played
             handle_error(error)
             return False
         return True
@@ -1635,18 +1636,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
         """Parses and plays a SAN token; False when it was an error (skip the variation)."""
         board = boards[-1]
         if not call_begin_parse or visitor.begin_parse_san(board, token) is not SKIP:
-            try:
-                move = parse_san(board, token) if custom_parse else _parse_san(board, token)
-            except ValueError as error:
-                handle_error(error)
-                if call_visit_board:
-                    visitor.visit_board(board)
-                return False
-            visit_move(board, move)
-            try:
-                board.push(move)
-            except ValueError as error:  # what a custom parse_san returned cannot be played
-                handle_error(error)
+            if not play_san(board, token):
                 if call_visit_board:
                     visitor.visit_board(board)
                 return False
@@ -1669,7 +1659,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             if moves_only or builder is not None:
                 if builder is None:
                     line, skip_depth, done = read_plain_movetext(
-                        line, readline, boards, depths, skip_depth, move_callback, san_fallback
+                        line, readline, boards, depths, skip_depth, move_callback, play_san
                     )
                 else:
                     line, skip_depth, done = read_plain_movetext(

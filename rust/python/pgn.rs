@@ -305,9 +305,10 @@ pub(crate) enum Plain<'a> {
     Close,
 }
 
-/// The ASCII characters `str.split()` separates chunks at, as far as a movetext line has them.
+/// The ASCII characters `str.split()` separates chunks at (Python's whitespace; callers
+/// pass bytes of ASCII text only).
 fn is_space(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b) || (0x1c..=0x1f).contains(&b)
+    is_py_space(char::from(b))
 }
 
 /// The tokens of a plain line, or None when the line is not plain (or not ASCII outside

@@ -393,13 +393,9 @@ def test_hypothesis_generated_games(seed: int) -> None:
     assert_same_reading(text + "\n\n" + text)
 
 
-MUTATION_ALPHABET = list('{}()[]";%$!?*-+#=/\n\r\t 0123456789abcdefghNBRQKOxZ@\ufeff')
-
-
-@examples(40)
-@given(st.integers(0, 2**32), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(MUTATION_ALPHABET)),
-                                         min_size=1, max_size=8))  # fmt: skip
-def test_hypothesis_mutated_text(seed: int, edits: list[tuple[float, int, str]]) -> None:
+def mutated_corpus(seed: int, edits: list[tuple[float, int, str]]) -> str:
+    """A corpus of one or two games with the edits applied: (where, kind, char), kind 0
+    deletes the character there, 1 inserts `char`, 2 replaces with it, 3 truncates."""
     rng = random.Random(seed)
     text = corpus(seed, rng.randint(1, 2))
     for where, kind, char in edits:
@@ -412,7 +408,17 @@ def test_hypothesis_mutated_text(seed: int, edits: list[tuple[float, int, str]])
             text = text[:i] + char + text[i + 1 :]
         else:
             text = text[:i]
-    assert_same_reading(text)
+    return text
+
+
+MUTATION_ALPHABET = list('{}()[]";%$!?*-+#=/\n\r\t 0123456789abcdefghNBRQKOxZ@\ufeff')
+
+
+@examples(40)
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(MUTATION_ALPHABET)),
+                                         min_size=1, max_size=8))  # fmt: skip
+def test_hypothesis_mutated_text(seed: int, edits: list[tuple[float, int, str]]) -> None:
+    assert_same_reading(mutated_corpus(seed, edits))
 
 
 # --- the tree, and editing it ----------------------------------------------------------------
@@ -934,16 +940,4 @@ def test_database_games_read_the_same() -> None:
 @given(st.integers(0, 2**32), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(MUTATION_ALPHABET)),
                                          min_size=1, max_size=8))  # fmt: skip
 def test_moves_only_visitors_on_mutated_text(seed: int, edits: list[tuple[float, int, str]]) -> None:
-    rng = random.Random(seed)
-    text = corpus(seed, rng.randint(1, 2))
-    for where, kind, char in edits:
-        i = int(where * len(text))
-        if kind == 0:
-            text = text[:i] + text[i + 1 :]
-        elif kind == 1:
-            text = text[:i] + char + text[i:]
-        elif kind == 2:
-            text = text[:i] + char + text[i + 1 :]
-        else:
-            text = text[:i]
-    assert_same_moves(text)
+    assert_same_moves(mutated_corpus(seed, edits))

@@ -177,30 +177,31 @@ fn play_san(
 ) -> PyResult<Option<Py<crate::python::moves::PyMove>>> {
     let Ok(kb) = board.cast::<PyBoard>() else { return Ok(None) };
     let kb = kb.get();
-    let (m, key, ply) = {
+    let (m, mv, key, ply, visit) = {
         let mut st = kb.st()?;
         if st.unplayable.is_some() {
             return Ok(None);
         }
-        match parse_san_like_python_chess(&mut st, san) {
-            Ok(m) if !m.is_null() => (m, st.core.key(), st.core.ply()),
+        let m = match parse_san_like_python_chess(&mut st, san) {
+            Ok(m) if !m.is_null() => m,
             _ => return Ok(None),
-        }
-    };
-    let mv = to_py_move(py, &kb.st()?.core, m);
-    if let Some(visit) = visit_move {
-        visit.call1((board, &mv))?;
-        let mut st = kb.st()?;
-        if st.core.key() != key || st.core.ply() != ply {
-            // The visitor changed the board: play the move as push() would, or fail as it.
-            drop(st);
-            board.call_method1(pyo3::intern!(py, "push"), (&mv,))?;
+        };
+        let mv = to_py_move(py, &st.core, m);
+        let Some(visit) = visit_move else {
+            st.play(m);
             return Ok(Some(mv));
-        }
-        st.play(m);
-    } else {
-        kb.st()?.play(m);
+        };
+        (m, mv, st.core.key(), st.core.ply(), visit)
+    };
+    visit.call1((board, &mv))?;
+    let mut st = kb.st()?;
+    if st.core.key() != key || st.core.ply() != ply {
+        // The visitor changed the board: play the move as push() would, or fail as it.
+        drop(st);
+        board.call_method1(pyo3::intern!(py, "push"), (&mv,))?;
+        return Ok(Some(mv));
     }
+    st.play(m);
     Ok(Some(mv))
 }
 

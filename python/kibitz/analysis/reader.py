@@ -266,5 +266,10 @@ def read_games(source: Source) -> Iterator[Game]:
     compressed file ends with a game whose ``error`` says so, after every game before it. Each ``Game`` has
     ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
     what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
-    file that ends inside the game)."""
+    file that ends inside the game).
+
+    A game ends at its result token or where the next tag section begins, so a blank line
+    inside movetext does not split a game; python-chess's ``read_game`` ends a game at the
+    first blank line after its movetext starts. Well-formed files read the same with both;
+    broken ones (a tag line without its "[") may be split differently."""
     return _games(_Opened(source))

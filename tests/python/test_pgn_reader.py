@@ -138,7 +138,15 @@ def assert_agrees_with_python_chess(data: bytes, ours: list[list[Any]]) -> None:
 
 
 # python-chess fills in the Seven Tag Roster with these when a game lacks them.
-_ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?", "Result": "*"}
+_ROSTER_DEFAULTS = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
 
 
 def _set_tags(headers: Any) -> dict[str, str]:
@@ -234,7 +242,7 @@ def test_games_split_apart_are_not_compared_even_when_both_readers_count_as_many
     different games. A mutated test file once made it compare a game without tags with the
     one python-chess had split off before it."""
     data = (DATA / "book_games.pgn").read_bytes()
-    data = b'"' + data[1 : data.index(b"[Event \"test 16\"]")]  # the ";" of the first line lost
+    data = b'"' + data[1 : data.index(b'[Event "test 16"]')]  # the ";" of the first line lost
     third = data.index(b"[Result", data.index(b'[Event "test 3"]'))
     data = data[:third] + b'"' + data[third + 1 :]  # and the "[" of the third game's Result tag
     ours = [list(g) for g in _read_in_process(data)]

@@ -110,9 +110,9 @@ fn stop_reaches_every_thread() {
     let out = e.search(&board, &Limits { multipv: 1, ..Default::default() }, &stop, &mut |_: &Info| true);
     e.wait_for_helpers();
     let lag = Instant::now().duration_since(setter.join().unwrap());
-    // Generous: the test machines are shared; a thread that missed the stop would run on
-    // for ever, not for a quarter of a second.
-    assert!(lag < Duration::from_millis(250), "took {lag:?} to stop all threads");
+    // Generous: the test machines are shared (four threads on two loaded cores once took
+    // 260 ms); a thread that missed the stop would run on for ever, not for two seconds.
+    assert!(lag < Duration::from_secs(2), "took {lag:?} to stop all threads");
     assert!(legal(&board).contains(out.best.unwrap()));
 }
 

@@ -42,7 +42,7 @@ def method(f: Callable[..., Any]) -> Callable[..., Any]:
 class _Setup:
     """python-chess's position state as plain data: a square -> symbol placement."""
 
-    __slots__ = ("placement", "turn", "castling", "ep", "halfmove", "fullmove", "chess960")
+    __slots__ = ("placement", "turn", "castling", "ep", "halfmove", "fullmove", "chess960", "promoted_kings")
 
     def __init__(
         self,
@@ -61,6 +61,9 @@ class _Setup:
         self.halfmove = halfmove
         self.fullmove = fullmove
         self.chess960 = chess960
+        # Kings a FEN marked promoted ("K~"): python-chess never castles with them. kibitz
+        # keeps no promoted mask, so this lives only while a FEN is read.
+        self.promoted_kings = 0
 
     def mask(self, symbols: str) -> int:
         return sum(1 << sq for sq, p in self.placement.items() if p in symbols)
@@ -84,16 +87,17 @@ class _Setup:
         rooks = self.castling & self.mask("Rr")
         white = rooks & bb.BB_RANK_1 & self.mask("PNBRQK")
         black = rooks & bb.BB_RANK_8 & self.mask("pnbrqk")
+        kings = {color: self.mask(color) & ~self.promoted_kings for color in "Kk"}
         if not self.chess960:
             white &= bb.BB_A1 | bb.BB_H1
             black &= bb.BB_A8 | bb.BB_H8
-            if not self.mask("K") & bb.BB_E1:
+            if not kings["K"] & bb.BB_E1:
                 white = 0
-            if not self.mask("k") & bb.BB_E8:
+            if not kings["k"] & bb.BB_E8:
                 black = 0
             return white | black
         out = 0
-        for rights, king_mask in ((white, self.mask("K") & bb.BB_RANK_1), (black, self.mask("k") & bb.BB_RANK_8)):
+        for rights, king_mask in ((white, kings["K"] & bb.BB_RANK_1), (black, kings["k"] & bb.BB_RANK_8)):
             if not king_mask or not rights:
                 continue
             king = bb.msb(king_mask)
@@ -157,7 +161,13 @@ def _fen_error(message: str) -> Exception:
 
 def _parse_board_fen(fen: str) -> Dict[int, str]:
     """python-chess's board-part reader: the placement, or FenError (a ValueError) with its message."""
+    return _parse_board_fen_promoted(fen)[0]
+
+
+def _parse_board_fen_promoted(fen: str) -> tuple[Dict[int, str], int]:
+    """``_parse_board_fen`` and the mask of the kings marked promoted ("K~")."""
     fen = fen.strip()
+    promoted_kings = 0
     if " " in fen:
         raise _fen_error(f"expected position part of fen, got multiple parts: {fen!r}")
     rows = fen.split("/")
@@ -165,7 +175,7 @@ def _parse_board_fen(fen: str) -> Dict[int, str]:
         raise _fen_error(f"expected 8 rows in position part of fen: {fen!r}")
     placement: Dict[int, str] = {}
     for i, row in enumerate(rows):
-        file, after_digit, after_piece = 0, False, False
+        file, after_digit, after_piece, row_last = 0, False, False, ""
         for c in row:
             if c in "12345678":
                 if after_digit:
@@ -176,17 +186,19 @@ def _parse_board_fen(fen: str) -> Dict[int, str]:
                 # python-chess's mark of a promoted piece (kept for variants only).
                 if not after_piece:
                     raise _fen_error(f"'~' not after piece in position part of fen: {fen!r}")
+                if row_last in "Kk" and file <= 8:
+                    promoted_kings |= 1 << ((7 - i) * 8 + file - 1)
                 after_digit = after_piece = False
             elif c.lower() in "pnbrqk":
                 if file < 8:
                     placement[(7 - i) * 8 + file] = c
                 file += 1
-                after_digit, after_piece = False, True
+                after_digit, after_piece, row_last = False, True, c
             else:
                 raise _fen_error(f"invalid character in position part of fen: {fen!r}")
         if file != 8:
             raise _fen_error(f"expected 8 columns per row in position part of fen: {fen!r}")
-    return placement
+    return placement, promoted_kings
 
 
 def _castling_mask(setup: _Setup, castling_fen: str) -> int:
@@ -200,7 +212,7 @@ def _castling_mask(setup: _Setup, castling_fen: str) -> int:
         white = flag.isupper()
         backrank = bb.BB_RANK_1 if white else bb.BB_RANK_8
         rooks = setup.mask("R" if white else "r") & backrank
-        kings = setup.mask("K" if white else "k")
+        kings = setup.mask("K" if white else "k") & ~setup.promoted_kings
         king = bb.msb(kings) if kings else None
         flag = flag.lower()
         if flag == "q":
@@ -261,7 +273,9 @@ def _parse_setup(fen: str, chess960: bool) -> _Setup:
         fullmove = max(fullmove, 1)
     if parts:
         raise _fen_error(f"fen string has more parts than expected: {fen!r}")
-    setup = _Setup(_parse_board_fen(board_part), turn, 0, ep, halfmove, fullmove, chess960)
+    placement, promoted_kings = _parse_board_fen_promoted(board_part)
+    setup = _Setup(placement, turn, 0, ep, halfmove, fullmove, chess960)
+    setup.promoted_kings = promoted_kings
     setup.castling = _castling_mask(setup, castling_part)
     return setup
 

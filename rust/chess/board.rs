@@ -73,14 +73,18 @@ pub(crate) mod cells {
 impl Board {
     /// An empty board: sentinels around an empty 8x8, White to move, no rights.
     pub(crate) fn empty() -> Board {
-        let mut cells = [OFFBOARD; 120];
-        for rank in 0..8 {
-            for file in 0..8 {
-                cells[sq120(file, rank)] = EMPTY;
+        // The mailbox of an empty board, made at compile time (a FEN read starts from it).
+        const CELLS: [u8; 120] = {
+            let mut cells = [OFFBOARD; 120];
+            let mut i = 0;
+            while i < 64 {
+                cells[sq120(i % 8, i / 8)] = EMPTY;
+                i += 1;
             }
-        }
+            cells
+        };
         Board {
-            cells,
+            cells: CELLS,
             index: [0; 120],
             list: [[0; 16]; 2],
             count: [0; 2],
@@ -158,6 +162,13 @@ impl Board {
     /// Number of moves made since the board was set up (the undo stack's depth).
     pub fn ply(&self) -> usize {
         self.history.len()
+    }
+
+    /// A copy that keeps only the last `keep` moves of the history (all of them when `keep`
+    /// is at least `ply()`): the moves before cannot be taken back on the copy.
+    pub fn clone_keeping(&self, keep: usize) -> Board {
+        let n = self.history.len();
+        Board { history: self.history[n - keep.min(n)..].to_vec(), ..*self }
     }
 
     /// The moves made since set-up, oldest first.

@@ -5,6 +5,7 @@
 use crate::chess::board::{cells, Board};
 use crate::chess::error::FenError;
 use crate::chess::types::*;
+use crate::chess::zobrist::{CASTLE_KEY, EP_KEY, PIECE_KEY, WHITE_TO_MOVE_KEY};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -20,6 +21,19 @@ fn piece_from_char(ch: char) -> Option<u8> {
     };
     Some(make_piece(kind, if ch.is_ascii_uppercase() { WHITE } else { BLACK }))
 }
+
+/// The piece code of each byte that is a FEN piece letter, 0 for every other byte.
+const PLACEMENT_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let letters = *b"pnbrqk";
+    let mut i = 0;
+    while i < 6 {
+        t[letters[i] as usize] = make_piece(PAWN + i as u8, BLACK);
+        t[letters[i].to_ascii_uppercase() as usize] = make_piece(PAWN + i as u8, WHITE);
+        i += 1;
+    }
+    t
+};
 
 /// The pieces a FEN board field places, in reading order (syntax checked, nothing else),
 /// as (mailbox cell, piece code). A fixed array, no allocation: a FEN is parsed millions of
@@ -89,34 +103,48 @@ fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
 pub(crate) fn fen_fields(fen: &str) -> ([&str; 6], usize) {
     let mut fields = [""; 6];
     let mut n = 0;
-    if fen.is_ascii() {
-        // The ASCII characters `char::is_whitespace` accepts: tab to carriage return, space.
-        let space = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
-        let bytes = fen.as_bytes();
-        let mut i = 0;
-        loop {
-            while i < bytes.len() && space(bytes[i]) {
-                i += 1;
-            }
-            if i == bytes.len() {
-                break;
-            }
-            let start = i;
-            while i < bytes.len() && !space(bytes[i]) {
-                i += 1;
-            }
-            if n < 6 {
-                fields[n] = &fen[start..i];
-            }
-            n += 1;
+    let bytes = fen.as_bytes();
+    // The ASCII characters `char::is_whitespace` accepts: tab to carriage return, space.
+    let space = |b: u8| b == b' ' || b.wrapping_sub(b'\t') < 5;
+    let mut i = 0;
+    let mut start = None;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b >= 0x80 {
+            // Not ASCII: Unicode whitespace may separate the fields.
+            return fen_fields_unicode(fen);
         }
-    } else {
-        for f in fen.split_whitespace() {
-            if n < 6 {
-                fields[n] = f;
+        match (space(b), start) {
+            (true, Some(s)) => {
+                if n < 6 {
+                    fields[n] = &fen[s..i];
+                }
+                n += 1;
+                start = None;
             }
-            n += 1;
+            (false, None) => start = Some(i),
+            _ => {}
         }
+        i += 1;
+    }
+    if let Some(s) = start {
+        if n < 6 {
+            fields[n] = &fen[s..];
+        }
+        n += 1;
+    }
+    (fields, n)
+}
+
+/// `fen_fields` for text that is not ASCII.
+fn fen_fields_unicode(fen: &str) -> ([&str; 6], usize) {
+    let mut fields = [""; 6];
+    let mut n = 0;
+    for f in fen.split_whitespace() {
+        if n < 6 {
+            fields[n] = f;
+        }
+        n += 1;
     }
     (fields, n)
 }
@@ -160,53 +188,19 @@ impl Board {
     /// Parses a FEN; with `chess960` the castling field may be Shredder-FEN or X-FEN and the
     /// king and rooks may start anywhere on the back rank.
     pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Board, FenError> {
-        let (fields, nfields) = split_fields(fen)?;
-        let placement = parse_placement(fields[0])?;
-        let placed = placement.as_slice();
-        for c in [WHITE, BLACK] {
-            let kings = placed.iter().filter(|&&(_, p)| p == make_piece(KING, c)).count();
-            if kings != 1 {
-                return Err(FenError::KingCount(COLOR_NAMES[c], kings));
-            }
-        }
-        for c in [WHITE, BLACK] {
-            let n = placed.iter().filter(|&&(_, p)| color_of(p) == c).count();
-            if n > 16 {
-                return Err(FenError::TooManyPieces(COLOR_NAMES[c], n));
-            }
-        }
-        if let Some(&(sq, _)) = placed
-            .iter()
-            .find(|&&(sq, p)| kind_of(p) == PAWN && (rank_of(sq as Square) == 0 || rank_of(sq as Square) == 7))
-        {
-            return Err(FenError::PawnOnBackRank(square_name(sq as Square)));
+        let (fields, nfields) = fen_fields(fen);
+        Board::from_fen_fields(&fields, nfields, chess960)
+    }
+
+    /// `from_fen_with` on a FEN already split by `fen_fields` (its first six fields and how
+    /// many there are).
+    pub(crate) fn from_fen_fields(fields: &[&str; 6], nfields: usize, chess960: bool) -> Result<Board, FenError> {
+        if !(4..=6).contains(&nfields) {
+            return Err(FenError::FieldCount(nfields));
         }
         let mut b = Board::empty();
         b.chess960 = chess960;
-        // Kings first (slot 0), then queens, rooks, bishops, knights and pawns, each kind in
-        // FEN order: the generator dispatches on each piece's kind, and runs of equal kinds
-        // make that branch predictable.
-        // (A counting sort by kind: stable, three passes.)
-        let mut per_kind = [0u8; 8];
-        for &(_, p) in placed {
-            per_kind[kind_of(p) as usize] += 1;
-        }
-        let mut start = [0u8; 8];
-        let mut next = 0u8;
-        for kind in (PAWN..=KING).rev() {
-            start[kind as usize] = next;
-            next += per_kind[kind as usize];
-        }
-        let mut order = [(0u8, 0u8); 64];
-        for &(sq, p) in placed {
-            let slot = &mut start[kind_of(p) as usize];
-            order[*slot as usize] = (sq, p);
-            *slot += 1;
-        }
-        for &(sq, p) in &order[..placed.len()] {
-            b.put_piece(sq as Square, p);
-        }
-
+        b.place(fields[0])?;
         b.side = parse_side(fields[1])?;
         b.parse_castling(fields[2])?;
         b.parse_ep(fields[3])?;
@@ -216,9 +210,121 @@ impl Board {
         if b.is_attacked(b.king_square(them), b.side) {
             return Err(FenError::OppositeCheck(COLOR_NAMES[them]));
         }
-        b.key = b.compute_key();
+        b.key ^= CASTLE_KEY[b.castling as usize];
+        if b.ep != 0 {
+            b.key ^= EP_KEY[file_of(b.ep as Square)];
+        }
+        if b.side == WHITE {
+            b.key ^= WHITE_TO_MOVE_KEY;
+        }
+        debug_assert!(b.key == b.compute_key());
         debug_assert!(b.is_ok());
         Ok(b)
+    }
+
+    /// Puts the pieces of a FEN board field on this empty board, checking what the move
+    /// generator relies on: one king a side, at most 16 pieces a side, no pawn on a back rank.
+    /// One pass over the bytes fills the mailbox, the bitboards and the key; the piece lists
+    /// are made afterwards from the bitboards, kings first, then queens, rooks, bishops,
+    /// knights and pawns, each kind in FEN order (the generator dispatches on each piece's
+    /// kind, and runs of equal kinds make that branch predictable). Syntax errors come in
+    /// reading order, as `parse_placement` gives them.
+    fn place(&mut self, field: &str) -> Result<(), FenError> {
+        let bytes = field.as_bytes();
+        let nranks = 1 + bytes.iter().filter(|&&c| c == b'/').count();
+        if nranks != 8 {
+            return Err(FenError::RankCount(nranks));
+        }
+        let (mut rank, mut file, mut after_digit, mut rank_start) = (7usize, 0usize, false, 0usize);
+        let (mut bb, mut key) = ([0u64; 16], 0u64);
+        let mut i = 0;
+        while i <= bytes.len() {
+            let c = if i < bytes.len() { bytes[i] } else { b'/' };
+            let p = PLACEMENT_BYTE[c as usize];
+            if p != 0 {
+                // A piece letter (the common case, one table load).
+                after_digit = false;
+                if file < 8 {
+                    // Bitboards and key in locals: kept in the struct, each update would
+                    // wait for the previous store to the same word.
+                    let sq = sq120(file, rank);
+                    self.cells[sq] = p;
+                    bb[p as usize & 15] |= 1u64 << (8 * rank + file);
+                    key ^= PIECE_KEY[p as usize & 15][sq];
+                }
+                file += 1;
+                i += 1;
+                continue;
+            }
+            match c {
+                b'/' => {
+                    if file != 8 {
+                        return Err(FenError::RankLength(rank + 1, file));
+                    }
+                    if rank == 0 {
+                        break;
+                    }
+                    (rank, file, after_digit, rank_start) = (rank - 1, 0, false, i + 1);
+                }
+                b'1'..=b'8' => {
+                    if after_digit {
+                        let end = bytes[i..].iter().position(|&c| c == b'/').map_or(bytes.len(), |n| i + n);
+                        return Err(FenError::ConsecutiveDigits(rank + 1, field[rank_start..end].to_string()));
+                    }
+                    after_digit = true;
+                    file += (c - b'0') as usize;
+                }
+                _ => {
+                    // A byte that starts no piece letter: the character it begins.
+                    let ch = field[i..].chars().next().unwrap_or('\u{fffd}');
+                    return Err(FenError::PieceLetter(ch));
+                }
+            }
+            i += 1;
+        }
+        self.bb = bb;
+        self.key ^= key;
+        for kind in PAWN..=KING {
+            for c in [WHITE, BLACK] {
+                self.occ[c] |= bb[make_piece(kind, c) as usize];
+            }
+        }
+        for c in [WHITE, BLACK] {
+            let kings = self.bb[make_piece(KING, c) as usize].count_ones() as usize;
+            if kings != 1 {
+                return Err(FenError::KingCount(COLOR_NAMES[c], kings));
+            }
+        }
+        for c in [WHITE, BLACK] {
+            let n = self.occ[c].count_ones() as usize;
+            if n > 16 {
+                return Err(FenError::TooManyPieces(COLOR_NAMES[c], n));
+            }
+        }
+        const BACK_RANKS: u64 = 0xFF00_0000_0000_00FF;
+        let pawns =
+            (self.bb[make_piece(PAWN, WHITE) as usize] | self.bb[make_piece(PAWN, BLACK) as usize]) & BACK_RANKS;
+        if pawns != 0 {
+            // The first in FEN order: the highest rank, then the lowest file.
+            let first = if pawns >> 56 != 0 { 56 + (pawns >> 56).trailing_zeros() } else { pawns.trailing_zeros() };
+            return Err(FenError::PawnOnBackRank(square_name(sq120(first as usize % 8, first as usize / 8))));
+        }
+        for kind in (PAWN..=KING).rev() {
+            for c in [WHITE, BLACK] {
+                // Mirrored ranks: the lowest bit first is then FEN order (rank 8 first, a to h).
+                let mut set = self.bb[make_piece(kind, c) as usize].swap_bytes();
+                while set != 0 {
+                    let i = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    let sq = sq120(i % 8, 7 - i / 8);
+                    let n = self.count[c];
+                    self.list[c][n as usize & 15] = sq as u8;
+                    self.index[sq] = n;
+                    self.count[c] = n + 1;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A board holding any placement a FEN board field describes (no king, several kings,

@@ -105,12 +105,35 @@ pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
 /// Python, not valid UTF-8) would otherwise fail in PyO3's conversion with a bare
 /// UnicodeEncodeError; `err` turns it into the argument's own error (FenError,
 /// InvalidMoveError) with a message saying what is wrong.
+///
+/// The text is borrowed from the string itself, as CPython keeps it (for an ASCII string, its
+/// characters; for others, a UTF-8 copy CPython caches on the object): no allocation. PyO3's
+/// `to_cow` copies it instead under the stable ABI for Python 3.9, whose limited API lacks
+/// `PyUnicode_AsUTF8AndSize`; the function is in every CPython since 3.3 and in the stable
+/// ABI from 3.10, so it is declared here. FENs and moves are read in bulk for training data.
 pub(crate) fn text<'a>(
     s: &'a Bound<'_, PyString>,
     what: &str,
     err: fn(String) -> PyErr,
 ) -> PyResult<std::borrow::Cow<'a, str>> {
-    s.to_cow().map_err(|_| err(format!("the {what} is not valid text: it holds a lone surrogate character")))
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut pyo3::ffi::PyObject,
+            size: *mut pyo3::ffi::Py_ssize_t,
+        ) -> *const std::ffi::c_char;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live str; the call returns null (with an exception set) or a pointer to
+    // `size` bytes of UTF-8 owned by the string object, valid as long as it lives (`'a`).
+    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if data.is_null() {
+        drop(PyErr::take(s.py()));
+        return Err(err(format!("the {what} is not valid text: it holds a lone surrogate character")));
+    }
+    // SAFETY: as above; CPython's UTF-8 is valid (lone surrogates were refused).
+    let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size as usize) };
+    // SAFETY: CPython encodes with its strict UTF-8 codec, so the bytes are valid UTF-8.
+    Ok(std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }))
 }
 
 pub(crate) fn fen_text_err(msg: String) -> PyErr {

@@ -184,6 +184,10 @@ class SameAsPythonChess(RuleBasedStateMachine):
         super().__init__()
         self.ours = kibitz.Board()
         self.theirs = chess.Board()
+        # Boards left behind by `copy_and_go_on`, each with its python-chess twin: whatever
+        # the copies do later must not change them (kibitz's copies share the position until
+        # one of them changes it).
+        self.left: list[tuple[Any, chess.Board]] = []
 
     @rule(start=st.sampled_from(STARTS))
     def set_up(self, start: str) -> None:
@@ -232,6 +236,20 @@ class SameAsPythonChess(RuleBasedStateMachine):
         self.theirs.push(move)
         self.ours.push(kibitz.Move.from_uci(move.uci()))
 
+    @rule(stack=st.sampled_from([None, True, False, 0, 1, 2, 5]), go_on_with_copy=st.booleans())
+    def copy_and_go_on(self, stack: Any, go_on_with_copy: bool) -> None:
+        """Copy (all, none or the last n moves of the history) and go on with the copy or
+        the original; the other is kept and must never change."""
+        kwargs = {} if stack is None else {"stack": stack}
+        ours, theirs = self.ours.copy(**kwargs), self.theirs.copy(**kwargs)
+        assert ours.fen() == theirs.fen() and len(ours.move_stack) == len(theirs.move_stack)
+        if go_on_with_copy:
+            self.left.append((self.ours, self.theirs.copy()))
+            self.ours, self.theirs = ours, theirs
+        else:
+            self.left.append((ours, theirs))
+        del self.left[:-3]
+
     @precondition(lambda self: bool(self.theirs.move_stack))
     @rule()
     def pop(self) -> None:
@@ -250,6 +268,10 @@ class SameAsPythonChess(RuleBasedStateMachine):
         assert ours.is_fivefold_repetition() == theirs.is_fivefold_repetition()
         assert {m.uci() for m in ours.legal_moves} == {m.uci() for m in theirs.legal_moves}
         assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
+        for left, left_ref in self.left:
+            assert left.fen() == left_ref.fen()
+            assert [m.uci() for m in left.move_stack] == [m.uci() for m in left_ref.move_stack]
+            assert {m.uci() for m in left.legal_moves} == {m.uci() for m in left_ref.legal_moves}
 
 
 SameAsPythonChess.TestCase.settings = settings(

@@ -412,3 +412,26 @@ def test_lone_surrogate_move_is_an_invalid_move_error(method: str) -> None:
     with pytest.raises(kibitz.InvalidMoveError, match="not valid text"):
         getattr(board, method)("e2e4\udcff")
     assert board.fen() == kibitz.Board().fen()
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r3k~2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/R3K~2R w KQ - 0 1",
+        "4k3/8/8/8/8/8/8/R3K~2R w A - 0 1",
+        "rk~5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+        "1k~6/8/8/8/8/8/8/4K2R w K - 0 1",
+        "r3k2r/8/8/8/8/8/8/R2QK~Q~1R w KQkq - 0 1",
+        "r3kk~1r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    ],
+)
+@pytest.mark.parametrize("chess960", [False, True])
+def test_a_king_marked_promoted_never_castles_as_in_python_chess(fen: str, chess960: bool) -> None:
+    """python-chess reads "K~" as a promoted king, which no castling right can use: the
+    rights are cleaned and status() says BAD_CASTLING_RIGHTS. (The fuzzer found it.)"""
+    ours, theirs = kibitz.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960)
+    assert ours.fen() == theirs.fen()
+    assert ours.status() == theirs.status()
+    assert ours.castling_rights == theirs.castling_rights
+    assert ours.clean_castling_rights() == theirs.clean_castling_rights()

@@ -546,7 +546,7 @@ impl PyBoard {
         if st.unplayable.is_some() {
             return Ok(None);
         }
-        let mut scratch = State::new(st.core.clone(), None);
+        let mut scratch = State::shared(st.core.clone(), None);
         drop(st);
         let out = PyList::empty(py);
         for token in tokens {
@@ -1044,25 +1044,6 @@ impl PyBoard {
     /// The Polyglot key (same as `zobrist_hash`).
     fn polyglot_key(&self) -> PyResult<u64> {
         Ok(self.st()?.core.key())
-    }
-
-    /// A copy with the move stack (`stack=False`: none, an int: only the last that many moves).
-    #[pyo3(signature = (*, stack = None))]
-    fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let keep = match stack {
-            None => usize::MAX,
-            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
-                if s.extract::<bool>()? {
-                    usize::MAX
-                } else {
-                    0
-                }
-            }
-            Some(s) => {
-                s.extract::<usize>().map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?
-            }
-        };
-        Ok(PyBoard::from_state(self.st()?.copy_with_stack(keep)))
     }
 
     /// The position the move stack starts from, as a new Board without history.

@@ -20,9 +20,11 @@
 mod methods;
 mod movetext;
 mod setup;
+mod shared;
 
 pub(crate) use movetext::read_plain_movetext;
 use setup::{piece_code, status_flags, Setup};
+use shared::SharedCore;
 
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
@@ -101,7 +103,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
 
 /// Everything behind the board's lock.
 pub(crate) struct State {
-    pub(crate) core: CoreBoard,
+    pub(crate) core: SharedCore,
     /// python-chess's `ep_square` of the root position: the FEN's en-passant field even when
     /// no pawn can capture there (the core keeps only capturable ones, as Polyglot hashes them).
     root_ep: Option<u8>,
@@ -127,6 +129,11 @@ pub(crate) struct State {
 
 impl State {
     fn new(core: CoreBoard, root_ep: Option<u8>) -> State {
+        State::shared(SharedCore::new(core), root_ep)
+    }
+
+    /// A state around a core board that may be shared with other states (copy on write).
+    fn shared(core: SharedCore, root_ep: Option<u8>) -> State {
         let root_castling = core.castling_rook_mask();
         State { core, root_ep, root_castling, odd_ep: false, unplayable: None, cache: Vec::new(), parsed: None }
     }
@@ -421,18 +428,20 @@ impl State {
 
     /// A copy keeping the last `keep` moves of the history (all of them with `usize::MAX`).
     fn copy_with_stack(&self, keep: usize) -> State {
-        let mut core = self.core.clone();
-        let n = core.ply();
-        let keep = keep.min(n);
-        let root_ep = self.ep_square_at(n - keep);
-        core.history.drain(..n - keep);
-        let mut st = State::new(core, root_ep);
-        if keep == n {
-            st.root_castling = self.root_castling;
-            st.odd_ep = self.odd_ep;
-            st.unplayable = self.unplayable.clone();
+        let n = self.core.ply();
+        if keep < n {
+            return State::new(self.core.clone_keeping(keep), self.ep_square_at(n - keep));
         }
-        st
+        // The whole history: the core is shared until one of the two boards changes it.
+        State {
+            core: self.core.clone(),
+            root_ep: self.root_ep,
+            root_castling: self.root_castling,
+            odd_ep: self.odd_ep,
+            unplayable: self.unplayable.clone(),
+            cache: Vec::new(),
+            parsed: None,
+        }
     }
 
     /// Same position, history and root (piece-list order, which depends on how the board was
@@ -544,7 +553,7 @@ impl PyBoard {
     pub(crate) fn snapshot(&self) -> PyResult<CoreBoard> {
         let st = self.st()?;
         st.playable()?;
-        Ok(st.core.clone())
+        Ok(st.core.to_board())
     }
 
     /// Reads the core board in place (no copy of its history), under the board's lock.
@@ -686,7 +695,7 @@ impl State {
         let (fields, n) = crate::chess::fen::fen_fields(fen);
         let (castling, ep) = ((n > 2).then_some(fields[2]), (n > 3).then_some(fields[3]));
         if castling.is_none_or(python_chess_castling_field) {
-            if let Ok(core) = CoreBoard::from_fen_with(fen, chess960) {
+            if let Ok(core) = CoreBoard::from_fen_fields(&fields, n, chess960) {
                 // The en-passant field as given (validated by the core), for python-chess's ep_square.
                 let root_ep = ep.and_then(crate::parse_square).map(|s| sq64(s) as u8);
                 return Ok(State::new(core, root_ep));
@@ -835,29 +844,89 @@ unsafe extern "C" fn pop_raw(slf: *mut pyo3::ffi::PyObject, _: *mut pyo3::ffi::P
     unsafe { call_raw(slf, |py, board| Ok(board.pop_impl(py)?.into_ptr())) }
 }
 
+/// `copy(*, stack=None)`: METH_VARARGS | METH_KEYWORDS, so the common `copy()` passes the
+/// shared empty tuple and no dict, and skips PyO3's argument parsing (a third of the call).
+unsafe extern "C" fn copy_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    args: *mut pyo3::ffi::PyObject,
+    kwargs: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_VARARGS | METH_KEYWORDS: `args` is a live tuple, `kwargs` a dict or null.
+    unsafe {
+        call_raw(slf, |py, board| {
+            let args = pyo3::Borrowed::from_ptr(py, args).cast_unchecked::<PyTuple>();
+            if !args.is_empty() {
+                return Err(PyTypeError::new_err(format!(
+                    "copy() takes 0 positional arguments but {} were given",
+                    args.len()
+                )));
+            }
+            let mut stack = None;
+            if !kwargs.is_null() {
+                for (k, v) in pyo3::Borrowed::from_ptr(py, kwargs).cast_unchecked::<PyDict>().iter() {
+                    if k.extract::<String>().ok().as_deref() != Some("stack") {
+                        return Err(PyTypeError::new_err(format!(
+                            "copy() got an unexpected keyword argument {}",
+                            k.repr()?
+                        )));
+                    }
+                    stack = Some(v);
+                }
+            }
+            let keep = match stack {
+                None => usize::MAX,
+                Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                    if s.extract::<bool>()? {
+                        usize::MAX
+                    } else {
+                        0
+                    }
+                }
+                Some(s) => s
+                    .extract::<usize>()
+                    .map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
+            };
+            let copy = board.st()?.copy_with_stack(keep);
+            Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
+        })
+    }
+}
+
 /// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
 static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
 
-/// Adds `push` and `pop` to the Board class as METH_O / METH_NOARGS method descriptors.
+/// Adds `push`, `pop` and `copy` to the Board class as raw CPython method descriptors.
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     use pyo3::ffi;
     // The type object lives as long as the module (the class holds it); null never matches.
     MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
     let ty = py.get_type::<PyBoard>();
-    let defs: [(&'static std::ffi::CStr, ffi::PyCFunction, i32, &'static std::ffi::CStr); 2] = [
+    use ffi::PyMethodDefPointer as Meth;
+    let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 3] = [
         (
             c"push",
-            push_raw,
+            Meth { PyCFunction: push_raw },
             ffi::METH_O,
             c"push($self, move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
         ),
-        (c"pop", pop_raw, ffi::METH_NOARGS, c"pop($self, /)\n--\n\nTakes back the last move and returns it (IndexError when there is none)."),
+        (
+            c"pop",
+            Meth { PyCFunction: pop_raw },
+            ffi::METH_NOARGS,
+            c"pop($self, /)\n--\n\nTakes back the last move and returns it (IndexError when there is none).",
+        ),
+        (
+            c"copy",
+            Meth { PyCFunctionWithKeywords: copy_raw },
+            ffi::METH_VARARGS | ffi::METH_KEYWORDS,
+            c"copy($self, /, *, stack=None)\n--\n\nA copy with all, none (stack=False) or the last n (stack=n) moves of the history; the two boards share the position until either changes.",
+        ),
     ];
     for (name, meth, flags, doc) in defs {
         // The definition must outlive the class: leaked once per interpreter start.
         let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
             ml_name: name.as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer { PyCFunction: meth },
+            ml_meth: meth,
             ml_flags: flags,
             ml_doc: doc.as_ptr(),
         }));

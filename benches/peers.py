@@ -12,9 +12,12 @@ from its source with two 3.13 calls mapped to their older spelling (``PEERS_SHIM
 which changes nothing it computes.
 
 Rows (microseconds a position, 300 positions of random games): FEN parse and write,
-``copy()``, the legal move list, push and pop of every legal move, and the recursive
-Python perft (start position depth 4, nodes a second). A library without an operation has
-no cell; a library whose answers differ from python-chess's is listed as wrong there.
+``copy()``, the legal move list, push and pop of every legal move, the recursive Python
+perft (start position depth 4, nodes a second) and the native perft (start position depth 5,
+Kiwipete depth 4, nodes a second, against chessmg; the published counts are the reference
+there). A library without an operation has no cell; a library whose answers differ from the
+reference (python-chess's) is listed as wrong there. esca 0.4.0, the fastest at SAN when the
+speed goals were set, is not included: it needs Python 3.12.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The peers, pinned: the fastest of the twelve libraries measured when kibitz's speed goals
 # were set (python-chess is the reference).
-PINNED = ["chess==1.11.2", "fastchess==0.1.2", "tensor-chess==0.1.2", "numpy"]
+PINNED = ["chess==1.11.2", "fastchess==0.1.2", "tensor-chess==0.1.2", "chessmg==0.6.0", "numpy"]
 BULLETCHESS = "bulletchess==0.4.0"
 PEERS_SHIM = """/* Python 3.13 calls used by bulletchess 0.4.0, in 3.11's spelling. */
 #include <Python.h>
@@ -67,10 +70,18 @@ def setup(venv: Path, kibitz: str) -> Path:
     return python
 
 
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+# Rows python-chess has no operation for: the published counts are the reference
+# (https://www.chessprogramming.org/Perft_Results).
+EXPECTED = {"native perft, start depth 5": 4_865_609, "native perft, Kiwipete depth 4": 4_085_603}
+
+
 def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
     """Each library's rows, in its own idiom, returning what python-chess's rows return."""
     import bulletchess as bc
     import chess
+    import chessmg
     import fastchess
     import tensor_chess
 
@@ -90,6 +101,12 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
             "push/pop of every legal move": lambda boards=boards: sum(perft_natural(b, 1) for b in boards),
             "Python perft, start depth 4": lambda mod=mod: perft_natural(mod.Board(), 4),
         }
+    out["kibitz"]["native perft, start depth 5"] = lambda: kibitz.Board().perft(5)
+    out["kibitz"]["native perft, Kiwipete depth 4"] = lambda: kibitz.Board(KIWIPETE).perft(4)
+    out["chessmg"] = {
+        "native perft, start depth 5": lambda: chessmg.perft(chess.STARTING_FEN, 5),
+        "native perft, Kiwipete depth 4": lambda: chessmg.perft(KIWIPETE, 4),
+    }
     bboards = [bc.Board.from_fen(f) for f in fens]
     out["bulletchess"] = {
         "FEN parse + write": lambda: [bc.Board.from_fen(f).fen() for f in fens],
@@ -119,8 +136,9 @@ def measure(rounds: int) -> None:
 
     fens = positions(300)
     libs = libraries(fens)
-    reference = libs["python-chess"]
-    wrong = {(lib, row) for lib, rows in libs.items() for row, f in rows.items() if f() != reference[row]()}
+    answers = {row: f() for row, f in libs["python-chess"].items()} | EXPECTED
+    reference = list(answers)
+    wrong = {(lib, row) for lib, rows in libs.items() for row, f in rows.items() if f() != answers[row]}
 
     # Each sample repeats its row until it has run 20 ms, so short rows are not timer noise.
     reps = {}
@@ -138,14 +156,15 @@ def measure(rounds: int) -> None:
     print("|---|" + "---|" * (len(names) + 1))
     for row in reference:
         cells, best = [], None
-        per = 197_281 if row.startswith("Python perft") else len(fens)
+        counted = row.startswith(("Python perft", "native perft"))
+        per = answers[row] if row.startswith("native perft") else 197_281 if counted else len(fens)
         for lib in names:
             if (lib, row) not in times:
                 cells.append("-")
                 continue
             t = statistics.median(times[(lib, row)])
-            value = per / t if row.startswith("Python perft") else t / per * 1e6
-            text = f"{value / 1e6:.2f} M/s" if row.startswith("Python perft") else f"{value:.3f} us"
+            value = per / t if counted else t / per * 1e6
+            text = f"{value / 1e6:.2f} M/s" if counted else f"{value:.3f} us"
             if (lib, row) in wrong:
                 text += " (wrong)"
             elif lib not in ("kibitz", "python-chess") and (best is None or t < best[1]):

@@ -137,16 +137,9 @@ def assert_agrees_with_python_chess(data: bytes, ours: list[list[Any]]) -> None:
         assert moves == python_chess_moves(ref), (data, headers)
 
 
-# python-chess fills in the Seven Tag Roster with these when a game lacks them.
-_ROSTER_DEFAULTS = {
-    "Event": "?",
-    "Site": "?",
-    "Date": "????.??.??",
-    "Round": "?",
-    "White": "?",
-    "Black": "?",
-    "Result": "*",
-}
+# python-chess fills in the Seven Tag Roster with these when a game lacks them (its own
+# empty Headers give them).
+_ROSTER_DEFAULTS = dict(chess.pgn.Headers())
 
 
 def _set_tags(headers: Any) -> dict[str, str]:

@@ -24,7 +24,16 @@ from hypothesis import strategies as st
 import kibitz
 import kibitz.pgn as kpgn
 from kibitz._core import plain_tokens
-from pgn_reference import assert_same_game, assert_same_reading, corpus, error_key, random_game, read_all, tree
+from pgn_reference import (
+    assert_same_game,
+    assert_same_reading,
+    corpus,
+    error_key,
+    kibitz_cannot_play,
+    random_game,
+    read_all,
+    tree,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_FILES = sorted((ROOT / "tests" / "data").glob("*.pgn"))
@@ -869,10 +878,16 @@ def move_recorder(base: Any, with_moves: bool) -> Any:
 def assert_same_moves(text: str) -> None:
     for with_moves in (True, False):
         ours, theirs = move_recorder(kpgn.BaseVisitor, with_moves), move_recorder(chess.pgn.BaseVisitor, with_moves)
-        a, b = io.StringIO(text), io.StringIO(text)
+        a, b, c = io.StringIO(text), io.StringIO(text), io.StringIO(text)
         for _ in range(10_000):
             la, lb = kpgn.read_game(a, Visitor=ours), chess.pgn.read_game(b, Visitor=theirs)
-            assert la == lb
+            headers = chess.pgn.read_headers(c)
+            if headers is not None and la != lb and kibitz_cannot_play(headers):
+                # Documented: kibitz reports the first move of a position its move generator
+                # cannot hold; python-chess plays on.
+                assert la is not None and la[-1][0] == "error" and la[:-1] == lb[: len(la) - 1]
+            else:
+                assert la == lb
             assert a.tell() == b.tell()
             if la is None:
                 break

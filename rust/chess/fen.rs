@@ -9,19 +9,6 @@ use crate::chess::zobrist::{CASTLE_KEY, EP_KEY, PIECE_KEY, WHITE_TO_MOVE_KEY};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-fn piece_from_char(ch: char) -> Option<u8> {
-    let kind = match ch.to_ascii_lowercase() {
-        'p' => PAWN,
-        'n' => KNIGHT,
-        'b' => BISHOP,
-        'r' => ROOK,
-        'q' => QUEEN,
-        'k' => KING,
-        _ => return None,
-    };
-    Some(make_piece(kind, if ch.is_ascii_uppercase() { WHITE } else { BLACK }))
-}
-
 /// The piece code of each byte that is a FEN piece letter, 0 for every other byte.
 const PLACEMENT_BYTE: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -35,57 +22,60 @@ const PLACEMENT_BYTE: [u8; 256] = {
     t
 };
 
-/// The pieces a FEN board field places, in reading order (syntax checked, nothing else),
-/// as (mailbox cell, piece code). A fixed array, no allocation: a FEN is parsed millions of
-/// times when nets are trained. At most 8 pieces a rank are kept, so 64 places suffice.
-struct Placement {
-    pieces: [(u8, u8); 64],
-    len: usize,
-}
-
-impl Placement {
-    fn as_slice(&self) -> &[(u8, u8)] {
-        &self.pieces[..self.len]
-    }
-}
-
-fn parse_placement(field: &str) -> Result<Placement, FenError> {
-    let nranks = 1 + field.bytes().filter(|&c| c == b'/').count();
+/// Reads a FEN board field, checking its syntax (8 ranks of 8 squares, digits 1-8 never two
+/// in a row, piece letters) and nothing else, and hands each piece to `put` as (file, rank,
+/// piece code), in reading order. Errors come in reading order too. One pass over the bytes
+/// and a table load per piece, no allocation: a FEN is parsed millions of times when nets are
+/// trained.
+fn read_placement(field: &str, mut put: impl FnMut(usize, usize, u8)) -> Result<(), FenError> {
+    let bytes = field.as_bytes();
+    let nranks = 1 + bytes.iter().filter(|&&c| c == b'/').count();
     if nranks != 8 {
         return Err(FenError::RankCount(nranks));
     }
-    let mut placed = Placement { pieces: [(0, 0); 64], len: 0 };
-    for (i, rank_text) in field.split('/').enumerate() {
-        let rank = 7 - i;
-        let mut file = 0usize;
-        let mut after_digit = false;
-        for ch in rank_text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                if d == 0 || d > 8 {
-                    return Err(FenError::PieceLetter(ch));
+    let (mut rank, mut file, mut after_digit, mut rank_start) = (7usize, 0usize, false, 0usize);
+    let mut i = 0;
+    while i <= bytes.len() {
+        let c = if i < bytes.len() { bytes[i] } else { b'/' };
+        let p = PLACEMENT_BYTE[c as usize];
+        if p != 0 {
+            // A piece letter (the common case).
+            after_digit = false;
+            if file < 8 {
+                put(file, rank, p);
+            }
+            file += 1;
+            i += 1;
+            continue;
+        }
+        match c {
+            b'/' => {
+                if file != 8 {
+                    return Err(FenError::RankLength(rank + 1, file));
                 }
+                if rank == 0 {
+                    break;
+                }
+                (rank, file, after_digit, rank_start) = (rank - 1, 0, false, i + 1);
+            }
+            b'1'..=b'8' => {
                 // "44" for eight empty squares: python-chess rejects it, and so do we.
                 if after_digit {
-                    return Err(FenError::ConsecutiveDigits(rank + 1, rank_text.to_string()));
+                    let end = bytes[i..].iter().position(|&c| c == b'/').map_or(bytes.len(), |n| i + n);
+                    return Err(FenError::ConsecutiveDigits(rank + 1, field[rank_start..end].to_string()));
                 }
                 after_digit = true;
-                file += d as usize;
-            } else if let Some(p) = piece_from_char(ch) {
-                after_digit = false;
-                if file < 8 {
-                    placed.pieces[placed.len] = (sq120(file, rank) as u8, p);
-                    placed.len += 1;
-                }
-                file += 1;
-            } else {
+                file += (c - b'0') as usize;
+            }
+            _ => {
+                // A byte that starts no piece letter: the character it begins.
+                let ch = field[i..].chars().next().unwrap_or('\u{fffd}');
                 return Err(FenError::PieceLetter(ch));
             }
         }
-        if file != 8 {
-            return Err(FenError::RankLength(rank + 1, file));
-        }
+        i += 1;
     }
-    Ok(placed)
+    Ok(())
 }
 
 /// The whitespace-separated fields of a FEN (4 to 6 of them), without allocating.
@@ -227,61 +217,18 @@ impl Board {
     /// One pass over the bytes fills the mailbox, the bitboards and the key; the piece lists
     /// are made afterwards from the bitboards, kings first, then queens, rooks, bishops,
     /// knights and pawns, each kind in FEN order (the generator dispatches on each piece's
-    /// kind, and runs of equal kinds make that branch predictable). Syntax errors come in
-    /// reading order, as `parse_placement` gives them.
+    /// kind, and runs of equal kinds make that branch predictable).
     fn place(&mut self, field: &str) -> Result<(), FenError> {
-        let bytes = field.as_bytes();
-        let nranks = 1 + bytes.iter().filter(|&&c| c == b'/').count();
-        if nranks != 8 {
-            return Err(FenError::RankCount(nranks));
-        }
-        let (mut rank, mut file, mut after_digit, mut rank_start) = (7usize, 0usize, false, 0usize);
+        // Bitboards and key in locals: kept in the struct, each update would wait for the
+        // previous store to the same word.
         let (mut bb, mut key) = ([0u64; 16], 0u64);
-        let mut i = 0;
-        while i <= bytes.len() {
-            let c = if i < bytes.len() { bytes[i] } else { b'/' };
-            let p = PLACEMENT_BYTE[c as usize];
-            if p != 0 {
-                // A piece letter (the common case, one table load).
-                after_digit = false;
-                if file < 8 {
-                    // Bitboards and key in locals: kept in the struct, each update would
-                    // wait for the previous store to the same word.
-                    let sq = sq120(file, rank);
-                    self.cells[sq] = p;
-                    bb[p as usize & 15] |= 1u64 << (8 * rank + file);
-                    key ^= PIECE_KEY[p as usize & 15][sq];
-                }
-                file += 1;
-                i += 1;
-                continue;
-            }
-            match c {
-                b'/' => {
-                    if file != 8 {
-                        return Err(FenError::RankLength(rank + 1, file));
-                    }
-                    if rank == 0 {
-                        break;
-                    }
-                    (rank, file, after_digit, rank_start) = (rank - 1, 0, false, i + 1);
-                }
-                b'1'..=b'8' => {
-                    if after_digit {
-                        let end = bytes[i..].iter().position(|&c| c == b'/').map_or(bytes.len(), |n| i + n);
-                        return Err(FenError::ConsecutiveDigits(rank + 1, field[rank_start..end].to_string()));
-                    }
-                    after_digit = true;
-                    file += (c - b'0') as usize;
-                }
-                _ => {
-                    // A byte that starts no piece letter: the character it begins.
-                    let ch = field[i..].chars().next().unwrap_or('\u{fffd}');
-                    return Err(FenError::PieceLetter(ch));
-                }
-            }
-            i += 1;
-        }
+        let cells = &mut self.cells;
+        read_placement(field, |file, rank, p| {
+            let sq = sq120(file, rank);
+            cells[sq] = p;
+            bb[p as usize & 15] |= 1u64 << (8 * rank + file);
+            key ^= PIECE_KEY[p as usize & 15][sq];
+        })?;
         self.bb = bb;
         self.key ^= key;
         for kind in PAWN..=KING {
@@ -334,11 +281,10 @@ impl Board {
     /// not hold a king), so it is for placement queries, never for move generation.
     pub fn from_fen_loose(fen: &str, chess960: bool) -> Result<Board, FenError> {
         let (fields, nfields) = split_fields(fen)?;
-        let placement = parse_placement(fields[0])?;
         let mut b = Board::empty();
         b.chess960 = chess960;
-        for &(sq, p) in placement.as_slice() {
-            let (sq, c) = (sq as Square, color_of(p));
+        read_placement(fields[0], |file, rank, p| {
+            let (sq, c) = (sq120(file, rank), color_of(p));
             if (b.count[c] as usize) < 16 {
                 b.put_piece(sq, p);
             } else {
@@ -346,7 +292,7 @@ impl Board {
                 b.bb[p as usize] |= crate::chess::geometry::bb_of(sq);
                 b.occ[c] |= crate::chess::geometry::bb_of(sq);
             }
-        }
+        })?;
         b.side = parse_side(fields[1])?;
         (b.halfmove, b.fullmove) = parse_clocks(&fields[..nfields])?;
         b.key = b.compute_key();

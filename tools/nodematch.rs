@@ -3,10 +3,12 @@
 //! claims still come from (a node-limited match ignores speed).
 //!
 //! `cargo run --release --example nodematch -- --a SPEC --b SPEC [--nodes 5000]
-//!  [--pairs 500] [--threads 2] [--seed 1] [--random-plies 2] [OPENINGS...]`
+//!  [--pairs 500] [--threads 2] [--seed 1] [--random-plies 2] [--a-on LIST] [--a-off LIST]
+//!  [--b-on LIST] [--b-off LIST] [OPENINGS...]`
 //!
 //! SPEC is `hce` (the hand-written evaluation), `embedded` (the net built into kibitz) or
-//! the path of a net file. Each pair of games starts from one random opening (the files as
+//! the path of a net file. `--a-on corr,se` / `--b-off nmp` switch search features (the
+//! names of `Features::NAMES`) for one side, to screen a search change at fixed nodes. Each pair of games starts from one random opening (the files as
 //! for `selfplay`, default `$KIBITZ_OPENINGS`) plus `--random-plies` random moves,
 //! and A plays it once with each colour. Adjudication as in `selfplay`: a win when the
 //! scores of both sides' searches agree on 10 pawns for 6 plies, a draw after 80 plies
@@ -21,7 +23,7 @@ mod texel_common;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use kibitz::{embedded_net, Board, Engine, Limits, MoveList, Network, Outcome, WHITE};
+use kibitz::{embedded_net, Board, Engine, Features, Limits, MoveList, Network, Outcome, WHITE};
 use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
 
 fn die(msg: &str) -> ! {
@@ -81,6 +83,7 @@ fn main() {
     let mut b_spec = None;
     let (mut nodes, mut pairs, mut threads, mut seed, mut random_plies) = (5000u64, 500u64, 2usize, 1u64, 2usize);
     let mut files = Vec::new();
+    let (mut a_on, mut a_off, mut b_on, mut b_off) = (String::new(), String::new(), String::new(), String::new());
     let mut it = std::env::args().skip(1);
     let num = |v: Option<String>| -> u64 { v.and_then(|s| s.parse().ok()).unwrap_or_else(|| die("a number expected")) };
     while let Some(x) = it.next() {
@@ -92,6 +95,10 @@ fn main() {
             "--threads" => threads = num(it.next()) as usize,
             "--seed" => seed = num(it.next()),
             "--random-plies" => random_plies = num(it.next()) as usize,
+            "--a-on" => a_on = it.next().unwrap_or_default(),
+            "--a-off" => a_off = it.next().unwrap_or_default(),
+            "--b-on" => b_on = it.next().unwrap_or_default(),
+            "--b-off" => b_off = it.next().unwrap_or_default(),
             _ => files.push(x),
         }
     }
@@ -114,6 +121,10 @@ fn main() {
         die("no start positions");
     }
     let (a_net, b_net) = (net_of(&a_spec), net_of(&b_spec));
+    let features = |on: &str, off: &str| Features::from_lists(on, off).unwrap_or_else(|e| die(&e.to_string()));
+    let (a_features, b_features) = (features(&a_on, &a_off), features(&b_on, &b_off));
+    let a_spec = if a_on.is_empty() && a_off.is_empty() { a_spec } else { format!("{a_spec} (+{a_on} -{a_off})") };
+    let b_spec = if b_on.is_empty() && b_off.is_empty() { b_spec } else { format!("{b_spec} (+{b_on} -{b_off})") };
     eprintln!("nodematch: A = {a_spec}, B = {b_spec}, {pairs} pairs at {nodes} nodes/move, {threads} threads");
     // Pair results as A's points over the two games (0, 0.5, ..., 2), counted by value.
     let penta = Mutex::new([0u64; 5]);
@@ -125,8 +136,10 @@ fn main() {
             scope.spawn(move || {
                 let mut a = Engine::new(16);
                 a.set_net(a_net.clone());
+                a.features = a_features;
                 let mut b = Engine::new(16);
                 b.set_net(b_net.clone());
+                b.features = b_features;
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= pairs {

@@ -10,11 +10,14 @@
 //! - `order`: move ordering (killers, histories, counter moves) and the staged picker's
 //!   scores.
 //! - `pool`: the helper threads, started once and kept between searches.
+//! - `correction`: correction history, the static evaluation's learnt error per pawn
+//!   structure.
 //! - `see`: static exchange evaluation, for ordering and pruning captures.
 //! - `tt`: the transposition table shared by the threads.
 //! - `timeman`: the time manager, the one owner of time decisions.
 //! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
+pub(crate) mod correction;
 pub(crate) mod order;
 pub(crate) mod params;
 pub(crate) mod picker;

@@ -6,6 +6,7 @@
 
 use crate::chess::board::Board;
 use crate::chess::types::*;
+use crate::engine::correction::CorrectionHistory;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::SEE_VALUE;
 
@@ -55,6 +56,9 @@ pub struct Heuristics {
     /// destination), did after a given move one or two plies earlier; flat, a row of
     /// CONT_ROW entries per earlier (piece code, destination), see `cont_row`.
     pub cont: Vec<i16>,
+    /// The static evaluation's learnt error per pawn structure (feature `corr`); kept here
+    /// because it lives and is cleared with the histories, per thread.
+    pub corr: CorrectionHistory,
     /// Switches for ablation matches (search `Features`): an unused heuristic scores 0.
     pub use_cont: bool,
     pub use_killers: bool,
@@ -69,6 +73,7 @@ impl Heuristics {
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; 64]; 16],
             cont: vec![0; CONT_ROW * CONT_ROW],
+            corr: CorrectionHistory::new(),
             use_cont: true,
             use_killers: true,
             use_counter: true,

@@ -114,3 +114,18 @@ pub(crate) const EXTENSION_PLY_FACTOR: i32 = 2;
 /// (the other quiet moves tried get the same as a malus). Set by hand.
 pub(crate) const HISTORY_BONUS_MAX: i32 = 400;
 pub(crate) const HISTORY_BONUS_SCALE: i32 = 32;
+
+// ------------------------------------------------------------------ correction history
+
+/// Correction history (`corr`, engine/correction.rs): 2^CORR_SIZE_LOG2 pawn-structure
+/// entries per side to move (16,384: 128 KB a thread). Set by hand.
+pub(crate) const CORR_SIZE_LOG2: u32 = 14;
+/// Entries hold centipawns times CORR_GRAIN ...
+pub(crate) const CORR_GRAIN: i32 = 256;
+/// ... at most CORR_MAX (a correction of 64 centipawns either way) ...
+pub(crate) const CORR_MAX: i32 = 64 * CORR_GRAIN;
+/// ... and move toward a new difference by (depth + 1) / CORR_WEIGHT_SCALE, the weight
+/// capped at CORR_WEIGHT_MAX. The usual values of engines that describe the method; set by
+/// hand.
+pub(crate) const CORR_WEIGHT_SCALE: i32 = 256;
+pub(crate) const CORR_WEIGHT_MAX: i32 = 16;

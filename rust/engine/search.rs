@@ -223,9 +223,9 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// `SearchOff` / `SearchOn`): asp, nmp, rfp, fut, lmp, lmr, see (main-search SEE pruning),
 /// qsee (quiescence SEE pruning), delta, ext, iir, tm (soft-limit stability factor), tt (no
 /// table probes in the tree: no cut-offs, table move or stored eval), killers, counter,
-/// history (the move-ordering heuristics; `history` also drops LMR's history term), nnue.
-/// All are on by default except two that have not yet shown a gain: cont (continuation
-/// history) and se (singular extensions). Measured together against the search without
+/// history (the move-ordering heuristics; `history` also drops LMR's history term), corr
+/// (correction history), nnue. All are on by default except three that have not yet shown
+/// a gain: cont (continuation history), se (singular extensions) and corr. Measured together against the search without
 /// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
 /// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
 /// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games.
@@ -249,6 +249,9 @@ pub struct Features {
     pub history: bool,
     pub cont: bool,
     pub singular: bool,
+    /// Correction history (engine/correction.rs): the static evaluation corrected by the
+    /// search's learnt error for the pawn structure.
+    pub correction: bool,
     /// New engines evaluate with the embedded net (else the hand-written evaluation);
     /// switching `nnue` off gives the hand-written one, for matches and benches.
     pub nnue: bool,
@@ -278,6 +281,7 @@ impl Default for Features {
             history: true,
             cont: false,
             singular: false,
+            correction: false,
             nnue: true,
             verify_nnue: false,
         }
@@ -298,9 +302,9 @@ impl std::error::Error for UnknownFeature {}
 
 impl Features {
     /// The switchable features' names.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 20] = [
         "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tm", "tt", "killers",
-        "counter", "history", "cont", "se", "nnue",
+        "counter", "history", "cont", "se", "corr", "nnue",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -323,6 +327,7 @@ impl Features {
             "history" => &mut self.history,
             "cont" => &mut self.cont,
             "se" => &mut self.singular,
+            "corr" => &mut self.correction,
             "nnue" => &mut self.nnue,
             _ => return None,
         })
@@ -1328,17 +1333,21 @@ impl<'a> Search<'a> {
             }
         }
 
-        // Step 6. Static evaluation, sharpened by the table score when its bound allows.
+        // Step 6. Static evaluation, corrected by the pawn structure's learnt error [corr],
+        // sharpened by the table score when its bound allows. The table keeps the raw one.
+        let raw_eval;
         let static_eval;
         let mut eval;
         if in_check {
+            raw_eval = -INF;
             static_eval = -INF;
             eval = -INF;
         } else {
-            static_eval = match tt_eval {
+            raw_eval = match tt_eval {
                 Some(v) if v.abs() < MATE_BOUND => v,
                 _ => self.evaluate(),
             };
+            static_eval = self.corrected(raw_eval);
             eval = static_eval;
             if let Some(e) = entry {
                 let sc = score_from_tt(e.score as i32, ply);
@@ -1619,8 +1628,31 @@ impl<'a> Search<'a> {
             return if searched == 0 { alpha } else { best };
         }
         let bound = bound_of(best, alpha, orig_alpha, beta);
-        self.tt.store(key, best_move, score_to_tt(best, ply), static_eval.max(-MATE_BOUND), depth, bound);
+        // The correction learns from the result when it is a quiet judgement of this
+        // position (not in check, no capture or promotion decided it) and its bound says
+        // which side of the static eval the truth lies.
+        if self.f.correction
+            && !in_check
+            && (best_move.is_null() || !is_tactical(&self.board, best_move))
+            && best.abs() < MATE_BOUND
+            && !(bound == BOUND_LOWER && best <= static_eval)
+            && !(bound == BOUND_UPPER && best >= static_eval)
+        {
+            self.heur.corr.update(&self.board, depth, best, static_eval);
+        }
+        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval.max(-MATE_BOUND), depth, bound);
         best
+    }
+
+    /// `raw` (a static evaluation of the current position) with the correction history's
+    /// learnt error added when the feature is on, kept off the mate range.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        if self.f.correction {
+            (raw + self.heur.corr.correction(&self.board)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        } else {
+            raw
+        }
     }
 
     /// Quiescence search (captures only, all moves in check), as numbered steps.
@@ -1645,14 +1677,17 @@ impl<'a> Search<'a> {
         // Step 3. Stand pat: out of check the side to move may decline every capture.
         let mut best;
         let stand_pat;
+        let raw_eval;
         if in_check {
             best = -INF;
             stand_pat = -INF;
+            raw_eval = -INF;
         } else {
-            stand_pat = match tt_eval {
+            raw_eval = match tt_eval {
                 Some(v) if v.abs() < MATE_BOUND => v,
                 _ => self.evaluate(),
             };
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1716,7 +1751,7 @@ impl<'a> Search<'a> {
         }
         // Step 7. The result goes to the table at depth 0.
         let bound = bound_of(best, alpha, orig_alpha, beta);
-        self.tt.store(key, best_move, score_to_tt(best, ply), stand_pat.max(-MATE_BOUND), 0, bound);
+        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval.max(-MATE_BOUND), 0, bound);
         best
     }
 }

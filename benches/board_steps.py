@@ -7,6 +7,9 @@ Reading the rows against each other splits the cost:
 
 * ``complex(1, 2).conjugate()``: a C method call that makes a small object, and frees it
   again: the floor any Python library pays for ``copy()``.
+* ``SquareSet.copy()``: the same for a kibitz class with one integer inside: the floor of a
+  PyO3 class (PyO3 makes every class garbage-collected and allocates through its own
+  initializer), which ``Board.copy()`` cannot go below while Board is a PyO3 class.
 * ``Board.empty()``: a kibitz board without reading a FEN (the object, the argument
   handling and an empty position).
 * ``Board(fen)``: the above plus reading the FEN into the mailbox, piece lists, bitboards
@@ -50,6 +53,7 @@ def rows(fens: list[str]) -> dict[str, Callable[[], Any]]:
     firsts = [next(iter(b.legal_moves), None) for b in boards]
     pairs = [(b, m) for b, m in zip(boards, firsts) if m is not None]
     complexes = [complex(i, 1) for i in range(len(fens))]
+    squaresets = [kibitz.SquareSet(i) for i in range(len(fens))]
     Board = kibitz.Board
 
     def push_on_copy() -> Any:
@@ -67,6 +71,7 @@ def rows(fens: list[str]) -> dict[str, Callable[[], Any]]:
 
     return {
         "complex.conjugate() (floor)": lambda: [c.conjugate() for c in complexes],
+        "SquareSet.copy() (PyO3 floor)": lambda: [s.copy() for s in squaresets],
         "Board.empty()": lambda: [Board.empty() for _ in fens],
         "Board(fen)": lambda: [Board(f) for f in fens],
         "fen()": lambda: [b.fen() for b in boards],

@@ -245,7 +245,7 @@ impl PyBoard {
         let fen = match &fen {
             FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
             FenArg::Start => crate::STARTPOS.into(),
-            FenArg::Empty => return State::setup(EMPTY_FEN, chess960, 0, 0, None).map(PyBoard::from_state),
+            FenArg::Empty => return Ok(PyBoard::from_state(State::empty(chess960))),
         };
         Ok(PyBoard::from_state(State::parse(py, &fen, chess960)?))
     }
@@ -254,7 +254,7 @@ impl PyBoard {
     #[classmethod]
     #[pyo3(signature = (*, chess960 = false))]
     fn empty(_cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Self> {
-        State::setup(EMPTY_FEN, chess960, 0, 0, None).map(PyBoard::from_state)
+        Ok(PyBoard::from_state(State::empty(chess960)))
     }
 
     /// A new board from an EPD, and its operations: python-chess's `Board.from_epd`.
@@ -1440,7 +1440,7 @@ impl PyBoard {
 }
 
 /// The FEN of `Board(None)`: no pieces, White to move.
-const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
+pub(super) const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
 
 /// `Board`'s first argument: a FEN, None for an empty board, or left out for the start position.
 pub(crate) enum FenArg<'py> {

@@ -18,6 +18,7 @@
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod methods;
+use methods::EMPTY_FEN;
 mod movetext;
 mod setup;
 mod shared;
@@ -160,6 +161,23 @@ impl State {
                 Ok(st)
             }
         }
+    }
+
+    /// python-chess's empty board (`Board.empty()`, `Board(None)`): a copy of one made once
+    /// per Chess960 flag (the core is shared until the board is edited, as for `copy()`), so
+    /// it costs no FEN reading and no error text.
+    fn empty(chess960: bool) -> State {
+        static EMPTY: std::sync::OnceLock<[(SharedCore, String); 2]> = std::sync::OnceLock::new();
+        let templates = EMPTY.get_or_init(|| {
+            [false, true].map(|c960| {
+                let st = State::setup(EMPTY_FEN, c960, 0, 0, None).expect("the empty board is a valid setup");
+                (st.core, st.unplayable.expect("an empty board cannot be played"))
+            })
+        });
+        let (core, why) = &templates[chess960 as usize];
+        let mut st = State::shared(core.clone(), None);
+        st.unplayable = Some(why.clone());
+        st
     }
 
     /// Err(InvalidPositionError) when the core cannot play the position: the guard of every

@@ -363,7 +363,7 @@ def test_debug_shows_budget(uci):
     uci.send("debug on")
     uci.send("go wtime 10000 btime 10000 winc 100 binc 100")
     uci.expect("bestmove")
-    assert any("budget soft 324" in l for l in uci.seen)
+    assert any("budget soft 473" in l for l in uci.seen)
 
 
 def test_deferred_hash_change(uci):

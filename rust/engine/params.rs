@@ -117,8 +117,10 @@ pub(crate) const HISTORY_BONUS_SCALE: i32 = 32;
 
 // ------------------------------------------------------------------ correction history
 
-/// Correction history (`corr`, engine/correction.rs): 2^CORR_SIZE_LOG2 pawn-structure
-/// entries per side to move (16,384: 128 KB a thread). Set by hand.
+/// Correction history (`corr`, off by default, engine/correction.rs): 2^CORR_SIZE_LOG2
+/// pawn-structure entries per side to move (16,384: 128 KB a thread). Set by hand. Measured
+/// (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 210 games): +53 -45
+/// =112, about +13 Elo; at a fixed 5,000 nodes a move, +17 [-13, +48] over 300 games.
 pub(crate) const CORR_SIZE_LOG2: u32 = 14;
 /// Entries hold centipawns times CORR_GRAIN ...
 pub(crate) const CORR_GRAIN: i32 = 256;

@@ -228,7 +228,9 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 /// a gain: cont (continuation history), se (singular extensions) and corr. Measured together against the search without
 /// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
 /// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
-/// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games.
+/// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games;
+/// correction history alone, +53 -45 =112 after 210 games (about +13 Elo, undecided;
+/// benches/results/sprt-corr-5+0.05.log).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub aspiration: bool,

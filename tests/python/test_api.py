@@ -478,6 +478,47 @@ def test_two_threads_on_one_board_get_a_clear_error() -> None:
     assert b.fen() == chess.STARTING_FEN
 
 
+def test_push_pop_and_move_list_see_a_board_busy_in_another_thread() -> None:
+    # push, pop, copy and the legal move list take the board's lock their own, cheaper way
+    # (per node of a Python search loop); they must refuse a board another thread holds.
+    b = kibitz.Board()
+    e4 = kibitz.Move.from_uci("e2e4")
+    errors: list[BaseException] = []
+
+    def deep() -> None:
+        try:
+            b.perft(6)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=deep)
+    t.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and t.is_alive():  # until the perft holds the board
+        try:
+            b.fen()
+        except RuntimeError:
+            break
+    refused: set[str] = set()
+    while time.monotonic() < deadline and len(refused) < 4 and t.is_alive():
+        calls = (("push", lambda: b.push(e4)), ("pop", b.pop), ("list", lambda: list(b.legal_moves)), ("copy", b.copy))
+        for name, call in calls:
+            try:
+                call()
+                if name == "push":
+                    b.pop()
+            except RuntimeError as e:
+                assert "another thread" in str(e)
+                refused.add(name)
+            except IndexError:
+                pass  # pop of the start position when the lock was free
+        time.sleep(0.001)
+    t.join()
+    assert not errors
+    assert refused == {"push", "pop", "list", "copy"}
+    assert b.fen() == chess.STARTING_FEN
+
+
 def test_fen_with_two_digits_in_a_row_is_rejected() -> None:
     with pytest.raises(kibitz.FenError, match="rank 5"):
         kibitz.Board("4k3/8/8/44/8/8/8/4K3 w - - 0 1")

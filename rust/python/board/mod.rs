@@ -567,6 +567,13 @@ impl PyBoard {
         self.state.try_lock().ok_or_else(|| PyRuntimeError::new_err(BUSY))
     }
 
+    /// `st` for the per-node calls (push, pop, the legal move list), whose token proves the
+    /// caller attached: no locked instruction (lock.rs, `try_lock_attached`).
+    #[inline(always)]
+    fn st_attached(&self, py: Python<'_>) -> PyResult<TryGuard<'_, State>> {
+        self.state.try_lock_attached(py).ok_or_else(|| PyRuntimeError::new_err(BUSY))
+    }
+
     /// A copy of the core board (for the engine).
     pub(crate) fn snapshot(&self) -> PyResult<CoreBoard> {
         let st = self.st()?;
@@ -580,7 +587,9 @@ impl PyBoard {
     }
 
     pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        self.play()?.tuple(py)
+        let mut st = self.st_attached(py)?;
+        st.playable()?;
+        st.tuple(py)
     }
 
     pub(crate) fn legal_count(&self) -> PyResult<usize> {
@@ -764,7 +773,7 @@ impl PyBoard {
 impl PyBoard {
     /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
     fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut st = self.st()?;
+        let mut st = self.st_attached(m.py())?;
         // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
         // current position's cached list, at the hint or by a scan.
         // SAFETY: `m` is a live object; reading its type pointer is always valid.
@@ -800,7 +809,7 @@ impl PyBoard {
 
     /// `pop`'s work: take back the last move and return it as an interned Move.
     fn pop_impl(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
-        let mut st = self.st()?;
+        let mut st = self.st_attached(py)?;
         let ply = st.core.ply();
         if let Some(e) = st.cache.get_mut(ply) {
             e.valid = false;
@@ -843,6 +852,20 @@ unsafe fn call_raw(
     std::ptr::null_mut()
 }
 
+/// A new reference to None, its count raised inline as `moves::interned_ptr` raises an
+/// interned Move's (and for the same reasons) rather than through `Py_IncRef`, the call PyO3
+/// makes under the stable ABI: `push` returns None once per node of a Python search loop.
+#[inline(always)]
+fn new_none(_py: Python<'_>) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: `_py` proves the GIL is held (the stable ABI, which no free-threaded
+    // interpreter loads); None lives for the interpreter's life.
+    unsafe {
+        let p = pyo3::ffi::Py_None();
+        (*p).ob_refcnt += 1;
+        p
+    }
+}
+
 unsafe extern "C" fn push_raw(
     slf: *mut pyo3::ffi::PyObject,
     arg: *mut pyo3::ffi::PyObject,
@@ -852,7 +875,7 @@ unsafe extern "C" fn push_raw(
         call_raw(slf, |py, board| {
             let m = pyo3::Borrowed::from_ptr(py, arg);
             board.push_impl(&m)?;
-            Ok(py.None().into_ptr())
+            Ok(new_none(py))
         })
     }
 }
@@ -904,7 +927,7 @@ unsafe extern "C" fn copy_raw(
                     .extract::<usize>()
                     .map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
             };
-            let copy = board.st()?.copy_with_stack(keep);
+            let copy = board.st_attached(py)?.copy_with_stack(keep);
             Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
         })
     }

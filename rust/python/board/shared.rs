@@ -24,6 +24,13 @@ impl SharedCore {
         SharedCore(triomphe::Arc::new(core))
     }
 
+    /// Gives this board its own copy of the core (the first change after a copy).
+    #[cold]
+    #[inline(never)]
+    fn unshare(&mut self) {
+        self.0 = triomphe::Arc::new((*self.0).clone());
+    }
+
     /// An owned copy of the core board (for the engine, a search thread, a scratch replay).
     pub(crate) fn to_board(&self) -> CoreBoard {
         (*self.0).clone()
@@ -41,6 +48,14 @@ impl Deref for SharedCore {
 impl DerefMut for SharedCore {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut CoreBoard {
-        triomphe::Arc::make_mut(&mut self.0)
+        // `Arc::make_mut` is not inlined (its clone path is large): the test for sharing is
+        // inlined here and the copy kept out of line.
+        if !self.0.is_unique() {
+            self.unshare();
+        }
+        match triomphe::Arc::get_mut(&mut self.0) {
+            Some(core) => core,
+            None => unreachable!("the core was unshared above"),
+        }
     }
 }

@@ -116,3 +116,52 @@ def test_uci_options_load_the_tables_and_info_shows_tbhits() -> None:
         assert mover_result(tb, board, chess.Move.from_uci(best)) == 2
     assert any("tablebases off" in l for l in out), out
     assert out.count("readyok") == 2
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/4k3/8/8/8/KR6 w - - 0 1",  # KRvK
+        "8/8/3k4/8/8/8/2r5/KQ6 w - - 0 1",  # KQvKR
+        "8/8/8/3k4/8/2K5/8/4B1N1 w - - 0 1",  # KBNvK, another start
+    ],
+)
+def test_won_endings_are_mated_inside_the_fifty_move_rule(reference: chess.syzygy.Tablebase, fen: str) -> None:
+    # kibitz plays both sides; the tables say the side to move wins, and it must mate
+    # without ever letting the win slip (WDL 2 on every one of its moves) before the
+    # 50-move rule or a repetition ends the game.
+    board = chess.Board(fen)
+    assert board.is_valid() and reference.probe_wdl(board) == 2, "the test position must be a tablebase win"
+    winner = board.turn
+    engine = kibitz.Engine(16, syzygy_path=str(TABLES))
+    for _ in range(200):
+        if board.is_game_over(claim_draw=True):
+            break
+        if board.turn == winner:
+            assert reference.probe_wdl(board) == 2, board.fen()
+        board.push_uci(engine.search(kibitz.Board(board.fen()), nodes=2000).best_move)
+    assert board.is_checkmate() and board.turn != winner, board.fen()
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/8/3k4/8/3P4/3K4 b - - 0 1",  # KPvK, the defender in front of the pawn
+        "8/8/2k5/8/4b3/8/8/3RK3 b - - 0 1",  # KRvKB
+        "8/8/2k5/8/4n3/8/8/3RK3 b - - 0 1",  # KRvKN
+    ],
+)
+def test_drawn_endings_are_held(reference: chess.syzygy.Tablebase, fen: str) -> None:
+    # kibitz plays both sides of a tablebase draw for 100 plies: the defender (the side to
+    # move at the start) must never move into a lost position, and the stronger side never
+    # into one it loses either.
+    board = chess.Board(fen)
+    assert board.is_valid() and reference.probe_wdl(board) == 0, "the test position must be a tablebase draw"
+    engine = kibitz.Engine(16, syzygy_path=str(TABLES))
+    for _ in range(100):
+        if board.is_game_over(claim_draw=True):
+            break
+        move = chess.Move.from_uci(engine.search(kibitz.Board(board.fen()), nodes=2000).best_move)
+        assert mover_result(reference, board, move) >= 0, (board.fen(), move.uci())
+        board.push(move)
+    assert board.outcome(claim_draw=True) is None or board.outcome(claim_draw=True).winner is None

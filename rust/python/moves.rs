@@ -126,19 +126,29 @@ pub(crate) fn interned(py: Python<'_>, index: u16) -> Py<PyMove> {
     unsafe { Bound::from_owned_ptr(py, p).cast_into_unchecked::<PyMove>() }.unbind()
 }
 
-/// A new reference to the interned Move of a table index, as a raw pointer (for filling a
-/// tuple). The reference count is raised inline, as the C headers of the stable ABI for Python
-/// 3.9-3.11 do it (`Py_INCREF` was a macro there; PEP 683 keeps that valid on later versions)
-/// rather than through `Py_IncRef`, a call PyO3 makes under the stable ABI: one of these per
-/// legal move listed and per `pop`, on the Python search loop's path.
+/// `p` as a new reference, its count raised inline, as the C headers of the stable ABI for
+/// Python 3.9-3.11 do it (`Py_INCREF` was a macro there; PEP 683 keeps that valid on later
+/// versions, immortal objects included) rather than through `Py_IncRef`, a call PyO3 makes
+/// under the stable ABI: for the objects the Python search loop returns at every node (the
+/// interned Moves of a listing and of `pop`, the None of `push`).
+///
+/// # Safety
+/// `p` is a live object.
 #[inline(always)]
-pub(crate) fn interned_ptr(py: Python<'_>, index: u16) -> *mut pyo3::ffi::PyObject {
-    let p = move_table(py)[index as usize].as_ptr();
-    // SAFETY: `py` proves the GIL is held (the module is built for the stable ABI, which no
-    // free-threaded interpreter loads), so no other thread touches the count; the table keeps
-    // every interned Move alive, and these objects are never immortal.
+pub(crate) unsafe fn new_ref_inline(_py: Python<'_>, p: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: `_py` proves the GIL is held (the module is built for the stable ABI, which no
+    // free-threaded interpreter loads), so no other thread touches the count; the caller
+    // vouches that `p` is live.
     unsafe { (*p).ob_refcnt += 1 };
     p
+}
+
+/// A new reference to the interned Move of a table index, as a raw pointer (for filling a
+/// tuple); one of these per legal move listed and per `pop`.
+#[inline(always)]
+pub(crate) fn interned_ptr(py: Python<'_>, index: u16) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: the table keeps every interned Move alive.
+    unsafe { new_ref_inline(py, move_table(py)[index as usize].as_ptr()) }
 }
 
 /// The interned Move of a core move in `board` (the position it is played from); the null

@@ -451,18 +451,24 @@ def test_perft_and_divide_arguments() -> None:
     assert b.perft(0) == 1 and sum(b.divide(2).values()) == 400
 
 
-def test_two_threads_on_one_board_get_a_clear_error() -> None:
-    b = kibitz.Board()
+def perft_in_a_thread(b: kibitz.Board) -> tuple[threading.Thread, list[BaseException]]:
+    """A started thread running a long perft on `b`, and the list its error would go to."""
     errors: list[BaseException] = []
 
     def deep() -> None:
         try:
             b.perft(6)
-        except BaseException as e:  # noqa: BLE001 - reported below
+        except BaseException as e:  # noqa: BLE001 - reported by the caller
             errors.append(e)
 
     t = threading.Thread(target=deep)
     t.start()
+    return t, errors
+
+
+def test_two_threads_on_one_board_get_a_clear_error() -> None:
+    b = kibitz.Board()
+    t, errors = perft_in_a_thread(b)
     deadline = time.monotonic() + 10
     seen = None
     while time.monotonic() < deadline and seen is None:
@@ -483,16 +489,7 @@ def test_push_pop_and_move_list_see_a_board_busy_in_another_thread() -> None:
     # (per node of a Python search loop); they must refuse a board another thread holds.
     b = kibitz.Board()
     e4 = kibitz.Move.from_uci("e2e4")
-    errors: list[BaseException] = []
-
-    def deep() -> None:
-        try:
-            b.perft(6)
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    t = threading.Thread(target=deep)
-    t.start()
+    t, errors = perft_in_a_thread(b)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and t.is_alive():  # until the perft holds the board
         try:

@@ -26,15 +26,20 @@ def last_game(path: Path) -> tuple[str, float]:
     return found
 
 
-@pytest.mark.parametrize("log", LOGS, ids=[p.name for p in LOGS])
-def test_one_log_pooled_gives_match_py_s_llr(log: Path) -> None:
-    engine, llr = last_game(log)
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benches" / "sprt_pool.py"), engine, str(log)],
+def pool(engine: str, *logs: Path) -> str:
+    """What benches/sprt_pool.py prints for these logs."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benches" / "sprt_pool.py"), engine, *map(str, logs)],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[p.name for p in LOGS])
+def test_one_log_pooled_gives_match_py_s_llr(log: Path) -> None:
+    engine, llr = last_game(log)
+    out = pool(engine, log)
     m = re.search(r"LLR ([+-]\d+\.\d+)", out)
     assert m is not None, out
     assert abs(float(m.group(1)) - llr) <= 0.011, (out, llr)
@@ -44,18 +49,8 @@ def test_two_logs_pool_their_pairs() -> None:
     # The same log twice: twice the pairs, the same score, twice the LLR.
     log = ROOT / "benches" / "results" / "sprt-corr-5+0.05.log"
     engine, llr = last_game(log)
-    one = subprocess.run(
-        [sys.executable, str(ROOT / "benches" / "sprt_pool.py"), engine, str(log)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    two = subprocess.run(
-        [sys.executable, str(ROOT / "benches" / "sprt_pool.py"), engine, str(log), str(log)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    one = pool(engine, log)
+    two = pool(engine, log, log)
     n1 = int(re.search(r"(\d+) pairs", one).group(1))  # type: ignore[union-attr]
     n2 = int(re.search(r"(\d+) pairs", two).group(1))  # type: ignore[union-attr]
     l2 = float(re.search(r"LLR ([+-]\d+\.\d+)", two).group(1))  # type: ignore[union-attr]

@@ -30,7 +30,8 @@ use shared::SharedCore;
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
-    core_index, interned, interned_ptr, move_index, name64, piece, to_py_move, untracked, PyMove, PyPiece,
+    core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, PyMove,
+    PyPiece,
 };
 use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use crate::{
@@ -852,20 +853,6 @@ unsafe fn call_raw(
     std::ptr::null_mut()
 }
 
-/// A new reference to None, its count raised inline as `moves::interned_ptr` raises an
-/// interned Move's (and for the same reasons) rather than through `Py_IncRef`, the call PyO3
-/// makes under the stable ABI: `push` returns None once per node of a Python search loop.
-#[inline(always)]
-fn new_none(_py: Python<'_>) -> *mut pyo3::ffi::PyObject {
-    // SAFETY: `_py` proves the GIL is held (the stable ABI, which no free-threaded
-    // interpreter loads); None lives for the interpreter's life.
-    unsafe {
-        let p = pyo3::ffi::Py_None();
-        (*p).ob_refcnt += 1;
-        p
-    }
-}
-
 unsafe extern "C" fn push_raw(
     slf: *mut pyo3::ffi::PyObject,
     arg: *mut pyo3::ffi::PyObject,
@@ -875,7 +862,8 @@ unsafe extern "C" fn push_raw(
         call_raw(slf, |py, board| {
             let m = pyo3::Borrowed::from_ptr(py, arg);
             board.push_impl(&m)?;
-            Ok(new_none(py))
+            // SAFETY: None lives as long as the interpreter.
+            Ok(new_ref_inline(py, pyo3::ffi::Py_None()))
         })
     }
 }

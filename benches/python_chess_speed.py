@@ -2,7 +2,9 @@
 libraries alternated run by run, medians, every result checked against python-chess's.
 
 Rows: FEN round trip (parse and write), copy(), the legal move list, san() of every legal
-move, push/pop of every legal move, piece_map(), is_checkmate() and outcome(), status(),
+move, push/pop of every legal move, the same with is_check() read between (kibitz's ``push``
+leaves a listed move pending until the board is next read, so a bare push/pop pair never
+makes it; the read makes it), piece_map(), is_checkmate() and outcome(), status(),
 board editing (set_piece_at / remove_piece_at), mirror(), on 300 positions of random games.
 Each sample repeats a workload until it has run for at least ``--min-ms`` (so that short
 rows are not timer noise); the ratios are python-chess's (bulletchess's) median time over
@@ -68,6 +70,15 @@ def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
                 n += 1
         return n
 
+    def push_read_pop() -> Any:
+        checks = 0
+        for b in boards:
+            for m in list(b.legal_moves):
+                b.push(m)
+                checks += b.is_check()
+                b.pop()
+        return checks
+
     def piece_map() -> Any:
         return [len(b.piece_map()) for b in boards]
 
@@ -96,6 +107,7 @@ def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
         "legal move list": legal_moves,
         "san() of every legal move": san_all,
         "push/pop of every legal move": push_pop,
+        "push, is_check(), pop of every legal move": push_read_pop,
         "piece_map()": piece_map,
         "is_checkmate() + outcome()": game_end,
         "status()": status,
@@ -131,6 +143,15 @@ def bulletchess_workloads(bc: Any, fens: list[str]) -> dict[str, Callable[[], An
                 n += 1
         return n
 
+    def push_read_pop() -> Any:
+        checks = 0
+        for b in boards:
+            for m in b.legal_moves():
+                b.apply(m)
+                checks += b in bc.CHECK
+                b.undo()
+        return checks
+
     def editing() -> Any:
         out = []
         for f in fens:
@@ -147,6 +168,7 @@ def bulletchess_workloads(bc: Any, fens: list[str]) -> dict[str, Callable[[], An
         "legal move list": legal_moves,
         "san() of every legal move": san_all,
         "push/pop of every legal move": push_pop,
+        "push, is_check(), pop of every legal move": push_read_pop,
         "board editing": editing,
     }
 
@@ -227,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows_out:
             print("| " + " | ".join(row) + " |")
     else:
-        widths = [30, 11, 17, 18, 16, 24]
+        widths = [44, 11, 17, 18, 16, 24]
         print("".join(h.ljust(w) for h, w in zip(header, widths)))
         for row in rows_out:
             print("".join(c.ljust(w) for c, w in zip(row, widths)))

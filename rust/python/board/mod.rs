@@ -3,11 +3,13 @@
 //! changing an import.
 //!
 //! Speed of the natural Python loop `for m in b.legal_moves: b.push(m); ...; b.pop()` comes
-//! from three things: the moves handed out are interned objects (no allocation per move); the
+//! from four things: the moves handed out are interned objects (no allocation per move); the
 //! legal moves of each position on the current line are generated once and kept, with the tuple
 //! of Move objects that iteration walks in C (`legal_moves` is a live view that reads this
-//! cache); and `push` of a kibitz Move finds its core move by a table index compared against the
-//! cached list, with no text and no Python attribute lookups.
+//! cache); `push` of a kibitz Move finds its core move by a table index compared against the
+//! cached list, with no text and no Python attribute lookups; and that move is left pending
+//! (`State::pending`) until the board is next read or changed, so a `pop` that comes first
+//! (every leaf of a perft) neither makes nor unmakes it.
 //!
 //! The board is a frozen pyclass around a `TryLock` (rust/python/lock.rs): two threads using one board at once get a
 //! clear `RuntimeError` (see `BUSY`) instead of PyO3's bare "Already borrowed", and a long
@@ -127,6 +129,12 @@ pub(crate) struct State {
     /// index: a `push` of that Move right after plays it without checking it again (a PGN
     /// reader parses, shows the move to its visitor, then pushes).
     parsed: Option<(u64, usize, u16, Move)>,
+    /// A move `push` accepted (found legal here, with its table index) but has not made yet:
+    /// it is made when anything next takes the state (`PyBoard::st`), and a `pop` that comes
+    /// first just drops it. The leaf of a Python search loop, `push(m)` then `pop()` with
+    /// nothing read between, so costs no make and no unmake. Only `push` and `pop` see the
+    /// state with a move pending (`PyBoard::st_pending`); to everything else it has been made.
+    pending: Option<(Move, u16)>,
 }
 
 impl State {
@@ -137,7 +145,16 @@ impl State {
     /// A state around a core board that may be shared with other states (copy on write).
     fn shared(core: SharedCore, root_ep: Option<u8>) -> State {
         let root_castling = core.castling_rook_mask();
-        State { core, root_ep, root_castling, odd_ep: false, unplayable: None, cache: Vec::new(), parsed: None }
+        State {
+            core,
+            root_ep,
+            root_castling,
+            odd_ep: false,
+            unplayable: None,
+            cache: Vec::new(),
+            parsed: None,
+            pending: None,
+        }
     }
 
     /// A position as python-chess holds it: `core_fen` with only the usable castling rights
@@ -295,6 +312,22 @@ impl State {
         };
         e.tuple = Some(t.clone_ref(py));
         Ok(t)
+    }
+
+    /// Makes the move `push` left pending, if any: the state as everyone but push and pop sees it.
+    #[inline(always)]
+    fn settle(&mut self) {
+        if self.pending.is_some() {
+            self.make_pending();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn make_pending(&mut self) {
+        if let Some((m, _)) = self.pending.take() {
+            self.core.make_move(m);
+        }
     }
 
     /// Plays a legal move (or the null move).
@@ -460,6 +493,7 @@ impl State {
             unplayable: self.unplayable.clone(),
             cache: Vec::new(),
             parsed: None,
+            pending: None,
         }
     }
 
@@ -565,13 +599,23 @@ impl PyBoard {
     /// The board's state, or the BUSY error when another thread holds it.
     #[inline(always)]
     fn st(&self) -> PyResult<TryGuard<'_, State>> {
-        self.state.try_lock().ok_or_else(|| PyRuntimeError::new_err(BUSY))
+        let mut st = self.state.try_lock().ok_or_else(|| PyRuntimeError::new_err(BUSY))?;
+        st.settle();
+        Ok(st)
     }
 
-    /// `st` for the per-node calls (push, pop, the legal move list), whose token proves the
+    /// `st` for the per-node calls (the legal move list, copy), whose token proves the
     /// caller attached: no locked instruction (lock.rs, `try_lock_attached`).
     #[inline(always)]
     fn st_attached(&self, py: Python<'_>) -> PyResult<TryGuard<'_, State>> {
+        let mut st = self.st_pending(py)?;
+        st.settle();
+        Ok(st)
+    }
+
+    /// The state with `push`'s pending move, if any, not made: for push and pop only.
+    #[inline(always)]
+    fn st_pending(&self, py: Python<'_>) -> PyResult<TryGuard<'_, State>> {
         self.state.try_lock_attached(py).ok_or_else(|| PyRuntimeError::new_err(BUSY))
     }
 
@@ -774,7 +818,8 @@ impl PyBoard {
 impl PyBoard {
     /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
     fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut st = self.st_attached(m.py())?;
+        let mut st = self.st_pending(m.py())?;
+        st.settle();
         // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
         // current position's cached list, at the hint or by a scan.
         // SAFETY: `m` is a live object; reading its type pointer is always valid.
@@ -784,22 +829,21 @@ impl PyBoard {
             let (ply, key) = (st.core.ply(), st.core.key());
             if let Some(e) = st.cache.get_mut(ply).filter(|e| e.valid && e.key == key) {
                 if let Some(i) = e.find(index) {
-                    let mv = e.moves[i];
-                    st.core.make_move(mv);
+                    st.pending = Some((e.moves[i], index));
                     return Ok(());
                 }
             }
             // The move parse_san has just found here.
             if let Some((key, ply, i, mv)) = st.parsed.take() {
                 if i == index && key == st.core.key() && ply == st.core.ply() {
-                    st.core.make_move(mv);
+                    st.pending = Some((mv, index));
                     return Ok(());
                 }
             }
             // A move played without the list at hand (replaying a game, a line).
             // SAFETY: as above.
             if let Some(mv) = st.quick_move(unsafe { m.cast_unchecked::<PyMove>() }.get()) {
-                st.core.make_move(mv);
+                st.pending = Some((mv, index));
                 return Ok(());
             }
         }
@@ -810,7 +854,11 @@ impl PyBoard {
 
     /// `pop`'s work: take back the last move and return it as an interned Move.
     fn pop_impl(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
-        let mut st = self.st_attached(py)?;
+        let mut st = self.st_pending(py)?;
+        // A move pushed and not yet made: dropping it is the whole take-back.
+        if let Some((_, index)) = st.pending.take() {
+            return Ok(interned(py, index));
+        }
         let ply = st.core.ply();
         if let Some(e) = st.cache.get_mut(ply) {
             e.valid = false;

@@ -3,7 +3,8 @@
 //! pseudo-legal moves (legal ones plus those that leave the own king attacked).
 //!
 //! None of this is on the engine's hot path (the move generator finds checks and pins its own
-//! way, once per node), so it is written plainly: walk the mailbox from the square. Square sets
+//! way, once per node), so most of it is written plainly: walk the mailbox from the square
+//! (the attackers of a square use the piece sets, as the attack tests do). Square sets
 //! are 64-bit masks in python-chess numbering (a1 = bit 0, h8 = bit 63).
 
 use crate::chess::board::Board;
@@ -60,12 +61,27 @@ impl Board {
     }
 
     /// The pieces of colour `by` that attack `sq` (python-chess's `attackers`), as a mask.
+    /// From the square outwards with the piece sets (`status()` asks it twice, python-chess's
+    /// `checkers()` and `attackers()` once): a pawn's, knight's or king's attack mask meets
+    /// the pieces of that kind, a slider's rays from `sq` (blocked at the first occupied
+    /// square) meet the rooks, bishops and queens.
     pub fn attackers_of(&self, by: Color, sq: Square) -> u64 {
-        let target = bit64(sq);
-        self.pieces(by)
-            .iter()
-            .filter(|&&from| self.attacks_from(from as Square) & target != 0)
-            .fold(0, |m, &from| m | bit64(from as Square))
+        use crate::chess::geometry::*;
+        let s = SQ64[sq] as usize;
+        let occ = self.occ[0] | self.occ[1];
+        let mut found = (PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by))
+            | (KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by))
+            | (KING_ATTACKS[s] & self.bb(KING, by));
+        let queens = self.bb(QUEEN, by);
+        let ortho = self.bb(ROOK, by) | queens;
+        if ORTHO_RAYS[s] & ortho != 0 {
+            found |= ortho_attacks(s, occ) & ortho;
+        }
+        let diag = self.bb(BISHOP, by) | queens;
+        if DIAG_RAYS[s] & diag != 0 {
+            found |= diag_attacks(s, occ) & diag;
+        }
+        found
     }
 
     /// When `sq` lies between the king of colour `c` and an enemy slider that moves along

@@ -17,8 +17,10 @@ Reading the rows against each other splits the cost:
 * ``Board(fen).fen()``: the FEN round trip of the peer benchmark.
 * ``copy()`` of a board without history, and of one with 40 moves: the position is shared
   until either board changes (rust/python/board/shared.rs), so both cost the same.
-* ``copy().push(m)`` against ``push(m)`` on an unshared board: the cost deferred to the first
-  change of a copy (the core board is copied then).
+* ``copy().push(m)`` then a read, against ``push(m)``, the read and ``pop()`` on an unshared
+  board: the cost deferred to the first change of a copy (the core board is copied then).
+  The read (``is_check()``) makes the pushed move, which ``push`` leaves pending until the
+  board is next read or changed.
 * ``copy(stack=False)`` with 40 moves: a new core board without history.
 
     python benches/board_steps.py [--runs 7] [--min-ms 20]
@@ -61,12 +63,14 @@ def rows(fens: list[str]) -> dict[str, Callable[[], Any]]:
         for b, m in pairs:
             c = b.copy()
             c.push(m)
+            c.is_check()
             out.append(c)
         return out
 
     def push_pop() -> Any:
         for b, m in pairs:
             b.push(m)
+            b.is_check()
             b.pop()
 
     return {
@@ -79,8 +83,8 @@ def rows(fens: list[str]) -> dict[str, Callable[[], Any]]:
         "copy(), no history": lambda: [b.copy() for b in boards],
         "copy(), 40 moves": lambda: [b.copy() for b in played],
         "copy(stack=False), 40 moves": lambda: [b.copy(stack=False) for b in played],
-        "copy() then push(m)": push_on_copy,
-        "push(m) + pop(), unshared": push_pop,
+        "copy() then push(m), is_check()": push_on_copy,
+        "push(m), is_check(), pop(), unshared": push_pop,
     }
 
 

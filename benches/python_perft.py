@@ -31,7 +31,7 @@ import argparse
 import statistics
 import sys
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 import chess
 
@@ -127,14 +127,6 @@ def checks_bulletchess(board: Any, depth: int) -> int:
     return checks
 
 
-def check_engines(fen: str, depth: int) -> Dict[str, Callable[[], int]]:
-    runs: Dict[str, Callable[[], int]] = {"kibitz": lambda: checks_kibitz(kibitz.Board(fen), depth)}
-    if bulletchess is not None:
-        runs["bulletchess"] = lambda: checks_bulletchess(bulletchess.Board.from_fen(fen), depth)
-    runs["python-chess"] = lambda: checks_python_chess(chess.Board(fen), depth)
-    return runs
-
-
 def timings(runs: Dict[str, Callable[[], int]], rounds: int, expected: int, what: str) -> Dict[str, List[float]]:
     """Seconds of each library's runs, the libraries alternated; every run's count checked."""
     times: Dict[str, List[float]] = {lib: [] for lib in runs}
@@ -156,14 +148,38 @@ def paired(times: Dict[str, List[float]], lib: str) -> str:
     )
 
 
-def engines(fen: str, depth: int) -> Dict[str, Callable[[], int]]:
+# Each loop's three idioms: kibitz's, python-chess's, bulletchess's.
+Loops = Tuple[Callable[[Any, int], int], Callable[[Any, int], int], Callable[[Any, int], int]]
+PERFT: Loops = (perft_kibitz, perft_python_chess, perft_bulletchess)
+CHECKS: Loops = (checks_kibitz, checks_python_chess, checks_bulletchess)
+
+
+def engines(fen: str, depth: int, loops: Loops) -> Dict[str, Callable[[], int]]:
+    ours, theirs, bullet = loops
     # bulletchess runs right after kibitz in each round, so that each round's pair meets the
     # same machine.
-    runs: Dict[str, Callable[[], int]] = {"kibitz": lambda: perft_kibitz(kibitz.Board(fen), depth)}
+    runs: Dict[str, Callable[[], int]] = {"kibitz": lambda: ours(kibitz.Board(fen), depth)}
     if bulletchess is not None:
-        runs["bulletchess"] = lambda: perft_bulletchess(bulletchess.Board.from_fen(fen), depth)
-    runs["python-chess"] = lambda: perft_python_chess(chess.Board(fen), depth)
+        runs["bulletchess"] = lambda: bullet(bulletchess.Board.from_fen(fen), depth)
+    runs["python-chess"] = lambda: theirs(chess.Board(fen), depth)
     return runs
+
+
+def position_rows(
+    name: str, fen: str, depth: int, count: int, leaves: int, loops: Loops, rounds: int, what: str
+) -> Dict[str, float]:
+    """Times one loop on one position for every library, prints its rows (the count the runs
+    must give, leaves a second, the ratio) and returns each library's time over kibitz's."""
+    runs = engines(fen, depth, loops)
+    times = timings(runs, rounds, count, what)
+    med = {lib: statistics.median(t) for lib, t in times.items()}
+    ratios = {lib: med[lib] / med["kibitz"] for lib in runs}
+    for lib in runs:
+        shown = "" if lib == "kibitz" else f"{ratios[lib]:8.2f}x"
+        print(f"{name:<10} {lib:<13} {depth:>5} {count:>9} {med[lib]:>9.3f} {leaves / med[lib]:>11,.0f} {shown:>10}")
+    if "bulletchess" in times:
+        print(paired(times, "bulletchess"))
+    return ratios
 
 
 def main(argv: List[str] | None = None) -> int:
@@ -181,36 +197,18 @@ def main(argv: List[str] | None = None) -> int:
     print("-" * len(header))
     ok = True
     for name, fen, depth, expected in POSITIONS:
-        runs = engines(fen, depth)
-        times = timings(runs, args.rounds, expected, f"{name} perft({depth})")
-        med = {lib: statistics.median(t) for lib, t in times.items()}
-        for lib in runs:
-            ratio = med[lib] / med["kibitz"]
-            shown = "" if lib == "kibitz" else f"{ratio:8.2f}x"
-            print(
-                f"{name:<10} {lib:<13} {depth:>5} {expected:>9} {med[lib]:>9.3f} {expected / med[lib]:>11,.0f} {shown:>10}"
-            )
-            if lib in REQUIRED and ratio < REQUIRED[lib]:
+        ratios = position_rows(name, fen, depth, expected, expected, PERFT, args.rounds, f"{name} perft({depth})")
+        for lib, required in REQUIRED.items():
+            if lib in ratios and ratios[lib] < required:
                 ok = False
-                print(f"  kibitz / {lib} = {ratio:.2f}x on {name}: below the required {REQUIRED[lib]:g}x")
-        if "bulletchess" in times:
-            print(paired(times, "bulletchess"))
+                print(f"  kibitz / {lib} = {ratios[lib]:.2f}x on {name}: below the required {required:g}x")
     print("\nchecks among the leaves (every leaf reads its position; no target):")
     print(
         f"{'position':<10} {'library':<13} {'depth':>5} {'checks':>9} {'median s':>9} {'leaves/s':>11} {'kibitz is':>10}"
     )
     print("-" * len(header))
     for (name, fen, depth, checks), (_, _, _, leaves) in zip(CHECK_POSITIONS, POSITIONS):
-        runs = check_engines(fen, depth)
-        times = timings(runs, args.rounds, checks, f"{name} checks at depth {depth}")
-        med = {lib: statistics.median(t) for lib, t in times.items()}
-        for lib in runs:
-            shown = "" if lib == "kibitz" else f"{med[lib] / med['kibitz']:8.2f}x"
-            print(
-                f"{name:<10} {lib:<13} {depth:>5} {checks:>9} {med[lib]:>9.3f} {leaves / med[lib]:>11,.0f} {shown:>10}"
-            )
-        if "bulletchess" in times:
-            print(paired(times, "bulletchess"))
+        position_rows(name, fen, depth, checks, leaves, CHECKS, args.rounds, f"{name} checks at depth {depth}")
     print("\nall ratios meet the targets" if ok else "\nSOME RATIOS ARE BELOW TARGET")
     return 0 if ok or args.no_check else 1
 

@@ -132,8 +132,8 @@ pub(crate) struct State {
     /// A move `push` accepted (found legal here, with its table index) but has not made yet:
     /// it is made when anything next takes the state (`PyBoard::st`), and a `pop` that comes
     /// first just drops it. The leaf of a Python search loop, `push(m)` then `pop()` with
-    /// nothing read between, so costs no make and no unmake. Only `push` and `pop` see the
-    /// state with a move pending (`PyBoard::st_pending`); to everything else it has been made.
+    /// nothing read between, so costs no make and no unmake. Only `pop` sees the state with a
+    /// move pending (`PyBoard::st_pending`); to everything else it has been made.
     pending: Option<(Move, u16)>,
 }
 
@@ -604,7 +604,7 @@ impl PyBoard {
         Ok(st)
     }
 
-    /// `st` for the per-node calls (the legal move list, copy), whose token proves the
+    /// `st` for the per-node calls (push, the legal move list, copy), whose token proves the
     /// caller attached: no locked instruction (lock.rs, `try_lock_attached`).
     #[inline(always)]
     fn st_attached(&self, py: Python<'_>) -> PyResult<TryGuard<'_, State>> {
@@ -613,7 +613,8 @@ impl PyBoard {
         Ok(st)
     }
 
-    /// The state with `push`'s pending move, if any, not made: for push and pop only.
+    /// The state with `push`'s pending move, if any, not made: for pop only (push makes it
+    /// before playing the next one).
     #[inline(always)]
     fn st_pending(&self, py: Python<'_>) -> PyResult<TryGuard<'_, State>> {
         self.state.try_lock_attached(py).ok_or_else(|| PyRuntimeError::new_err(BUSY))
@@ -818,8 +819,7 @@ impl PyBoard {
 impl PyBoard {
     /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
     fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut st = self.st_pending(m.py())?;
-        st.settle();
+        let mut st = self.st_attached(m.py())?;
         // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
         // current position's cached list, at the hint or by a scan.
         // SAFETY: `m` is a live object; reading its type pointer is always valid.

@@ -13,7 +13,9 @@ queries) is hashed here from ``POLYGLOT_RANDOM_ARRAY``, and its entries' moves a
 that board's own ``Move`` class, so python-chess code gets ``chess.Move`` objects back.
 
 The format (16-byte big-endian entries: key, move, weight, learn; sorted by key) and
-the random table are the Polyglot book specification's.
+the random table are the Polyglot book specification's. As python-chess does, a file whose
+size is no whole number of entries is refused with ``OSError``, and an entry from a square
+to itself is read as a drop (``R@e2``: the promotion bits name the piece).
 """
 
 from __future__ import annotations
@@ -124,11 +126,16 @@ class Entry(NamedTuple):
     move: Any
 
 
-def _decode(raw: int) -> tuple[int, int, Optional[int]]:
+def _decode(raw: int) -> tuple[int, int, Optional[int], Optional[int]]:
+    """From, to, promotion and drop of a raw move. An entry from a square to itself is a
+    drop (of a variant book), the promotion bits naming the piece, as python-chess reads it."""
     to_square = raw & 0x3F
     from_square = (raw >> 6) & 0x3F
     promotion_part = (raw >> 12) & 0x7
-    return from_square, to_square, (promotion_part + 1 if promotion_part else None)
+    piece = promotion_part + 1 if promotion_part else None
+    if from_square == to_square:
+        return from_square, to_square, None, piece
+    return from_square, to_square, piece, None
 
 
 def _move_class(board: Any) -> Any:
@@ -149,6 +156,10 @@ class MemoryMappedReader:
             self.mmap: Optional[mmap.mmap] = mmap.mmap(self.fd, 0, access=mmap.ACCESS_READ)
         except (ValueError, OSError):
             self.mmap = None  # an empty file: a book without entries
+        if len(self) * _ENTRY.size != self._size():
+            # A cut or foreign file: refused as python-chess refuses it (same type, same text).
+            self.close()
+            raise OSError(f"invalid file size: ensure {filename!r} is a valid polyglot opening book")
 
     def __enter__(self) -> "MemoryMappedReader":
         return self
@@ -165,8 +176,11 @@ class MemoryMappedReader:
             os.close(self.fd)
             self.fd = -1
 
+    def _size(self) -> int:
+        return 0 if self.mmap is None else self.mmap.size()
+
     def __len__(self) -> int:
-        return 0 if self.mmap is None else self.mmap.size() // _ENTRY.size
+        return self._size() // _ENTRY.size
 
     def __getitem__(self, index: int) -> Entry:
         if self.mmap is None:
@@ -177,8 +191,7 @@ class MemoryMappedReader:
         if not 0 <= index < n:
             raise IndexError(f"entry {index} is outside the book's {n} entries")
         key, raw, weight, learn = _ENTRY.unpack_from(self.mmap, index * _ENTRY.size)
-        from_square, to_square, promotion = _decode(raw)
-        return Entry(key, raw, weight, learn, Move(from_square, to_square, promotion))
+        return Entry(key, raw, weight, learn, Move(*_decode(raw)))
 
     def __iter__(self) -> Iterator[Entry]:
         for i in range(len(self)):
@@ -220,16 +233,17 @@ class MemoryMappedReader:
                 break
             if entry.weight < minimum_weight:
                 continue
-            from_square, to_square, promotion = _decode(entry.raw_move)
+            from_square, to_square, promotion, drop = _decode(entry.raw_move)
             if context is not None:
                 if (
                     not context.chess960
                     and promotion is None
+                    and drop is None
                     and (from_square, to_square) in _CASTLING_TARGETS
                     and context.piece_type_at(from_square) == _KING
                 ):
                     to_square = _CASTLING_TARGETS[(from_square, to_square)]
-            move = move_class(from_square, to_square, promotion)
+            move = move_class(from_square, to_square, promotion, drop)
             entry = Entry(entry.key, entry.raw_move, entry.weight, entry.learn, move)
             if exclude_moves and entry.move in exclude_moves:
                 continue

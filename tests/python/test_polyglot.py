@@ -5,6 +5,7 @@ games, for kibitz boards and python-chess boards alike."""
 from __future__ import annotations
 
 import random
+import struct
 from pathlib import Path
 
 import chess
@@ -163,3 +164,28 @@ def test_an_empty_book_has_no_entries_and_a_closed_one_refuses(tmp_path: Path) -
 def test_a_missing_book_raises_oserror(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         kpoly.open_reader(tmp_path / "nope.bin")
+
+
+@pytest.mark.parametrize("tail", [1, 8, 15])
+def test_a_book_whose_size_is_no_multiple_of_16_raises_oserror_as_python_chess_does(tmp_path: Path, tail: int) -> None:
+    whole = DEFAULT_BOOK.read_bytes()[:64]
+    path = tmp_path / "cut.bin"
+    path.write_bytes(whole + b"\0" * tail)
+    with pytest.raises(OSError) as theirs:
+        chess.polyglot.open_reader(path)
+    with pytest.raises(OSError) as ours:
+        kpoly.open_reader(path)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_an_entry_from_a_square_to_itself_is_a_drop_as_python_chess_reads_it(tmp_path: Path) -> None:
+    # e2e2 with the promotion bits of a rook (3 + 1 = 4): python-chess reads "R@e2".
+    e2 = chess.E2
+    raws = [e2 | e2 << 6 | 3 << 12, e2 | e2 << 6, chess.E4 | e2 << 6, chess.E8 | chess.E7 << 6 | 4 << 12]
+    path = tmp_path / "drops.bin"
+    path.write_bytes(b"".join(struct.pack(">QHHI", 1, raw, 1, 0) for raw in raws))
+    with chess.polyglot.open_reader(path) as theirs, kpoly.open_reader(path) as ours:
+        want = [(e.move.uci(), e.move.drop, e.move.promotion) for e in theirs]
+        assert [(e.move.uci(), e.move.drop, e.move.promotion) for e in ours] == want
+        assert [e.move.uci() for e in ours.find_all(1)] == [e.move.uci() for e in theirs.find_all(1)]
+    assert want[0] == ("R@e2", chess.ROOK, None)

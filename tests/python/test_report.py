@@ -358,3 +358,52 @@ def test_only_shown_tags_reach_the_page(analysed: tuple[Path, list[dict[str, Any
     record = dict(records[1], headers=dict(records[1]["headers"], WhiteClock="0:03:00", Annotator="x", WhiteElo="1850"))
     data = game_data(record)
     assert data["h"]["WhiteElo"] == "1850" and "WhiteClock" not in data["h"] and "Annotator" not in data["h"]
+
+
+# Every spelling of Chess960's Variant tag that python-chess or kibitz's PGN reader takes.
+CHESS960_TAGS = ["Chess960", "chess 960", "fischerandom", "FischerRandom", "Fischer Random", "Fischer Random Chess"]
+
+
+@pytest.mark.parametrize("variant", CHESS960_TAGS)
+def test_a_chess960_mistake_gets_its_best_line_whatever_the_tag_says(variant: str) -> None:
+    chess = pytest.importorskip("chess")
+    fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"
+    pv = ["b1a1", "b8h8", "d2d4"]  # both sides castle (Chess960 UCI: the king takes its rook)
+    record = {
+        "game": 1,
+        "status": "ok",
+        "headers": {"Variant": variant, "FEN": fen, "SetUp": "1"},
+        "start_fen": fen,
+        "result": "*",
+        "positions": [
+            {
+                "fen": fen,
+                "score": {"cp": 0},
+                "best": pv[0],
+                "pv": pv,
+                "move": {"uci": "h2h4", "san": "h4", "win_loss": 0.2, "cp_loss": 90, "judgement": "blunder"},
+            },
+            {"fen": "rk5r/pppppppp/8/8/7P/8/PPPPPPP1/RK5R b HAha - 0 1", "score": {"cp": -90}},
+        ],
+    }
+    reference = chess.Board(fen, chess960=True)
+    expected = reference.variation_san([chess.Move.from_uci(u) for u in pv])  # "1. O-O-O O-O 2. d4"
+    line = game_data(record)["x"][0][4]
+    assert line and line == " ".join(t for t in expected.split() if not t[0].isdigit())
+
+
+@pytest.mark.parametrize("variant", CHESS960_TAGS + ["Chess-960", "Standard", "Atomic", ""])
+def test_chess960_tag_names_agree_with_python_chess_and_the_pgn_reader(variant: str) -> None:
+    chess_pgn = pytest.importorskip("chess.pgn")
+    import io
+
+    import kibitz
+    from kibitz._variant_tag import is_chess960
+
+    text = f'[Variant "{variant}"]\n[FEN "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"]\n\n1. d4 *\n'
+    game = next(kibitz.read_games(io.BytesIO(text.encode())))
+    if chess_pgn.Headers({"Variant": variant}).is_chess960() or game.chess960:
+        assert is_chess960(variant)
+    if variant in ("Standard", "Atomic", ""):
+        assert not is_chess960(variant)
+    assert is_chess960(variant.upper()) == is_chess960(variant)

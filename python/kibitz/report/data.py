@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from kibitz import openings
 from kibitz._core import STARTING_FEN, san_line
+from kibitz._variant_tag import is_chess960
 
 # Moves of the best line shown with each mistake.
 LINE_MOVES = 8
@@ -88,7 +89,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         return out
     positions = [p for p in record.get("positions") or [] if isinstance(p, dict)]
     start = _text(record.get("start_fen") or (positions[0]["fen"] if positions else STARTING_FEN))
-    chess960 = bool(tags.get("Variant", "").lower() in ("chess960", "fischerandom", "chess 960"))
+    chess960 = is_chess960(tags.get("Variant"))
     if start != STARTING_FEN:
         out["f"] = start
     uci: list[str] = []

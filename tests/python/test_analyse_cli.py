@@ -351,3 +351,54 @@ def test_syzygy_directory_without_tables_is_a_one_line_error_before_any_output(t
         p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(out), "--syzygy", str(bad))
         assert_one_line_error(p, "kibitz analyse:")
         assert out.read_text() == "kept\n"
+
+
+# ---------------------------------------------------------------------------- annotated PGN
+
+# Games whose movetext has no result: their Result tags are not result tokens.
+NO_RESULT_TOKEN = """[Event "comment opener"]
+[White "W"]
+[Black "B"]
+[Result "1-0 { x"]
+
+1. e4 e5 2. Nf3
+
+[Event "words"]
+[Result "White wins"]
+
+1. d4 d5
+
+[Event "tag only"]
+[Result "1/2-1/2"]
+
+1. c4 c5
+
+[Event "last"]
+[Result "0-1"]
+
+1. c4 c5 0-1
+"""
+
+
+def test_the_annotated_pgn_ends_each_game_with_a_result_token(tmp_path):
+    chess_pgn = pytest.importorskip("chess.pgn")
+    import io
+
+    src = tmp_path / "g.pgn"
+    src.write_text(NO_RESULT_TOKEN)
+    annotated = tmp_path / "a.pgn"
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "--pgn-out", str(annotated))
+    assert p.returncode == 0, p.stderr.decode()
+    text = annotated.read_text()
+    stream = io.StringIO(text)
+    back = []
+    while (game := chess_pgn.read_game(stream)) is not None:
+        back.append(game)
+    # Every game reads back, whole, with the moves of the input.
+    assert [g.headers["Event"] for g in back] == ["comment opener", "words", "tag only", "last"]
+    assert [len(list(g.mainline_moves())) for g in back] == [3, 2, 2, 2]
+    assert not any(g.errors for g in back)
+    # The movetext of each ends with one of the standard's four result tokens: the input's
+    # own token, else the tag's when that is a token, else "*".
+    movetexts = [part.rsplit("]\n\n", 1)[1].split() for part in text.strip().split("\n\n[")]
+    assert [m[-1] for m in movetexts] == ["*", "*", "1/2-1/2", "0-1"]

@@ -223,6 +223,8 @@ def eval_text(score: dict[str, int]) -> str:
 
 # Movetext lines are wrapped near 80 columns (the PGN export format allows 255).
 LINE_WIDTH = 80
+# The game termination markers of the PGN standard (section 8.2.6).
+RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 
 
 def pgn_text(record: dict[str, Any]) -> str:
@@ -243,7 +245,7 @@ def pgn_text(record: dict[str, Any]) -> str:
     if record.get("status") != "ok":
         why = str(record.get("error", "")).replace("}", ")")
         tokens.append(f"{{ kibitz: not analysed: {why} }}")
-        result = "*"
+        result: Any = "*"
     else:
         positions = record["positions"]
         for before, after in zip(positions, positions[1:]):
@@ -259,8 +261,10 @@ def pgn_text(record: dict[str, Any]) -> str:
             tokens.append(move["san"] + mark)
             if after.get("terminal") != "checkmate":
                 tokens.append(f"{{ [%eval {eval_text(after['score'])}] }}")
-        result = record.get("result") or headers.get("Result") or "*"
-    tokens.append(result)
+        result = record.get("result") or headers.get("Result")
+    # Only a result token may end the movetext: anything else from a tag ("1-0 { x" would
+    # open a comment that swallows the next game) leaves the game unfinished.
+    tokens.append(result if isinstance(result, str) and result in RESULT_TOKENS else "*")
     lines: list[str] = []
     current = ""
     for t in tokens:

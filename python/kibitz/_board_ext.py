@@ -912,11 +912,33 @@ def set_epd(self: Board, epd: str) -> Dict[str, Any]:
     return ops
 
 
+def _needs_python_chess(convert: Callable[[Board], Any]) -> Callable[[Board], Any]:
+    """``Board.to_chess`` (the Rust method ``convert``), first importing python-chess so that
+    a missing one is an ImportError that says how to install it, not a bare "No module named
+    'chess'" from inside the method."""
+
+    def to_chess(self: Board) -> Any:
+        try:
+            import chess  # noqa: F401 (imported for its error only; the method imports it too)
+        except ImportError as e:
+            if e.name != "chess":
+                raise
+            raise ModuleNotFoundError(
+                "Board.to_chess() needs python-chess, which is not installed: pip install chess", name="chess"
+            ) from None
+        return convert(self)
+
+    to_chess.__doc__ = convert.__doc__
+    return to_chess
+
+
 def _install() -> None:
-    """Sets the functions above on the Board class (the Rust class's own attributes win)."""
+    """Sets the functions above on the Board class (the Rust class's own attributes win),
+    and wraps ``to_chess`` for its message when python-chess is missing."""
     for name, function in EXTENSIONS.items():
         if not hasattr(Board, name):
             setattr(Board, name, function)
+    setattr(Board, "to_chess", _needs_python_chess(Board.to_chess))
 
 
 _install()

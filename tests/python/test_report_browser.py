@@ -2,7 +2,10 @@
 without console errors, draws one graph per analysed game, the board follows clicks on the
 graph and on the moves and the arrow keys (read back from the board's ``data-fen``), the
 player table shows the records' figures, the games table sorts, and a PGN's markup runs
-nothing.
+nothing. What a player reads: the arrows of the move played and the best move on each
+mistake's board, coordinates and whose view each board is, the graph's axes, whole dots and
+tooltip, the evaluation bar, the keys working on a game just opened from the table, the best
+move named once before its line, and each side's figures on a row of their own.
 
 Skipped, saying why, where Selenium, Chromium or chromedriver is missing (Debian:
 ``apt-get install chromium chromium-driver``; ``pip install selenium``).
@@ -10,6 +13,7 @@ Skipped, saying why, where Selenium, Chromium or chromedriver is missing (Debian
 
 from __future__ import annotations
 
+import math
 import shutil
 import time
 from pathlib import Path
@@ -17,7 +21,9 @@ from typing import Any, Iterator
 
 import pytest
 
+import kibitz
 from kibitz.report import write_report
+from kibitz.report.data import compact_score, game_data
 from test_report import (
     XSS_BLACK,
     XSS_EVENT,
@@ -162,16 +168,16 @@ def test_graph_click_moves_and_arrow_keys_follow(driver: Any, report: tuple[Path
     n = len(fens) - 1
     sec = section(driver, record["game"])
     assert board_state(sec) == (0, fens[0])
-    graph = sec.find_element(By.CSS_SELECTOR, "svg.graph")
-    width = graph.size["width"]
+    plot = sec.find_element(By.CSS_SELECTOR, "svg.graph .graph-bg")
+    width = plot.size["width"]
     for fraction in (0.5, 0.27, 1.0, 0.0):
         # Selenium's offsets are from the element's centre; stay a pixel inside its edges.
         x = min(width - 1.0, max(1.0, fraction * width))
-        ActionChains(driver).move_to_element_with_offset(graph, int(round(x - width / 2)), 0).click().perform()
+        ActionChains(driver).move_to_element_with_offset(plot, int(round(x - width / 2)), 0).click().perform()
         ply, fen = board_state(sec)
         assert abs(ply - fraction * n) <= 0.5 + n / width * 2, (fraction, ply)
         assert fen == fens[ply]
-    ActionChains(driver).move_to_element_with_offset(graph, 0, 0).click().perform()
+    ActionChains(driver).move_to_element_with_offset(plot, 0, 0).click().perform()
     start, _ = board_state(sec)
     ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
     assert board_state(sec) == (start + 1, fens[start + 1])
@@ -309,3 +315,352 @@ def test_markup_from_the_pgn_runs_nothing(driver: Any, report: tuple[Path, list[
     assert driver.title == "Club <script>window.pwned=3</script>"
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+# ---------------------------------------------------------------------- what a player reads
+
+
+def score_text(score: dict[str, Any], fen: str) -> str:
+    """The page's text for a record's score: "+0.43", "-1.20", "#3", "#-2", or "mate"."""
+    s = compact_score(score, fen)
+    if isinstance(s, str):
+        return "mate" if s[2:] == "0" else "#" + ("-" if s[1] == "-" else "") + s[2:]
+    return ("+" if s > 0 else "") + f"{s / 100:.2f}"
+
+
+def win_chance(score: dict[str, Any], fen: str) -> float:
+    """White's win chance in percent, lichess's curve (as docs/report.md gives it)."""
+    s = compact_score(score, fen)
+    if isinstance(s, str):
+        return 0.0 if s[1] == "-" else 100.0
+    cp = max(-1000, min(1000, s))
+    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
+
+
+def numbered(fen: str, san: str) -> str:
+    """``12. Nf3`` or ``12… Nf6``: a move of the position ``fen``, numbered."""
+    fields = fen.split()
+    return f"{fields[5]}{'. ' if fields[1] == 'w' else '… '}{san}"
+
+
+def line_text(fen: str, sans: list[str]) -> str:
+    """A line from ``fen`` numbered as on a score sheet: ``2… Nc6 3. Nc3 Nf6``."""
+    fields = fen.split()
+    white, number, out = fields[1] == "w", int(fields[5]), []
+    for i, san in enumerate(sans):
+        if white:
+            out.append(f"{number}. {san}")
+        else:
+            out.append(f"{number}… {san}" if i == 0 else san)
+            number += 1
+        white = not white
+    return " ".join(out)
+
+
+def marked(record: dict[str, Any]) -> list[int]:
+    """Plies (of the position before the move) of the record's inaccuracies, mistakes, blunders."""
+    return [i for i, p in enumerate(record["positions"]) if p.get("move", {}).get("judgement")]
+
+
+def arrow_squares(board: Any, cls: str) -> list[tuple[str, str]]:
+    from selenium.webdriver.common.by import By
+
+    return [
+        (a.get_attribute("data-from"), a.get_attribute("data-to"))
+        for a in board.find_elements(By.CSS_SELECTOR, f"polygon.arrow.{cls}")
+    ]
+
+
+def test_mistake_boards_draw_the_move_played_and_the_best_move_as_arrows(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page, records = report
+    load(driver, page)
+    checked = 0
+    for record in records:
+        if record["status"] != "ok":
+            continue
+        sec = section(driver, record["game"])
+        cards = sec.find_elements(By.CSS_SELECTOR, ".mistakes .mistake-card")
+        assert len(cards) == len(marked(record))
+        for card, ply in zip(cards, marked(record)):
+            pos = record["positions"][ply]
+            best, played = pos["best"], pos["move"]["uci"]
+            assert arrow_squares(card, "best") == [(best[:2], best[2:4])], (record["game"], ply)
+            assert arrow_squares(card, "played") == [(played[:2], played[2:4])]
+            # The played arrow has the judgement's colour class.
+            played_class = card.find_element(By.CSS_SELECTOR, "polygon.played").get_attribute("class")
+            assert pos["move"]["judgement"] in played_class
+            # The game's board draws the best move when it shows the position before the mistake.
+            card.click()
+            ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+            assert board_state(sec)[0] == ply
+            assert arrow_squares(sec.find_element(By.CSS_SELECTOR, ".board"), "best") == [(best[:2], best[2:4])]
+            checked += 1
+    assert checked >= 10
+    # The known blunder: 3... Nf6?? (Qxf7# follows); the engine's move is g6, from g7.
+    sec = section(driver, 1)
+    card = sec.find_element(By.CSS_SELECTOR, '.mistake-card[data-ply="6"]')
+    assert arrow_squares(card, "played") == [("g8", "f6")]
+    assert arrow_squares(card, "best") == [("g7", "g6")]
+
+
+def test_san_squares_of_every_legal_move_of_random_games(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    """The arrows come from the best move's SAN: the page finds its squares for every legal
+    move (captures, promotions, castling, en passant, disambiguation, pinned pieces) of
+    positions of random games, as kibitz.Board names them."""
+    import random
+
+    page, _ = report
+    load(driver, page)
+    rng = random.Random(20261201)
+    cases = []
+    for _ in range(40):
+        board = kibitz.Board()
+        for _ in range(rng.randint(20, 140)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            cases += [[board.fen(), board.san(m), m.uci()[:4]] for m in moves]
+            board.push(rng.choice(moves))
+    wrong = driver.execute_script(
+        "return arguments[0].filter(function (c) {"
+        " var sq = window.kibitzReport.squares(c[0], c[1]);"
+        " return !sq || sq[0] + sq[1] !== c[2]; }).slice(0, 5)",
+        cases,
+    )
+    assert len(cases) > 20000
+    assert wrong == []
+
+
+def test_boards_have_coordinates_and_say_whose_view(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    page, records = report
+    load(driver, page)
+    record = records[2]
+    sec = section(driver, record["game"])
+
+    def labels(board: Any) -> tuple[str, str]:
+        """The files left to right and the ranks top to bottom, as drawn."""
+        files = sorted(
+            (float(t.get_attribute("x")), t.text) for t in board.find_elements(By.CSS_SELECTOR, "text.coord[data-file]")
+        )
+        ranks = sorted(
+            (float(t.get_attribute("y")), t.text) for t in board.find_elements(By.CSS_SELECTOR, "text.coord[data-rank]")
+        )
+        return "".join(t for _, t in files), "".join(t for _, t in ranks)
+
+    board = sec.find_element(By.CSS_SELECTOR, ".board")
+    assert labels(board) == ("abcdefgh", "87654321")
+    assert sec.find_element(By.CSS_SELECTOR, ".orientation").text == "White's view"
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    assert labels(board) == ("hgfedcba", "12345678")
+    assert sec.find_element(By.CSS_SELECTOR, ".orientation").text == "Black's view"
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    # Each mistake is seen from the side that made it, and its caption says which.
+    cards = sec.find_elements(By.CSS_SELECTOR, ".mistake-card")
+    sides = {record["positions"][ply]["fen"].split()[1] for ply in marked(record)}
+    assert sides == {"w", "b"}
+    for card, ply in zip(cards, marked(record)):
+        black = record["positions"][ply]["fen"].split()[1] == "b"
+        small = card.find_element(By.CSS_SELECTOR, "svg.board-svg")
+        assert labels(small) == (("hgfedcba", "12345678") if black else ("abcdefgh", "87654321"))
+        caption = card.find_element(By.CSS_SELECTOR, ".board-caption").text
+        assert caption == ("Black's view" if black else "White's view")
+        # Legible: the coordinates are drawn at least 9 pixels high.
+        assert card.find_element(By.CSS_SELECTOR, "text.coord").size["height"] >= 9
+
+
+def test_graph_has_axes_whole_dots_and_a_tooltip(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    page, records = report
+    load(driver, page)
+    for record in records:
+        if record["status"] != "ok" or len(record["positions"]) < 2:
+            continue
+        sec = section(driver, record["game"])
+        graph = sec.find_element(By.CSS_SELECTOR, "svg.graph")
+        ys = [t.text for t in graph.find_elements(By.CSS_SELECTOR, "text.axis-y")]
+        assert ys == ["0%", "25%", "50%", "75%", "100%"]
+        # Move numbers, each under the ply of White's move of that number.
+        xs = graph.find_elements(By.CSS_SELECTOR, "text.axis-x")
+        assert xs
+        for t in xs:
+            fen = record["positions"][int(t.get_attribute("data-ply")) - 1]["fen"]
+            assert fen.split()[1] == "w" and fen.split()[5] == t.text
+        # Every dot drawn whole (a dot at 100 % or on the last move included).
+        cut = driver.execute_script(
+            "var g = arguments[0].getBoundingClientRect();"
+            "return Array.from(arguments[0].querySelectorAll('circle.dot')).filter(function (c) {"
+            " var r = c.getBoundingClientRect();"
+            " return r.top < g.top || r.bottom > g.bottom || r.left < g.left || r.right > g.right; }).length",
+            graph,
+        )
+        assert cut == 0
+    # 3... Nf6?? leaves White mating at once: its dot sits at 100 %, whole.
+    sec = section(driver, 1)
+    assert sec.find_element(By.CSS_SELECTOR, 'circle.dot[data-ply="6"]').get_attribute("cy") == "8.0"
+    # The tooltip: move number, move, evaluation and win chance of the position under the pointer.
+    record = records[2]
+    sec = section(driver, record["game"])
+    plot = sec.find_element(By.CSS_SELECTOR, "svg.graph .graph-bg")
+    tip = sec.find_element(By.CSS_SELECTOR, ".graph-tip")
+    assert not tip.is_displayed()
+    n = len(record["positions"]) - 1
+    width = plot.size["width"]
+    for ply in (0, 3, 8, n):
+        ActionChains(driver).move_to_element_with_offset(plot, int(round((ply / n - 0.5) * width)), 0).perform()
+        wait_for(lambda: tip.is_displayed(), "the tooltip")
+        assert int(tip.get_attribute("data-ply")) == ply
+        pos = record["positions"][ply]
+        if ply == 0:
+            head = "Start"
+        else:
+            before = record["positions"][ply - 1]
+            mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}.get(before["move"].get("judgement"), "")
+            head = numbered(before["fen"], before["move"]["san"] + mark)
+        text = tip.text
+        assert text.startswith(head + " · " + score_text(pos["score"], pos["fen"]) + " · "), (ply, text)
+        assert text.endswith(f"White's win chance {win_chance(pos['score'], pos['fen']):.0f}%")
+    ActionChains(driver).move_to_element(sec.find_element(By.CSS_SELECTOR, "h3")).perform()
+    wait_for(lambda: not tip.is_displayed(), "the tooltip to go")
+
+
+def test_eval_bar_follows_the_board(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page, records = report
+    load(driver, page)
+    record = records[2]  # White better, then Black, then White winning
+    sec = section(driver, record["game"])
+    bar = sec.find_element(By.CSS_SELECTOR, ".evalbar")
+    fill = bar.find_element(By.CSS_SELECTOR, ".evalbar-white")
+    board = sec.find_element(By.CSS_SELECTOR, ".board svg")
+    # Beside the board, as tall as its squares (the coordinates are below them).
+    assert bar.location["x"] + bar.size["width"] <= board.location["x"]
+    assert abs(bar.location["y"] - board.location["y"]) <= 1
+    assert board.size["height"] * 0.9 < bar.size["height"] < board.size["height"]
+    signs = set()
+    sec.find_element(By.CSS_SELECTOR, ".board").click()
+    for ply, pos in enumerate(record["positions"]):
+        assert board_state(sec)[0] == ply
+        win = win_chance(pos["score"], pos["fen"])
+        share = fill.size["height"] / bar.size["height"]
+        assert abs(share - win / 100) < 0.02, (ply, share, win)
+        assert bar.get_attribute("data-score") == score_text(pos["score"], pos["fen"])
+        cp = compact_score(pos["score"], pos["fen"])
+        if isinstance(cp, int) and cp != 0:
+            assert (share > 0.5) == (cp > 0)
+            signs.add(cp > 0)
+        # White's share grows from White's side of the board: the bottom.
+        assert abs((fill.location["y"] + fill.size["height"]) - (bar.location["y"] + bar.size["height"])) <= 2
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert signs == {True, False}
+    # Flipped, White's side is the top.
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    assert abs(fill.location["y"] - bar.location["y"]) <= 2
+    sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+
+
+def test_arrow_keys_move_a_game_opened_from_the_table_at_once(
+    driver: Any, report: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    page, records = report
+    load(driver, page)
+    record = records[2]
+    fens = [p["fen"] for p in record["positions"]]
+    row = driver.find_element(By.CSS_SELECTOR, f'#game-rows tr[data-index="{record["game"] - 1}"]')
+    row.click()
+    sec = driver.find_element(By.ID, f"game-{record['game']}")
+    wait_for(lambda: "pending" not in sec.get_attribute("class"), "the game to open")
+    assert driver.switch_to.active_element == sec.find_element(By.CSS_SELECTOR, ".board")
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).perform()
+    assert board_state(sec) == (2, fens[2])
+    # Sorted by the largest loss, a game opens at that move and the keys go on from there.
+    Select(driver.find_element(By.ID, "sort")).select_by_value("blunder")
+    first = driver.find_element(By.CSS_SELECTOR, "#game-rows tr")
+    number = int(first.find_element(By.CSS_SELECTOR, "td").text)
+    first.click()
+    other = driver.find_element(By.ID, f"game-{number}")
+    wait_for(lambda: "pending" not in other.get_attribute("class"), "the game to open")
+    ply, _ = board_state(other)
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    target = next(r for r in records if r["game"] == number)
+    assert board_state(other) == (ply - 1, target["positions"][ply - 1]["fen"])
+    assert board_state(sec)[0] == 2  # the game opened before stays where it was
+
+
+def test_best_move_is_named_once_before_its_line(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    page, records = report
+    load(driver, page)
+    seen_lines = 0
+    for record in records:
+        if record["status"] != "ok":
+            continue
+        data = game_data(record)
+        sec = section(driver, record["game"])
+        cards = sec.find_elements(By.CSS_SELECTOR, ".mistake-card")
+        for card, x in zip(cards, data["x"]):
+            fen = record["positions"][x[0]]["fen"]
+            best, line = x[3], x[4].split()
+            assert line[0] == best  # the data's line starts with the best move ...
+            text = card.find_element(By.CSS_SELECTOR, "p.best").text
+            expected = "Best: " + numbered(fen, best)
+            if len(line) > 1:  # ... which the page shows once, then the rest, numbered
+                after = kibitz.Board(fen)
+                after.push_san(best)
+                expected += ", then " + line_text(after.fen(), line[1:])
+                seen_lines += 1
+            assert text == expected
+    assert seen_lines >= 10
+    # 3... Nf6?? of the first game, as the page writes it.
+    card = section(driver, 1).find_element(By.CSS_SELECTOR, '.mistake-card[data-ply="6"] p.best')
+    assert card.text.startswith("Best: 3… g6, then 4. ")
+
+
+def test_each_sides_figures_on_a_row_of_their_own(driver: Any, report: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    page, records = report
+    load(driver, page)
+    for record in records:
+        if record["status"] != "ok":
+            continue
+        sec = section(driver, record["game"])
+        table = sec.find_element(By.CSS_SELECTOR, "table.figures")
+        head = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+        assert head == ["", "Accuracy", "ACPL", "Inaccuracies", "Mistakes", "Blunders"]
+        for colour in ("white", "black"):
+            side = record[colour]
+            row = table.find_element(By.CSS_SELECTOR, f'tr[data-side="{colour}"]')
+            cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "th, td")]
+
+            def figure(v: Any) -> str:
+                return "–" if v is None else f"{v:.1f}"
+
+            assert cells == [
+                colour.capitalize(),
+                figure(side["accuracy"]),
+                figure(side["acpl"]),
+                str(side["inaccuracies"]),
+                str(side["mistakes"]),
+                str(side["blunders"]),
+            ]

@@ -13,7 +13,20 @@
   var FILES = "abcdefgh";
   var WIN_SLOPE = 0.00368208;
   var CP_CAP = 1000;
-  var GRAPH_W = 600, GRAPH_H = 120;
+  // The graph's drawing units; it is drawn at the width of its column and keeps these
+  // proportions, so at the usual 600-odd pixels one unit is about a pixel.
+  var GRAPH_W = 620, GRAPH_H = 150;
+  // Room around the plot: the value labels on the left, the move numbers below, and half a
+  // judgement dot (radius 4) at the top and right so that a dot at 100 % or on the last
+  // move is drawn whole; 14 on the right also holds half of a three-digit move number.
+  var PLOT = { l: 40, r: 14, t: 8, b: 22 };
+  // At most this many move numbers under the graph: one every 2, 5, 10, ... moves.
+  var GRAPH_TICKS = 12;
+  // Board sizes in pixels, coordinates included: the game's board, and each mistake's.
+  var BOARD_PX = 320, MISTAKE_BOARD_PX = 200;
+  // Coordinates are drawn COORD_PX pixels high (the size of the page's small print) in a
+  // strip COORD_ROOM times their height.
+  var COORD_PX = 10.5, COORD_ROOM = 1.35;
   var MARK = { i: "?!", m: "?", b: "??" };
   var MARK_NAME = { i: "inaccuracy", m: "mistake", b: "blunder" };
 
@@ -143,28 +156,163 @@
     return out;
   }
 
+  // ------------------------------------------------------------------ moves in SAN, for the arrows
+
+  // The records carry the best move in SAN only; its squares are found here, on the page's
+  // own positions: the pieces of the named kind that can reach the target square, narrowed
+  // by the SAN's file or rank, and (when two remain) to the one whose move leaves its king
+  // safe, which is how SAN leaves out a pinned piece.
+  function isWhite(pc) { return pc === pc.toUpperCase(); }
+
+  // Whether a piece of this kind (not a pawn) on `from` attacks `to` on this board.
+  function reaches(board, from, to, kind) {
+    var df = (to % 8) - (from % 8), dr = Math.floor(to / 8) - Math.floor(from / 8);
+    var adf = Math.abs(df), adr = Math.abs(dr);
+    if (adf + adr === 0) return false;
+    if (kind === "n") return adf * adr === 2;
+    if (kind === "k") return Math.max(adf, adr) === 1;
+    var straight = df === 0 || dr === 0, diagonal = adf === adr;
+    if (!(((kind === "r" || kind === "q") && straight) || ((kind === "b" || kind === "q") && diagonal))) return false;
+    var step = Math.sign(df) + 8 * Math.sign(dr);
+    for (var sq = from + step; sq !== to; sq += step) if (board[sq]) return false;
+    return true;
+  }
+
+  function pawnAttacks(from, to, white) {
+    return Math.abs((to % 8) - (from % 8)) === 1 && Math.floor(to / 8) - Math.floor(from / 8) === (white ? 1 : -1);
+  }
+
+  function attacked(board, sq, byWhite) {
+    for (var i = 0; i < 64; i++) {
+      var pc = board[i];
+      if (!pc || isWhite(pc) !== byWhite) continue;
+      var kind = pc.toLowerCase();
+      if (kind === "p" ? pawnAttacks(i, sq, byWhite) : reaches(board, i, sq, kind)) return true;
+    }
+    return false;
+  }
+
+  function pawnReaches(p, from, to, white, capture) {
+    if (capture) return pawnAttacks(from, to, white);
+    if ((to % 8) !== (from % 8)) return false;
+    var dir = white ? 8 : -8;
+    if (to === from + dir) return !p.board[to];
+    var home = white ? 1 : 6;
+    return to === from + 2 * dir && Math.floor(from / 8) === home && !p.board[from + dir] && !p.board[to];
+  }
+
+  function leavesKingSafe(p, from, to) {
+    var b = p.board.slice();
+    b[to] = b[from];
+    b[from] = "";
+    var white = p.turn === "w";
+    var king = b.indexOf(white ? "K" : "k");
+    return king < 0 || !attacked(b, king, !white);
+  }
+
+  // [from, to] (square indices) of the move `san` in position p, or null; castling is drawn
+  // as the king's move to the g or c file.
+  function sanSquares(p, san) {
+    var white = p.turn === "w";
+    var text = String(san || "").replace(/[+#?!]+$/, "");
+    if (/^(O-O|0-0)(-O|-0)?$/.test(text)) {
+      var king = p.board.indexOf(white ? "K" : "k");
+      if (king < 0) return null;
+      return [king, king - (king % 8) + (text.length > 3 ? 2 : 6)];
+    }
+    var m = /^([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])(=?[NBRQ])?$/.exec(text);
+    if (!m) return null;
+    var kind = m[1] ? m[1].toLowerCase() : "p";
+    var own = white ? kind.toUpperCase() : kind;
+    var to = squareIndex(m[4]);
+    var found = [];
+    for (var from = 0; from < 64; from++) {
+      if (p.board[from] !== own) continue;
+      if (m[2] && FILES[from % 8] !== m[2]) continue;
+      if (m[3] && String(Math.floor(from / 8) + 1) !== m[3]) continue;
+      var ok = kind === "p" ? pawnReaches(p, from, to, white, text.indexOf("x") >= 0) : reaches(p.board, from, to, kind);
+      if (ok) found.push(from);
+    }
+    if (found.length > 1) found = found.filter(function (from) { return leavesKingSafe(p, from, to); });
+    return found.length === 1 ? [found[0], to] : null;
+  }
+
+  function uciSquares(uci) {
+    return uci ? [squareIndex(uci.slice(0, 2)), squareIndex(uci.slice(2, 4))] : null;
+  }
+
   // ------------------------------------------------------------------ board
 
-  // Black at the bottom when flipped.
-  function drawBoard(p, lastUci, size, flipped) {
-    var svg = s("svg", { viewBox: "0 0 800 800", width: size, height: size, "class": "board-svg" });
+  // Where square sq's top left corner is drawn (the board is 800 units square).
+  function squareXY(sq, flipped) {
+    var col = sq % 8, row = 7 - Math.floor(sq / 8);
+    if (flipped) { col = 7 - col; row = 7 - row; }
+    return [col * 100, row * 100];
+  }
+
+  // The coordinates sit in a strip left of and below the board, sized so that their letters
+  // are COORD_PX pixels high at any board size.
+  function coordStrip(size) {
+    // strip = COORD_ROOM * font and font = COORD_PX * (800 + strip) / size, solved for strip.
+    return (COORD_ROOM * COORD_PX * 800) / (size - COORD_ROOM * COORD_PX);
+  }
+
+  // An arrow from the centre of one square towards the centre of another, as one polygon.
+  function arrow(squares, flipped, cls) {
+    var a = squareXY(squares[0], flipped), b = squareXY(squares[1], flipped);
+    var x0 = a[0] + 50, y0 = a[1] + 50, x1 = b[0] + 50, y1 = b[1] + 50;
+    var len = Math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)) || 1;
+    var ux = (x1 - x0) / len, uy = (y1 - y0) / len, nx = -uy, ny = ux;
+    // Shaft 20 units wide, head 40 long and 56 wide: thick enough to read on a 200-pixel
+    // board, thin enough not to hide the pieces under it.
+    var shaft = 10, head = 28, headLen = 40;
+    var bx = x1 - ux * headLen, by = y1 - uy * headLen;
+    var pts = [[x0 + nx * shaft, y0 + ny * shaft], [bx + nx * shaft, by + ny * shaft], [bx + nx * head, by + ny * head],
+               [x1, y1], [bx - nx * head, by - ny * head], [bx - nx * shaft, by - ny * shaft],
+               [x0 - nx * shaft, y0 - ny * shaft]];
+    return s("polygon", { points: pts.map(function (q) { return q[0].toFixed(1) + "," + q[1].toFixed(1); }).join(" "),
+                          "class": "arrow " + cls, "data-from": squareName(squares[0]),
+                          "data-to": squareName(squares[1]) });
+  }
+
+  // The board of position p, `size` pixels wide with its coordinates; Black at the bottom
+  // when flipped. `arrows`: [[from, to], class] pairs drawn over the pieces.
+  function drawBoard(p, lastUci, size, flipped, arrows) {
+    var strip = coordStrip(size), font = strip / COORD_ROOM;
+    var svg = s("svg", { viewBox: (-strip).toFixed(1) + " 0 " + (800 + strip).toFixed(1) + " " + (800 + strip).toFixed(1),
+                         width: size, height: size, "class": "board-svg",
+                         "data-orientation": flipped ? "black" : "white" });
     var marked = {};
     if (lastUci) { marked[squareIndex(lastUci.slice(0, 2))] = 1; marked[squareIndex(lastUci.slice(2, 4))] = 1; }
     for (var sq = 0; sq < 64; sq++) {
-      var col = sq % 8, row = 7 - Math.floor(sq / 8);
-      if (flipped) { col = 7 - col; row = 7 - row; }
-      var x = col * 100, y = row * 100;
+      var xy = squareXY(sq, flipped), x = xy[0], y = xy[1];
       var light = ((sq % 8) + Math.floor(sq / 8)) % 2 === 1;
       svg.appendChild(s("rect", { x: x, y: y, width: 100, height: 100, "class": light ? "sq light" : "sq dark" }));
       if (marked[sq]) svg.appendChild(s("rect", { x: x, y: y, width: 100, height: 100, "class": "sq last" }));
       var pc = p.board[sq];
       if (pc) {
         var use = s("use", { x: x, y: y, width: 100, height: 100, "data-piece": pc, "data-square": squareName(sq) });
-        use.setAttribute("href", "#kp-" + (pc === pc.toUpperCase() ? "w" : "b") + pc.toLowerCase());
+        use.setAttribute("href", "#kp-" + (isWhite(pc) ? "w" : "b") + pc.toLowerCase());
         svg.appendChild(use);
       }
     }
+    for (var i = 0; i < 8; i++) {
+      var file = s("text", { x: (flipped ? 7 - i : i) * 100 + 50, y: 800 + strip / 2, "font-size": font.toFixed(1),
+                             "class": "coord", "data-file": FILES[i] });
+      file.textContent = FILES[i];
+      svg.appendChild(file);
+      var rank = s("text", { x: -strip / 2, y: (flipped ? i : 7 - i) * 100 + 50, "font-size": font.toFixed(1),
+                             "class": "coord", "data-rank": i + 1 });
+      rank.textContent = String(i + 1);
+      svg.appendChild(rank);
+    }
+    (arrows || []).forEach(function (a) { if (a[0]) svg.appendChild(arrow(a[0], flipped, a[1])); });
     return svg;
+  }
+
+  // The height in pixels of the board's squares inside a board drawn `size` pixels wide.
+  function squaresHeight(size) {
+    return (size * 800) / (800 + coordStrip(size));
   }
 
   // ------------------------------------------------------------------ evaluation graph
@@ -181,18 +329,52 @@
     return (score > 0 ? "+" : "") + (score / 100).toFixed(2);
   }
 
+  // What the graph's tooltip and the line under the board say about position `ply`.
+  function plyText(g, ply) {
+    var sc = g.e[ply];
+    return (ply === 0 ? "Start" : moveLabel(g, ply)) + " · " + scoreText(sc) + " · White's win chance " +
+      winChance(sc).toFixed(0) + "%";
+  }
+
+  // A step for the move numbers under the graph that leaves at most GRAPH_TICKS of them.
+  function tickStep(moves) {
+    var steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
+    for (var i = 0; i < steps.length; i++) if (moves / steps[i] <= GRAPH_TICKS) return steps[i];
+    return 1000;
+  }
+
   function drawGraph(g, view) {
     var n = Math.max(1, g.e.length - 1);
-    var svg = s("svg", { viewBox: "0 0 " + GRAPH_W + " " + GRAPH_H, "class": "graph", preserveAspectRatio: "none",
-                         role: "img", "aria-label": "evaluation graph" });
-    var pts = g.e.map(function (sc, i) {
-      return [(i / n) * GRAPH_W, GRAPH_H - (winChance(sc) / 100) * GRAPH_H];
-    });
-    svg.appendChild(s("rect", { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, "class": "graph-bg" }));
-    var area = "M0 " + GRAPH_H + " " + pts.map(function (q) { return "L" + q[0].toFixed(1) + " " + q[1].toFixed(1); }).join(" ") +
-               " L" + GRAPH_W + " " + GRAPH_H + " Z";
+    var pw = GRAPH_W - PLOT.l - PLOT.r, ph = GRAPH_H - PLOT.t - PLOT.b;
+    function gx(i) { return PLOT.l + (i / n) * pw; }
+    function gy(win) { return PLOT.t + (1 - win / 100) * ph; }
+    var svg = s("svg", { viewBox: "0 0 " + GRAPH_W + " " + GRAPH_H, "class": "graph", role: "img",
+                         "aria-label": "evaluation graph: White's win chance in percent by move" });
+    svg.appendChild(s("rect", { x: PLOT.l, y: PLOT.t, width: pw, height: ph, "class": "graph-bg" }));
+    var pts = g.e.map(function (sc, i) { return [gx(i), gy(winChance(sc))]; });
+    var area = "M" + gx(0) + " " + gy(0) + " " +
+               pts.map(function (q) { return "L" + q[0].toFixed(1) + " " + q[1].toFixed(1); }).join(" ") +
+               " L" + gx(n) + " " + gy(0) + " Z";
     svg.appendChild(s("path", { d: area, "class": "graph-white" }));
-    svg.appendChild(s("line", { x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2, "class": "graph-mid" }));
+    // The value axis: White's win chance, a line every quarter.
+    [0, 25, 50, 75, 100].forEach(function (v) {
+      svg.appendChild(s("line", { x1: PLOT.l, y1: gy(v), x2: PLOT.l + pw, y2: gy(v),
+                                  "class": v === 50 ? "graph-mid" : "graph-grid" }));
+      var label = s("text", { x: PLOT.l - 5, y: gy(v), "class": "axis axis-y", "data-value": v });
+      label.textContent = v + "%";
+      svg.appendChild(label);
+    });
+    // The move axis: White's moves, numbered, every tickStep-th one.
+    var step = tickStep(moveNumber(g, n) - moveNumber(g, 1) + 1);
+    for (var k = 1; k <= g._moves.length; k++) {
+      var mv = moveNumber(g, k);
+      var whiteMove = g._pos[k - 1].turn === "w";
+      if (!whiteMove || mv % step !== 0) continue;
+      svg.appendChild(s("line", { x1: gx(k), y1: PLOT.t + ph, x2: gx(k), y2: PLOT.t + ph + 4, "class": "graph-tick" }));
+      var num = s("text", { x: gx(k), y: PLOT.t + ph + 6, "class": "axis axis-x", "data-move": mv, "data-ply": k });
+      num.textContent = String(mv);
+      svg.appendChild(num);
+    }
     for (var i = 0; i < g.j.length; i++) {
       var m = g.j.charAt(i);
       if (m === ".") continue;
@@ -200,15 +382,47 @@
       svg.appendChild(s("circle", { cx: q[0].toFixed(1), cy: q[1].toFixed(1), r: 4, "class": "dot " + MARK_NAME[m],
                                     "data-ply": i + 1 }));
     }
-    var cursor = s("line", { x1: 0, y1: 0, x2: 0, y2: GRAPH_H, "class": "graph-cursor" });
+    var hover = s("line", { x1: 0, y1: PLOT.t, x2: 0, y2: PLOT.t + ph, "class": "graph-hover", visibility: "hidden" });
+    svg.appendChild(hover);
+    var cursor = s("line", { x1: 0, y1: PLOT.t, x2: 0, y2: PLOT.t + ph, "class": "graph-cursor" });
     svg.appendChild(cursor);
     view.cursor = cursor;
-    svg.addEventListener("click", function (ev) {
+    view.graphX = gx;
+
+    var wrap = h("div", "graph-wrap");
+    wrap.appendChild(svg);
+    var tip = h("div", "graph-tip");
+    tip.hidden = true;
+    wrap.appendChild(tip);
+
+    // The ply under the pointer: the plot's x scale, read through the drawn size (the graph
+    // keeps its proportions, so one scale serves both axes).
+    function plyAt(ev) {
       var rect = svg.getBoundingClientRect();
-      var ply = Math.round(((ev.clientX - rect.left) / rect.width) * n);
-      setPly(view, Math.max(0, Math.min(g.e.length - 1, ply)));
+      var x = ((ev.clientX - rect.left) / rect.width) * GRAPH_W;
+      return Math.max(0, Math.min(g.e.length - 1, Math.round(((x - PLOT.l) / pw) * n)));
+    }
+    svg.addEventListener("click", function (ev) { setPly(view, plyAt(ev)); });
+    svg.addEventListener("mousemove", function (ev) {
+      var ply = plyAt(ev), rect = svg.getBoundingClientRect(), scale = rect.width / GRAPH_W;
+      tip.textContent = plyText(g, ply);
+      tip.setAttribute("data-ply", ply);
+      tip.hidden = false;
+      hover.setAttribute("x1", gx(ply).toFixed(1));
+      hover.setAttribute("x2", gx(ply).toFixed(1));
+      hover.setAttribute("visibility", "visible");
+      // Beside the point, on the side with more room, and never over the pointer.
+      var left = gx(ply) * scale, top = gy(winChance(g.e[ply])) * scale;
+      var right = left > rect.width / 2;
+      tip.style.left = right ? "" : (left + 12) + "px";
+      tip.style.right = right ? (rect.width - left + 12) + "px" : "";
+      tip.style.top = Math.max(0, Math.min(rect.height - 24, top - 12)) + "px";
     });
-    return svg;
+    svg.addEventListener("mouseleave", function () {
+      tip.hidden = true;
+      hover.setAttribute("visibility", "hidden");
+    });
+    return wrap;
   }
 
   // ------------------------------------------------------------------ one game
@@ -222,11 +436,15 @@
     view.ply = ply;
     active = view;
     var fen = toFen(pos[ply]);
-    view.boardBox.replaceChildren(drawBoard(pos[ply], ply > 0 ? g._moves[ply - 1] : null, 320, view.flipped));
+    // Before a marked move, the engine's better move is drawn on the board.
+    var arrows = view.best[ply] ? [[view.best[ply], "best"]] : [];
+    view.boardBox.replaceChildren(drawBoard(pos[ply], ply > 0 ? g._moves[ply - 1] : null, BOARD_PX, view.flipped,
+                                            arrows));
     view.boardBox.setAttribute("data-fen", fen);
     view.boardBox.setAttribute("data-ply", ply);
     view.section.setAttribute("data-ply", ply);
-    var x = (ply / Math.max(1, g.e.length - 1)) * GRAPH_W;
+    view.orientation.textContent = view.flipped ? "Black's view" : "White's view";
+    var x = view.graphX(ply);
     view.cursor.setAttribute("x1", x.toFixed(1));
     view.cursor.setAttribute("x2", x.toFixed(1));
     if (view.current) view.current.classList.remove("current");
@@ -239,9 +457,17 @@
         list.scrollTop = Math.max(0, top - list.clientHeight / 2);
       }
     }
-    var sc = g.e[ply];
+    var sc = g.e[ply], white = winChance(sc);
+    // The bar: White's share from the bottom (from the top when the board is flipped).
+    view.barWhite.style.height = white.toFixed(1) + "%";
+    view.bar.classList.toggle("flipped", view.flipped);
+    view.bar.setAttribute("data-white", white.toFixed(1));
+    view.bar.setAttribute("data-score", scoreText(sc));
+    view.bar.title = "White's win chance " + white.toFixed(0) + "% (" + scoreText(sc) + ")";
+    view.barText.textContent = scoreText(sc);
     view.info.textContent = (ply === 0 ? "Start" : "After " + moveLabel(g, ply)) + " · " + scoreText(sc) +
-      " · White's win chance " + winChance(sc).toFixed(0) + "%";
+      " · White's win chance " + white.toFixed(0) + "%" +
+      (view.best[ply] ? " · green arrow: the engine's better move" : "");
   }
 
   function moveNumber(g, ply) {
@@ -250,9 +476,30 @@
     return start.full + Math.floor(index / 2);
   }
 
-  function moveLabel(g, ply) {
+  // "12. Nf3" or "12… Nf6": the move played at `ply`, or the SAN `san` played there instead.
+  function numbered(g, ply, san) {
     var white = gamePositions(g)[ply - 1].turn === "w";
-    return moveNumber(g, ply) + (white ? ". " : "… ") + g._sans[ply - 1] + (MARK[g.j.charAt(ply - 1)] || "");
+    return moveNumber(g, ply) + (white ? ". " : "… ") + san;
+  }
+
+  function moveLabel(g, ply) {
+    return numbered(g, ply, g._sans[ply - 1] + (MARK[g.j.charAt(ply - 1)] || ""));
+  }
+
+  // The moves `sans` from ply `ply` on, numbered as on a score sheet: "2… Nc6 3. Nc3 Nf6".
+  function lineText(g, ply, sans) {
+    var out = [];
+    var white = gamePositions(g)[ply - 1].turn === "w";
+    var number = moveNumber(g, ply);
+    sans.forEach(function (san, i) {
+      if (white) out.push(number + ". " + san);
+      else {
+        out.push(i === 0 ? number + "… " + san : san);
+        number++;
+      }
+      white = !white;
+    });
+    return out.join(" ");
   }
 
   function player(g, colour) {
@@ -262,6 +509,69 @@
 
   function gameTitle(g) {
     return "#" + g.n + "  " + player(g, "White") + " – " + player(g, "Black") + "  " + g.r;
+  }
+
+  function counted(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+  // Each side's accuracy, ACPL and marked moves, one row each.
+  function figuresTable(g) {
+    var table = h("table", "figures");
+    var head = h("tr");
+    ["", "Accuracy", "ACPL", "Inaccuracies", "Mistakes", "Blunders"].forEach(function (t, i) {
+      head.appendChild(h("th", i ? "num" : null, t));
+    });
+    table.appendChild(h("thead")).appendChild(head);
+    var body = table.appendChild(h("tbody"));
+    ["White", "Black"].forEach(function (side, k) {
+      var row = h("tr");
+      row.setAttribute("data-side", side.toLowerCase());
+      row.appendChild(h("th", null, side));
+      var counts = (g.k && g.k[k]) || [null, null, null];
+      [fmt(g.a[k], 1), fmt(g.c[k], 1), counts[0], counts[1], counts[2]].forEach(function (v) {
+        row.appendChild(h("td", "num", v === null || v === undefined ? "–" : v));
+      });
+      body.appendChild(row);
+    });
+    return table;
+  }
+
+  function swatch(cls) {
+    var e = h("span", "swatch " + cls);
+    e.setAttribute("aria-hidden", "true");
+    return e;
+  }
+
+  function mistakeCard(g, view, x) {
+    var before = x[0]; // the ply of the position before the move
+    var ply = before + 1;
+    var p = g._pos[before];
+    var kind = MARK_NAME[g.j.charAt(before)] || "";
+    var item = h("div", "mistake-card " + kind);
+    item.setAttribute("data-ply", ply);
+    // The position before the move, seen from the side that made it, with the move played
+    // and the engine's choice drawn as arrows.
+    var flipped = p.turn === "b";
+    var boardBox = h("div", "mistake-board");
+    boardBox.appendChild(drawBoard(p, before > 0 ? g._moves[before - 1] : null, MISTAKE_BOARD_PX, flipped,
+                                   [[uciSquares(g._moves[before]), "played " + kind], [view.best[before], "best"]]));
+    boardBox.appendChild(h("p", "board-caption", (flipped ? "Black" : "White") + "'s view"));
+    item.appendChild(boardBox);
+    var text = h("div", "mistake-text");
+    var played = h("p", "played");
+    played.appendChild(swatch("played " + kind));
+    played.appendChild(document.createTextNode(moveLabel(g, ply) + " (" + kind + ")"));
+    text.appendChild(played);
+    var best = h("p", "best");
+    best.appendChild(swatch("best"));
+    best.appendChild(document.createTextNode("Best: "));
+    best.appendChild(h("b", "best-move", x[3] ? numbered(g, ply, x[3]) : "–"));
+    var line = x[4] ? x[4].split(" ").slice(1) : [];
+    if (x[3] && line.length) best.appendChild(h("span", "best-line", ", then " + lineText(g, ply + 1, line)));
+    text.appendChild(best);
+    text.appendChild(h("p", "loss", "Loss: " + x[1].toFixed(1) + " points of win chance, " + x[2] + " centipawns"));
+    item.appendChild(text);
+    item.addEventListener("click", function () { setPly(view, ply); });
+    return item;
   }
 
   function renderGame(section, g) {
@@ -277,23 +587,38 @@
       return;
     }
     gamePositions(g);
-    var view = { g: g, section: section, ply: 0, moveSpans: {} };
-    section.appendChild(h("p", "figures",
-      "Accuracy White " + fmt(g.a[0], 1) + " · Black " + fmt(g.a[1], 1) +
-      "   ACPL White " + fmt(g.c[0], 1) + " · Black " + fmt(g.c[1], 1)));
+    var view = { g: g, section: section, ply: 0, moveSpans: {}, best: {} };
+    section.kibitzView = view;
+    g.x.forEach(function (x) { view.best[x[0]] = x[3] ? sanSquares(g._pos[x[0]], x[3]) : null; });
+    section.appendChild(figuresTable(g));
     var top = h("div", "game-top");
     var left = h("div", "game-left");
+    var boardRow = h("div", "board-row");
+    view.bar = h("div", "evalbar");
+    view.bar.style.height = squaresHeight(BOARD_PX).toFixed(1) + "px";
+    view.barWhite = h("div", "evalbar-white");
+    view.bar.appendChild(view.barWhite);
+    view.barText = h("span", "evalbar-text");
+    view.bar.appendChild(view.barText);
+    boardRow.appendChild(view.bar);
     view.boardBox = h("div", "board");
     view.boardBox.tabIndex = 0;
-    left.appendChild(view.boardBox);
-    view.info = h("p", "info");
-    left.appendChild(view.info);
+    view.boardBox.title = "Arrow keys: left / right one move, up / down ten, Home / End";
+    boardRow.appendChild(view.boardBox);
+    left.appendChild(boardRow);
+    var under = h("div", "under-board");
     view.flipped = false;
     var flip = h("button", "flip", "Flip board");
     flip.type = "button";
     flip.addEventListener("click", function () { view.flipped = !view.flipped; setPly(view, view.ply); });
-    left.appendChild(flip);
+    under.appendChild(flip);
+    view.orientation = h("span", "board-caption orientation");
+    under.appendChild(view.orientation);
+    left.appendChild(under);
+    view.info = h("p", "info");
+    left.appendChild(view.info);
     var right = h("div", "game-right");
+    right.appendChild(h("p", "graph-caption", "White's win chance by move (hover for the figures, click to go there)"));
     right.appendChild(drawGraph(g, view));
     var list = h("div", "moves");
     view.list = list;
@@ -320,28 +645,23 @@
     top.appendChild(right);
     section.appendChild(top);
     section.addEventListener("mousedown", function () { active = view; });
+    section.addEventListener("focusin", function () { active = view; });
     if (g.x.length) {
       var mistakes = h("div", "mistakes");
       mistakes.appendChild(h("h4", null, "Mistakes"));
-      g.x.forEach(function (x) {
-        var ply = x[0] + 1; // x[0] is the ply of the position before the move
-        var kind = MARK_NAME[g.j.charAt(x[0])] || "";
-        var item = h("div", "mistake-card " + kind);
-        item.setAttribute("data-ply", ply);
-        // The position before the move, seen from the side that made it.
-        item.appendChild(drawBoard(g._pos[x[0]], x[0] > 0 ? g._moves[x[0] - 1] : null, 160, g._pos[x[0]].turn === "b"));
-        var text = h("div", "mistake-text");
-        text.appendChild(h("p", "played", moveLabel(g, ply) + " (" + kind + ")"));
-        text.appendChild(h("p", null, "Best: " + (x[3] || "–") + (x[4] ? "   line: " + x[4] : "")));
-        text.appendChild(h("p", null, "Loss: " + x[1].toFixed(1) + " points of win chance, " + x[2] + " centipawns"));
-        item.appendChild(text);
-        item.addEventListener("click", function () { setPly(view, ply); });
-        mistakes.appendChild(item);
-      });
+      var legend = h("p", "legend");
+      legend.appendChild(swatch("played blunder"));
+      legend.appendChild(document.createTextNode(" the move played (red: blunder, orange: mistake, blue: inaccuracy)   "));
+      legend.appendChild(swatch("best"));
+      legend.appendChild(document.createTextNode(" the engine's better move"));
+      mistakes.appendChild(legend);
+      g.x.forEach(function (x) { mistakes.appendChild(mistakeCard(g, view, x)); });
       section.appendChild(mistakes);
     }
+    // Drawn as the page scrolls: the game the keys move stays the one they moved.
+    var keep = active;
     setPly(view, 0);
-    active = null;
+    active = keep;
   }
 
   // ------------------------------------------------------------------ the games, drawn on demand
@@ -451,16 +771,19 @@
     more.textContent = "Show " + Math.min(PAGE, order.length - shown) + " more (" + (order.length - shown) + " left)";
   }
 
+  // Opens game i at its section: the arrow keys move its board at once (the board takes the
+  // keyboard focus, without scrolling the page a second time).
   function openGame(i) {
     var section = ensure(i);
     section.scrollIntoView({ block: "start" });
+    var view = section.kibitzView;
+    if (!view) return;
+    active = view;
     if (GAMES[i].m && GAMES[i].m[1] >= 0 && document.getElementById("sort").value === "blunder") {
-      var v = null;
-      // Jump to the largest loss when the table is sorted by it.
-      v = { ply: GAMES[i].m[1] + 1 };
-      var span = section.querySelector('.move[data-ply="' + v.ply + '"]');
-      if (span) span.click();
+      // Sorted by the largest loss: at that move.
+      setPly(view, GAMES[i].m[1] + 1);
     }
+    view.boardBox.focus({ preventScroll: true });
   }
 
   more.addEventListener("click", showMore);
@@ -468,9 +791,14 @@
   select.addEventListener("change", function () { sortGames(select.value); });
   sortGames(select.value);
 
-  // For tests and the curious: the FEN of every position of game i, as the board shows them.
+  // For tests and the curious: the FEN of every position of game i, as the board shows them,
+  // and the squares the arrows would join for a move given in SAN.
   function fens(i) { return gamePositions(GAMES[i]).map(toFen); }
-  window.kibitzReport = { games: GAMES.length, ensure: ensure, fens: fens };
+  function squares(fen, san) {
+    var sq = sanSquares(parseFen(fen), san);
+    return sq ? [squareName(sq[0]), squareName(sq[1])] : null;
+  }
+  window.kibitzReport = { games: GAMES.length, ensure: ensure, fens: fens, squares: squares };
   document.body.setAttribute("data-ready", "1");
   if (window.performance && performance.mark) performance.mark("kibitz-ready");
 })();

@@ -82,6 +82,58 @@ def test_the_two_outputs_must_be_different_files(games, tmp_path):
     assert out.read_bytes() == b"keep\n"
 
 
+def test_the_report_may_not_replace_the_input_or_another_output(games, tmp_path):
+    records = tmp_path / "r.jsonl"
+    for args, kept in (
+        (["--report", str(games)], games),
+        (["-o", str(records), "--report", str(records)], records),
+        (["--pgn-out", str(records), "--report", str(tmp_path / "." / "r.jsonl")], records),
+    ):
+        records.write_bytes(b"kept\n")
+        p = kibitz("analyse", str(games), "--nodes", NODES, "--workers", "1", *args)
+        assert_one_line_error(p, "refusing")
+        assert games.read_bytes() == GAMES and records.read_bytes() == b"kept\n"
+    # Two outputs that do not exist yet, named alike, are one file too.
+    fresh = tmp_path / "fresh.out"
+    p = kibitz("analyse", str(games), "--nodes", NODES, "-o", str(fresh), "--report", str(fresh))
+    assert_one_line_error(p, "refusing")
+    assert not fresh.exists()
+
+
+def test_records_on_standard_output_may_not_be_the_report(games, tmp_path):
+    page = tmp_path / "page.html"
+    with open(page, "wb") as out:
+        p = kibitz("analyse", str(games), "--nodes", NODES, "-o", "-", "--report", str(page), stdout=out)
+    assert_one_line_error(p, "standard output")
+
+
+def test_book_build_may_not_replace_its_input(games, tmp_path):
+    link = tmp_path / "link.pgn"
+    link.symlink_to(games)
+    for out in (games, link):
+        p = kibitz("book", "build", str(games), "-o", str(out))
+        assert_one_line_error(p, "the input", "refusing")
+        assert games.read_bytes() == GAMES
+
+
+def test_an_unwritable_report_is_found_before_the_analysis(games, tmp_path):
+    keep = tmp_path / "keep.jsonl"
+    keep.write_bytes(b"kept\n")
+    places = [tmp_path / "missing-dir" / "r.html", tmp_path]
+    if os.geteuid() != 0:  # root writes into read-only directories
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o555)
+        places.append(ro / "r.html")
+    for place in places:
+        started = time.monotonic()
+        # A budget that would take minutes: the error must come before any of it.
+        p = kibitz("analyse", str(games), "--nodes", "5000000", "-o", str(keep), "--report", str(place))
+        assert_one_line_error(p, "cannot write", str(place))
+        assert time.monotonic() - started < 60
+        assert keep.read_bytes() == b"kept\n"  # the records were not started either
+
+
 @pytest.mark.parametrize(
     "bad",
     [

@@ -5,6 +5,7 @@ test_report_browser.py (they share ``analysed`` below)."""
 from __future__ import annotations
 
 import json
+import os
 import math
 import re
 import subprocess
@@ -407,3 +408,21 @@ def test_chess960_tag_names_agree_with_python_chess_and_the_pgn_reader(variant: 
     if variant in ("Standard", "Atomic", ""):
         assert not is_chess960(variant)
     assert is_chess960(variant.upper()) == is_chess960(variant)
+
+
+def test_cli_report_may_not_replace_its_records_by_any_path(
+    analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    jsonl, _ = analysed
+    records = tmp_path / "records" / "R.jsonl"
+    records.parent.mkdir()
+    records.write_bytes(jsonl.read_bytes())
+    linked = tmp_path / "linked"
+    linked.symlink_to(records.parent)
+    hard = tmp_path / "hard.html"
+    os.link(records, hard)
+    for output in (linked / "R.jsonl", tmp_path / "records" / "." / "R.jsonl", hard):
+        assert main(["report", str(records), "-o", str(output)]) == 2
+        err = capsys.readouterr().err
+        assert "refusing" in err and len(err.strip().splitlines()) == 1
+        assert records.read_bytes() == jsonl.read_bytes()

@@ -29,6 +29,7 @@ from kibitz.analysis import backends
 from kibitz.analysis.game import DEFAULT_NODES, Limits, pgn_text
 from kibitz.analysis.reader import Game, open_games
 from kibitz.cli.common import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, float_in
+from kibitz.cli.outputs import OutputError, check_distinct, check_replaceable
 
 # 128 + SIGTERM, what a shell reports for a command ended by kill.
 EXIT_TERMINATED = 143
@@ -117,10 +118,6 @@ class Progress:
         sys.stderr.flush()
 
 
-class OutputError(Exception):
-    """An output that cannot be opened, locked or used (one line for the user)."""
-
-
 class Output:
     """One output file, opened without truncating it, then locked (``flock``) so that a second
     run on it is refused; ``start`` cuts it (to empty, or to the kept records of a resumed
@@ -138,9 +135,7 @@ class Output:
                 self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
             raise OutputError(f"cannot write {what} {path}: {e.strerror or e}") from None
-        st = os.fstat(self.fd)
-        self.identity = (st.st_dev, st.st_ino)
-        self.regular = stat.S_ISREG(st.st_mode)
+        self.regular = stat.S_ISREG(os.fstat(self.fd).st_mode)
 
     def lock(self) -> None:
         """Takes the run's lock on the file; OutputError when another run holds it."""
@@ -179,44 +174,25 @@ class Output:
         self.fd = -1
 
 
-def _identity(fd: int) -> Optional[tuple[int, int]]:
+def _stdout_fd() -> Optional[int]:
+    """The standard output's descriptor, or None when it has none (a captured stream)."""
     try:
-        st = os.fstat(fd)
-    except OSError:
+        return sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
         return None
-    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
-def _open_outputs(args: argparse.Namespace, input_id: Optional[tuple[int, int]]) -> list[Output]:
-    """The output files (records, annotated PGN), each checked not to be the input or the
-    other output (the same file, by device and inode, whatever the path)."""
+def _open_outputs(args: argparse.Namespace) -> list[Output]:
+    """The output files (records, annotated PGN), opened and locked; ``check_distinct`` has
+    made sure that neither is the input or the other."""
     outputs: list[Output] = []
-    taken: dict[tuple[int, int], str] = {}
-    if input_id is not None:
-        taken[input_id] = f"the input {args.games}"
-    if args.output in (None, "-"):
-        stdout_id = _identity(sys.stdout.fileno())
-        if stdout_id is not None and stdout_id in taken:
-            raise OutputError(
-                f"the records would go to the standard output, which is {taken[stdout_id]}; refusing to write into it"
-            )
-        if stdout_id is not None:
-            taken[stdout_id] = "the standard output"
     try:
         for path, what in (
             (None if args.output in (None, "-") else args.output, "the records"),
             (args.pgn_out, "the annotated PGN"),
         ):
-            if path is None:
-                continue
-            out = Output(path, what)
-            if out.identity in taken:
-                out.close(failed=True)
-                raise OutputError(
-                    f"{what} would go to {path}, which is {taken[out.identity]}; refusing to overwrite it"
-                )
-            taken[out.identity] = f"{what} ({path})"
-            outputs.append(out)
+            if path is not None:
+                outputs.append(Output(path, what))
         for out in outputs:
             out.lock()
     except BaseException:
@@ -261,6 +237,21 @@ def run(args: argparse.Namespace) -> int:
             backends.require_ray()
         except RuntimeError as e:
             return fail(str(e))
+    # No output may be the input or another output, and each must be writable: found now,
+    # not after hours of analysis.
+    try:
+        check_distinct(
+            [("the input", args.games)],
+            [
+                ("the records", _stdout_fd() if to_stdout else None if args.output in (None, "-") else args.output),
+                ("the annotated PGN", args.pgn_out),
+                ("the report", args.report),
+            ],
+        )
+        if args.report:
+            check_replaceable("the report", args.report)
+    except OutputError as e:
+        return fail(str(e))
     skip = bad = 0
     keep_bytes = 0
     last_headers = None
@@ -278,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as e:
         return fail(f"cannot read {args.games}: {getattr(e, 'strerror', None) or e}")
     try:
-        outputs = _open_outputs(args, opened.identity())
+        outputs = _open_outputs(args)
     except OutputError as e:
         opened.close()
         return fail(str(e))

@@ -30,10 +30,16 @@ from kibitz.book import (
     write_atomically,
 )
 from kibitz.cli.common import progress  # a tqdm bar on stderr when it is a terminal
+from kibitz.cli.outputs import OutputError, check_distinct
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     src = Path(args.source)
+    try:
+        check_distinct([("the input", args.source)], [("the book", args.output)])
+    except OutputError as e:
+        print(f"kibitz book build: {e}", file=sys.stderr)
+        return 2
     stats = BuildStats()
     errors: List[str] = []
     try:

@@ -8,6 +8,8 @@ import os
 import sys
 from typing import Any
 
+from kibitz.cli.outputs import OutputError, check_distinct, check_replaceable
+
 
 def default_output(records: str) -> str:
     """``club.jsonl`` -> ``club.html`` (beside the records)."""
@@ -28,8 +30,11 @@ def run(args: argparse.Namespace) -> int:
     from kibitz.report import RecordError, ReportBuilder, read_records
 
     output = args.output or default_output(args.records)
-    if os.path.abspath(output) == os.path.abspath(args.records):
-        print(f"kibitz report: the report would overwrite its input {args.records}", file=sys.stderr)
+    try:
+        check_distinct([("the records", args.records)], [("the report", output)])
+        check_replaceable("the report", output)
+    except OutputError as e:
+        print(f"kibitz report: {e}", file=sys.stderr)
         return 2
     builder = ReportBuilder(args.title or default_title(args.records))
     try:

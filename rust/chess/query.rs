@@ -9,6 +9,7 @@
 
 use crate::chess::board::Board;
 use crate::chess::types::*;
+use crate::chess::zobrist::EP_KEY;
 
 /// The 64-bit mask of a real mailbox cell.
 #[inline]
@@ -217,7 +218,34 @@ impl Board {
 
     /// The rook squares holding castling rights, as python-chess's `castling_rights` mask.
     pub fn castling_rook_mask(&self) -> u64 {
-        (0..4).filter(|&b| self.castling & (1 << b) != 0).fold(0, |m, b| m | bit64(self.castle_rook[b] as Square))
+        self.rook_mask_of(self.castling)
+    }
+
+    /// The rook squares that castling rights `rights` (KQkq bits, as an undo record keeps
+    /// them) refer to on this board: the rooks a right names do not change during a game.
+    pub fn rook_mask_of(&self, rights: u8) -> u64 {
+        (0..4).filter(|&b| rights & (1 << b) != 0).fold(0, |m, b| m | bit64(self.castle_rook[b] as Square))
+    }
+
+    /// The Polyglot key as python-chess computes it for an en-passant square given from
+    /// outside (a FEN's field the board did not keep because no pawn can have just crossed
+    /// it): the file is hashed when a pawn of the side to move stands beside the cell one
+    /// step back from `ep` towards the mover, whatever stands elsewhere. python-chess tests
+    /// `if board.ep_square:`, so a1 (square 0) is never hashed; this keeps that too.
+    pub fn polyglot_key_with_ep(&self, ep: Option<Square>) -> u64 {
+        let mut key = self.key;
+        if self.ep != 0 {
+            key ^= EP_KEY[file_of(self.ep as Square)];
+        }
+        let Some(ep) = ep.filter(|&sq| sq != sq120(0, 0)) else {
+            return key;
+        };
+        // One rank back towards the side to move: the cell the double-pushed pawn stands on.
+        let pawn_sq = if self.side == WHITE { ep - 10 } else { ep + 10 };
+        if is_real(pawn_sq) && self.ep_capturer_beside(pawn_sq, self.side) {
+            key ^= EP_KEY[file_of(ep)];
+        }
+        key
     }
 }
 

@@ -842,19 +842,22 @@ impl PyBoard {
         Ok(from != to && (pawn(from) || pawn(to) || enemy(from) || enemy(to)))
     }
 
-    /// True when `color` still has a castling right.
+    /// True when `color` still has a castling right (a clean right on its back rank).
     fn has_castling_rights(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.core.castling_rights() & (0b11 << (2 * color_arg(color))) != 0)
+        Ok(self.st()?.clean_castling_rights() & back_rank(color) != 0)
     }
 
-    /// True when `color` may still castle king side.
+    /// True when `color` may still castle king side: python-chess's rule, a clean right on a
+    /// rook above (as a square number) the back-rank king mask. With one king on the back
+    /// rank that is a rook on the h side of it; with other kings of that colour elsewhere,
+    /// only the back rank's count.
     fn has_kingside_castling_rights(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.core.castling_rights() & (1 << (2 * color_arg(color))) != 0)
+        Ok(self.st()?.side_rights(color).iter().any(|&(rook, kings)| rook > kings))
     }
 
-    /// True when `color` may still castle queen side.
+    /// True when `color` may still castle queen side (a right on a rook below the king mask).
     fn has_queenside_castling_rights(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.core.castling_rights() & (2 << (2 * color_arg(color))) != 0)
+        Ok(self.st()?.side_rights(color).iter().any(|&(rook, kings)| rook < kings))
     }
 
     /// True when an en-passant capture is legal now.
@@ -1038,12 +1041,12 @@ impl PyBoard {
 
     /// The Polyglot key of the position (equal to `chess.polyglot.zobrist_hash`).
     fn zobrist_hash(&self) -> PyResult<u64> {
-        Ok(self.st()?.core.key())
+        Ok(self.st()?.polyglot_key())
     }
 
     /// The Polyglot key (same as `zobrist_hash`).
     fn polyglot_key(&self) -> PyResult<u64> {
-        Ok(self.st()?.core.key())
+        Ok(self.st()?.polyglot_key())
     }
 
     /// The position the move stack starts from, as a new Board without history.

@@ -482,7 +482,13 @@ impl State {
     fn copy_with_stack(&self, keep: usize) -> State {
         let n = self.core.ply();
         if keep < n {
-            return State::new(self.core.clone_keeping(keep), self.ep_square_at(n - keep));
+            let mut st = State::new(self.core.clone_keeping(keep), self.ep_square_at(n - keep));
+            // The copy's root is the position `keep` moves back: its castling rights are the
+            // ones the undo record of the first kept move saved, not the current ones.
+            if let Some(first_kept) = self.core.history.get(n - keep) {
+                st.root_castling = self.core.rook_mask_of(first_kept.castling);
+            }
+            return st;
         }
         // The whole history: the core is shared until one of the two boards changes it.
         State {
@@ -495,6 +501,36 @@ impl State {
             parsed: None,
             pending: None,
         }
+    }
+
+    /// The Polyglot key as python-chess computes it: at the root, an en-passant square the
+    /// core did not keep (no pawn can have just crossed it) is hashed by python-chess's rule.
+    fn polyglot_key(&self) -> u64 {
+        if self.core.ply() == 0 && self.odd_ep {
+            let ep = self.root_ep.map(|s| sq120(s as usize % 8, s as usize / 8));
+            self.core.polyglot_key_with_ep(ep)
+        } else {
+            self.core.key()
+        }
+    }
+
+    /// python-chess's castling-side test, as pairs of (a clean castling right's rook as a
+    /// square mask, the mask of `color`'s kings on its back rank): none when no king stands
+    /// there. python-chess compares the two masks as integers.
+    fn side_rights(&self, color: bool) -> Vec<(u64, u64)> {
+        let back = back_rank(color);
+        let kings = self.core.bb[crate::make_piece(KING, color_arg(color)) as usize] & back;
+        if kings == 0 {
+            return Vec::new();
+        }
+        let mut rights = self.clean_castling_rights() & back;
+        let mut out = Vec::new();
+        while rights != 0 {
+            let rook = rights & rights.wrapping_neg();
+            out.push((rook, kings));
+            rights &= rights - 1;
+        }
+        out
     }
 
     /// Same position, history and root (piece-list order, which depends on how the board was
@@ -565,6 +601,15 @@ impl<'py> FromPyObject<'_, 'py> for SquareIndex {
                 ob.get_type().name()?
             ))),
         }
+    }
+}
+
+/// The back rank of `color` as a square mask (rank 1 for White, rank 8 for Black).
+fn back_rank(color: bool) -> u64 {
+    if color {
+        0xFF
+    } else {
+        0xFF << 56
     }
 }
 

@@ -27,7 +27,9 @@ import dataclasses
 import enum
 import io
 import logging
+import os
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
@@ -1911,14 +1913,25 @@ def skip_game(handle: TextIO) -> bool:
 # _core.GameScanner, which finds where each game ends as python-chess's line-by-line reading
 # would, and the file is set right after the game (seek() to its byte offset), so it is left
 # where python-chess would leave it. The text read ahead is kept for the next call on the same
-# file, if the file is still where it was left. Where newlines are translated ("\r\n" read as
-# "\n"), byte offsets cannot be counted: the game is found in a chunk read from its start and
-# then read again up to its end. None (the file left as it was) where none of this can be done
-# (another kind of file object, an encoding of several bytes a character, text that does not
-# decode, a "\r" in the game): the caller reads line by line.
+# file, if the file is still where it was left. None (the file left as it was) where none of
+# this can be done (another kind of file object, an encoding of several bytes a character,
+# text that does not decode, a "\r" in the text): the caller reads line by line.
+#
+# Text with "\r" is read line by line, never sought: where a line ends in "\r\n" the text
+# layer's tell() has two cookies for one place (after the "\n", or before it with a "\r"
+# pending in the decoder), and which one it gives depends on the chunks it has read since the
+# file was opened or last sought. Only reading as python-chess reads, without a seek, leaves
+# the file with python-chess's cookie. Such files are recognised before anything is read
+# (the bytes ahead are peeked at without moving the file: os.pread, or an io.BytesIO's
+# buffer) and remembered; reading them line by line is also the quicker way (three times
+# the scan that re-read every game after translating its newlines).
 _ENCODING_KINDS: dict[str, int] = {}  # encoding name -> _UTF8, _LATIN1 (one byte a character) or _OTHER
 _UTF8, _LATIN1, _OTHER = 0, 1, 2
 _SCAN_CHUNK = 65536
+# Bytes peeked at for a "\r": a file written with "\r\n" has one in its first line; 64 kB
+# also finds one after a long first game.
+_PEEK = 65536
+_READ_BY_LINE: weakref.WeakSet[Any] = weakref.WeakSet()  # files with "\r" in their text
 
 
 def _encoding_kind(name: str) -> int:
@@ -1937,11 +1950,31 @@ def _encoding_kind(name: str) -> int:
 _read_ahead: Optional[GameScanner] = None  # following the file read last
 
 
+def _cr_ahead(handle: Any, start: int) -> bool:
+    """Whether the bytes from ``start`` on hold a "\r", read without moving the file; False
+    where they cannot be read so."""
+    buffer = handle.buffer
+    try:
+        fd = buffer.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is not None and hasattr(os, "pread"):
+        try:
+            return b"\r" in os.pread(fd, _PEEK, start)
+        except OSError:
+            return False
+    getbuffer = getattr(buffer, "getbuffer", None)
+    if getbuffer is not None:
+        with getbuffer() as view:
+            return b"\r" in bytes(view[start : start + _PEEK])
+    return False
+
+
 def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
     global _read_ahead
     scanner = _read_ahead
     if scanner is None or not scanner.follows(handle):
-        if type(handle) is not io.TextIOWrapper:
+        if type(handle) is not io.TextIOWrapper or handle in _READ_BY_LINE:
             return None
         kind = _encoding_kind(handle.encoding)
         if kind == _OTHER:
@@ -1949,35 +1982,15 @@ def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, st
         start = handle.tell()
         if start >> 64 or not handle.seekable():  # a cookie with decoder state in it
             return None
+        if _cr_ahead(handle, start):
+            _READ_BY_LINE.add(handle)
+            return None
         scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK)
     _read_ahead = None
     scanned = scanner.next_game(handle)
     if type(scanned) is tuple:
         _read_ahead = scanner
         return scanned
-    if scanned is None:
-        return None
-    return _scan_translated(handle, handle.tell())
-
-
-def _scan_translated(handle: Any, start: int) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
-    """_scan_file where newlines are translated: the file is at `start`."""
-    scanner = GameScanner()
-    size = 8192
-    try:
-        while True:
-            more = handle.read(size)
-            scanner.feed(more)
-            scanned = scanner.scan(len(more) < size)
-            if scanned is not None:
-                break
-            size *= 2
-    except UnicodeDecodeError:
-        handle.seek(start)
-        return None
-    handle.seek(start)
-    if scanned is False:
-        return None
-    found, roster, others, _, end_chars = scanned
-    handle.read(end_chars)
-    return found, roster, others
+    if scanned is not None:  # "translated": a "\r" further on
+        _READ_BY_LINE.add(handle)
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import io
 import random
+import shlex
 import struct
 import subprocess
 import sys
@@ -324,3 +325,62 @@ def test_book_build_reads_lone_cr_and_windows_1252_files_as_python_chess_does(tm
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+# Chess960 position 192 (Scharnagl numbering): the king on f1 with only a knight between it
+# and the h-file rook, so both sides can castle short on move 2.
+CHESS960_192 = "bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w HEhe - 0 1"
+CHESS960_LINE = ["Nf3", "Nf6", "O-O", "O-O", "d4", "d5"]
+
+
+@pytest.mark.parametrize("variant", ["Chess960", "chess 960", "Fischerandom", "Fischer Random", "Fischer Random Chess"])
+def test_book_build_reads_every_name_of_chess960(tmp_path, variant):
+    """Every Variant tag the PGN reader (and ``kibitz analyse``) takes as Chess960 builds a
+    Chess960 book: castling kept, the line not cut; compared with python-chess's replay."""
+    movetext = " ".join(f"{i // 2 + 1}. {san}" if i % 2 == 0 else san for i, san in enumerate(CHESS960_LINE))
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(
+        f'[Event "?"]\n[Variant "{variant}"]\n[SetUp "1"]\n[FEN "{CHESS960_192}"]\n'
+        f'[Result "1/2-1/2"]\n\n{movetext} 1/2-1/2\n'
+    )
+    out = tmp_path / "book.bin"
+    r = run_cli("book", "build", str(pgn), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""  # no move refused, no game cut
+    board = chess.Board(CHESS960_192, chess960=True)
+    expected = set()
+    for san in CHESS960_LINE:
+        move = board.parse_san(san)
+        expected.add((chess.polyglot.zobrist_hash(board), board.uci(move)))  # castling: king takes rook
+        board.push(move)
+    with chess.polyglot.open_reader(out) as reader:
+        assert {(e.key, e.move.uci()) for e in reader} == expected
+    assert ("O-O" in CHESS960_LINE) and any(uci in ("f1h1", "f8h8") for _, uci in expected)
+
+
+def documented_command(marker: str) -> list[str]:
+    """The ``kibitz ...`` command of docs/cli.md's console line that contains ``marker``."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    lines = [line for line in doc.splitlines() if line.startswith("$ kibitz ") and marker in line]
+    assert len(lines) == 1, lines
+    return shlex.split(lines[0][2:].split("#")[0])[1:]
+
+
+def test_the_documented_book_rebuild_gives_the_shipped_book(tmp_path):
+    """docs/cli.md's command rebuilds the shipped book byte for byte, and writes outside the
+    package (a relative output path, here in a temporary directory)."""
+    root = Path(__file__).resolve().parents[2]
+    args = documented_command("repertoire.txt")
+    source = args[args.index("build") + 1]
+    output = args[args.index("-o") + 1]
+    assert not Path(output).is_absolute() and "python/kibitz" not in output, output
+    assert (root / source).resolve() == kbook.DEFAULT_REPERTOIRE
+    args[args.index("build") + 1] = str(root / source)
+    r = subprocess.run(
+        [sys.executable, "-m", "kibitz", *args], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    built = (tmp_path / output).read_bytes()
+    shipped = kbook.DEFAULT_BOOK.read_bytes()
+    assert len(built) // 16 == len(shipped) // 16
+    assert built == shipped

@@ -373,7 +373,8 @@ def test_cli_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "exited with code 3" in capsys.readouterr().err
     assert main(["perft-diff", "--script", "/nonexistent/script", "--fen", "bad fen", "2"]) == 2
     assert "kibitz perft-diff:" in capsys.readouterr().err
-    assert main(["perft-diff", "--script", "/nonexistent/script", "0"]) == 2
-    assert "DEPTH" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["perft-diff", "--script", "/nonexistent/script", "0"])
+    assert e.value.code == 2 and "depth must be a positive integer" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["perft-diff", "3"])  # neither --engine nor --script

@@ -6,6 +6,7 @@ import random
 import subprocess
 
 import chess
+import chess.pgn
 import pytest
 
 import kibitz
@@ -144,3 +145,28 @@ def test_parse_move_forms():
     assert parse_move(b, "Nf3") == "g1f3"
     with pytest.raises(ValueError):
         parse_move(b, "e5")
+
+
+@pytest.mark.parametrize(
+    "fen, typed",
+    [
+        # Black to move on move 12, one legal move (Kg8); then White mates: "12... Kg8 13. Ra8#".
+        ("7k/8/6K1/8/8/8/8/R7 b - - 0 12", ["Ra8#"]),
+        # White to move on move 40; Black's reply is forced: "40. Ra8+ Kh7".
+        ("6k1/8/5K2/8/8/8/8/R7 w - - 0 40", ["Ra8+", "quit"]),
+    ],
+    ids=["black-first", "white-first"],
+)
+def test_moves_are_numbered_from_the_fen(fen, typed):
+    """The moves line numbers moves as PGN does from the FEN's fullmove number and side to
+    move (python-chess's PGN movetext of the same moves is the reference)."""
+    out = play("\n".join(typed) + "\n", "--fen", fen, "--no-book")
+    shown = [line[len("moves: ") :] for line in out.splitlines() if line.startswith("moves: ")][-1]
+    board = chess.Board(fen)
+    replay = board.copy()
+    moves = [replay.push_san(t) for t in shown.split() if not t[0].isdigit()]
+    assert len(moves) == 2
+    game = chess.pgn.Game()
+    game.setup(board)
+    game.add_line(moves)
+    assert shown == str(game.mainline())

@@ -1,4 +1,4 @@
-"""Polyglot opening books: read, choose, build, and the ``kibitz book`` subcommand.
+"""Polyglot opening books: read, choose, build and edit (``kibitz book`` is the command).
 
 A Polyglot ``.bin`` book is a sorted array of 16-byte big-endian entries
 ``(key u64, move u16, weight u16, learn u32)``; ``key`` is the Polyglot Zobrist key of the
@@ -12,9 +12,10 @@ Reading follows the common practice of python-chess's ``chess.polyglot`` reader,
 list the same moves and weights: entries of weight 0 are skipped (the usual way to
 delete a move from a book) and moves illegal in the position are skipped.
 
-The built-in book (``data/book.bin``) is built from the opening repertoire
-``data/repertoire.txt`` by ``kibitz book build data/repertoire.txt -o data/book.bin``;
-tests/python/test_book.py checks that rebuilding gives the same bytes.
+The built-in book (``data/book.bin``) is the opening repertoire ``data/repertoire.txt``
+built with every ply of each line (``build_repertoire()``, or ``kibitz book build
+python/kibitz/book/data/repertoire.txt -o book.bin`` as docs/cli.md shows);
+tests/python/test_book.py checks that both give the shipped bytes.
 """
 
 from __future__ import annotations
@@ -312,6 +313,9 @@ class Game:
     moves: List[str]  # the main line, UCI (from a PGN file) or SAN (a repertoire line)
     result: str
     error: Optional[str] = None  # what is wrong with the game; its moves stop before it
+    # Whether the game is Chess960, as the PGN reader that replayed its moves decided from
+    # its Variant tag; None: decide from ``headers`` as kibitz.pgn does.
+    chess960: Optional[bool] = None
 
 
 _MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+")
@@ -344,14 +348,21 @@ def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ign
 
     try:
         for g in read_games(Path(path)):
-            yield Game(g.headers, g.moves, g.result or g.headers.get("Result", "*"), g.error)
+            yield Game(g.headers, g.moves, g.result or g.headers.get("Result", "*"), g.error, g.chess960)
     except (NotAPgnFile, IsADirectoryError) as e:
         raise BookError(f"not a PGN file: {str(path)!r}: {e}") from None
 
 
-def _start_board(headers: Dict[str, str]) -> Board:
-    fen = headers.get("FEN")
-    chess960 = "960" in headers.get("Variant", "")
+def _start_board(game: Game) -> Board:
+    """The game's start position: its FEN tag, as Chess960 when the reader found the game
+    to be Chess960 (else when its Variant tag names Chess960 by one of the names kibitz.pgn
+    knows, python-chess's: "Chess960", "Fischerandom", "Fischer Random", ...)."""
+    chess960 = game.chess960
+    if chess960 is None:
+        from kibitz.pgn import Headers
+
+        chess960 = Headers({"Variant": game.headers.get("Variant", "")}).is_chess960()
+    fen = game.headers.get("FEN")
     return Board(fen, chess960=chess960) if fen else Board(chess960=chess960)
 
 
@@ -387,22 +398,27 @@ class BuildStats:
 def build_from_games(
     games: Iterable[Game],
     *,
-    max_plies: int = DEFAULT_MAX_PLIES,
+    max_plies: Optional[int] = DEFAULT_MAX_PLIES,
     min_games: int = DEFAULT_MIN_GAMES,
     use_results: bool = True,
     stats: Optional[BuildStats] = None,
     errors: Optional[List[str]] = None,
 ) -> bytes:
-    """A Polyglot book from games: the first ``max_plies`` plies of each, a move kept when
-    at least ``min_games`` games played it in that position. With ``use_results`` a move
+    """A Polyglot book from games: the first ``max_plies`` plies of each (every ply when
+    None), a move kept when at least ``min_games`` games played it in that position. With ``use_results`` a move
     weighs 2 per win and 1 per draw of the side that played it (moves that only lost are
     dropped, as weight 0 means "deleted" to Polyglot readers); without, 1 per game.
-    Games with an illegal move are cut at that move (and reported in ``errors``)."""
+    Games with an illegal move are cut at that move (and reported in ``errors``).
+    ValueError when ``max_plies`` or ``min_games`` is below 1 (a negative ``max_plies``
+    would drop a game's last plies instead)."""
+    for name, value in (("max_plies", max_plies), ("min_games", min_games)):
+        if value is not None and value < 1:
+            raise BookError(f"{name} must be at least 1, not {value}")
     stats = stats if stats is not None else BuildStats()
     counts: Dict[Tuple[int, int], List[int]] = defaultdict(lambda: [0, 0])  # games, weight
     for gi, game in enumerate(games, 1):
         try:
-            board = _start_board(game.headers)
+            board = _start_board(game)
         except FenError as e:
             stats.skipped_games += 1
             if errors is not None:
@@ -432,7 +448,7 @@ def build_from_games(
             c = counts[(key, raw)]
             c[0] += 1
             c[1] += w
-        if game.error is not None and errors is not None and len(game.moves) < max_plies:
+        if game.error is not None and errors is not None and (max_plies is None or len(game.moves) < max_plies):
             errors.append(f"game {gi}: {game.error}")
     table: Dict[int, Dict[int, Tuple[int, int]]] = defaultdict(dict)
     for (key, raw), (ngames, weight) in counts.items():
@@ -457,7 +473,7 @@ def build_repertoire(path: Union[str, os.PathLike] = DEFAULT_REPERTOIRE) -> byte
     repertoire lines that play it in that position (so main lines are preferred)."""
     text = Path(path).read_text(encoding="utf-8")
     errors: List[str] = []
-    data = build_from_games(parse_repertoire(text), max_plies=10**6, use_results=False, errors=errors)
+    data = build_from_games(parse_repertoire(text), max_plies=None, use_results=False, errors=errors)
     if errors:
         raise BookError("repertoire has bad lines: " + "; ".join(errors))
     return data

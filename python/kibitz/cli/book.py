@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Iterable, List, Optional
 
-from kibitz._core import Board
 from kibitz.book import (
     DEFAULT_MAX_PLIES,
     DEFAULT_MIN_GAMES,
@@ -29,7 +28,7 @@ from kibitz.book import (
     read_regular_file,
     write_atomically,
 )
-from kibitz.cli.common import progress  # a tqdm bar on stderr when it is a terminal
+from kibitz.cli.common import int_at_least, playable_board, printable, progress
 from kibitz.cli.outputs import OutputError, check_distinct
 
 
@@ -49,13 +48,14 @@ def cmd_build(args: argparse.Namespace) -> int:
                 unit=" lines",
                 desc="book build",
             )
+            # A repertoire line is whole by choice: every ply of it, unless --max-plies says.
             data = build_from_games(
                 games, max_plies=args.max_plies, min_games=args.min_games, use_results=False, stats=stats, errors=errors
             )
         else:
             data = build_from_games(
                 progress(read_pgn_file(src), unit=" games", desc="book build"),
-                max_plies=args.max_plies,
+                max_plies=DEFAULT_MAX_PLIES if args.max_plies is None else args.max_plies,
                 min_games=args.min_games,
                 use_results=not args.no_results,
                 stats=stats,
@@ -80,20 +80,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def printable(text: str) -> str:
-    """``text`` with every character that is not printable (escape sequences, control
-    characters, line breaks) written as its Python escape, so text taken from an input file
-    cannot drive the terminal it is printed on."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
 def _open_book_arg(path: Optional[str]) -> Book:
     return Book.open(path) if path else Book.default()
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     try:
-        board = Board(" ".join(args.fen), chess960=args.chess960) if args.fen else Board(chess960=args.chess960)
+        board = playable_board(" ".join(args.fen) if args.fen else None, args.chess960, "a book position needs")
         for m in args.moves or []:
             push_move(board, m)
         book = _open_book_arg(args.book)
@@ -137,10 +130,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     b.add_argument("source", metavar="GAMES.pgn", help="PGN games, or a repertoire .txt (one line per line of play)")
     b.add_argument("-o", "--output", required=True, metavar="BOOK.bin")
     b.add_argument(
-        "--max-plies", type=int, default=DEFAULT_MAX_PLIES, help=f"plies per game (default {DEFAULT_MAX_PLIES})"
+        "--max-plies",
+        type=int_at_least(1, "--max-plies"),
+        default=None,
+        metavar="N",
+        help=f"plies read from each game (default {DEFAULT_MAX_PLIES}; every ply of a repertoire line)",
     )
     b.add_argument(
-        "--min-games", type=int, default=DEFAULT_MIN_GAMES, help="games a move needs to enter the book (default 1)"
+        "--min-games",
+        type=int_at_least(1, "--min-games"),
+        default=DEFAULT_MIN_GAMES,
+        metavar="N",
+        help=f"games that must play a move for it to enter the book (default {DEFAULT_MIN_GAMES})",
     )
     b.add_argument("--no-results", action="store_true", help="weight 1 per game instead of 2 per win + 1 per draw")
     b.add_argument("--repertoire", action="store_true", help="read SOURCE as a repertoire text file")

@@ -9,22 +9,14 @@ import sys
 import time
 from typing import Sequence
 
-from kibitz._bitboards import Status
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
-from kibitz.cli.common import PROGRESS_DEPTH, depth_from_args, print_perft, progress
+from kibitz.cli.common import PROGRESS_DEPTH, checked_root, depth_from_args, int_at_least, print_perft, progress
 from kibitz.variant import Board as VariantBoard
 from kibitz.variant import VariantError
 
 
 def _board_from_args(fen: str | None, moves: Sequence[str], chess960: bool = False) -> Board:
-    board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
-    if fen is not None and not board.is_valid():
-        # A FEN python-chess would clean up (castling rights without their rook, an
-        # impossible en-passant square) or cannot play: counting the moves of another
-        # position than the one written would mislead, so say what is wrong.
-        status = board.status()
-        hint = "; Chess960 castling needs --chess960" if status & Status.BAD_CASTLING_RIGHTS and not chess960 else ""
-        raise FenError(f"{fen!r} is not a valid position ({status!r}){hint}")
+    board = checked_root(fen, chess960, "perft needs")
     for m in moves:
         board.push_uci(m)
     return board
@@ -84,8 +76,19 @@ def variant_perft(args: argparse.Namespace, depth: int) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("perft", help="count the legal move tree of a position (perft / divide)")
-    p.add_argument("depth", type=int, nargs="?", metavar="DEPTH", help="plies to count")
+    p = sub.add_parser(
+        "perft",
+        help="count the legal move tree of a position (perft / divide)",
+        description="Count the leaves of the legal move tree of a position to DEPTH plies (perft), "
+        "and with --divide the count below each legal move, as Stockfish's 'go perft' prints them.",
+    )
+    p.add_argument(
+        "depth",
+        type=int_at_least(0, "depth"),
+        nargs="?",
+        metavar="DEPTH",
+        help=f"plies to count, 0..{MAX_DEPTH} (required, no default; it may also follow --moves)",
+    )
     p.add_argument("--fen", default=None, help="position (default: the start position)")
     p.add_argument("--moves", nargs="*", metavar="M", help="UCI moves to play from the position first")
     p.add_argument("--divide", action="store_true", help="print the count below each legal move")

@@ -10,8 +10,8 @@ import sys
 import time
 from typing import Union
 
-from kibitz._core import STARTING_FEN, Board, FenError, IllegalMoveError, InvalidMoveError
-from kibitz.cli.common import depth_from_args, float_in
+from kibitz._core import FenError, IllegalMoveError, InvalidMoveError
+from kibitz.cli.common import checked_root, depth_from_args, float_in, int_at_least
 from kibitz.perftdiff import (
     DEFAULT_TIMEOUT,
     HANDSHAKE_TIMEOUT,
@@ -41,7 +41,13 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
             "1 difference found, 2 error."
         ),
     )
-    p.add_argument("depth", type=int, nargs="?", metavar="DEPTH", help="plies to compare (at least 1)")
+    p.add_argument(
+        "depth",
+        type=int_at_least(1, "depth"),
+        nargs="?",
+        metavar="DEPTH",
+        help=f"plies to compare, 1..{MAX_DEPTH} (required, no default; it may also follow --moves)",
+    )
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument(
         "--engine", metavar='"COMMAND ..."', help="a UCI engine that implements 'go perft N' (e.g. stockfish)"
@@ -78,7 +84,7 @@ def cmd_perft_diff(args: argparse.Namespace) -> int:
     if args.variant is not None:  # the table-driven generator for chess variants
         return variant_perft_diff(args, depth)
     try:
-        Board(args.fen or STARTING_FEN, chess960=args.chess960)  # check the root before starting anything
+        checked_root(args.fen, args.chess960, "perft-diff needs")  # check the root before starting anything
         engine: Union[UciEngine, ScriptEngine]
         if args.engine is not None:
             engine = UciEngine(

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Any, Dict, Iterable, List, Optional, TextIO
 
 import kibitz
 from kibitz.uci import strength
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from kibitz.book import Book, BookError
+from kibitz.cli.common import playable_board
 from kibitz.uci.options import ELO_MAX, ELO_MIN
 
 AmbiguousMoveError = getattr(kibitz, "AmbiguousMoveError", ValueError)
@@ -37,6 +38,7 @@ UNICODE_PIECES = {
     "n": "\u265e",
     "p": "\u265f",
 }
+EMPTY_SQUARE = "\u00b7"  # a middle dot, for the figurine board's empty squares
 
 HELP = """Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).
 Commands: undo (take back your last move), moves (list the legal moves), flip (turn the
@@ -59,10 +61,23 @@ def draw_board(board: Board, white_bottom: bool = True, unicode: bool = False) -
         cells = []
         for f in files:
             p = grid[r][f]
-            cells.append(UNICODE_PIECES.get(p, "\u00b7") if unicode else p)
+            cells.append(UNICODE_PIECES.get(p, EMPTY_SQUARE) if unicode else p)
         lines.append(f" {8 - r}  " + " ".join(cells))
     lines.append("    " + " ".join("abcdefgh"[f] for f in files))
     return "\n".join(lines)
+
+
+def can_show(out: TextIO, texts: Iterable[str]) -> bool:
+    """Whether ``out``'s encoding can write every one of ``texts`` (a cp1252 or cp437
+    console cannot write the chess figurines); True when the stream names no encoding."""
+    encoding = getattr(out, "encoding", None)
+    if not encoding:
+        return True
+    try:
+        "".join(texts).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def insufficient_material(board: Board) -> bool:
@@ -132,13 +147,23 @@ def parse_move(board: Board, text: str) -> str:
 class Game:
     def __init__(self, args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> None:
         self.out, self.inp = out, inp
-        self.board = Board(args.fen) if args.fen else Board()
+        self.board = playable_board(args.fen, False, "a game needs")
+        # The ply number of the start position (0: White's first move), so that moves are
+        # numbered from the FEN's fullmove number and side to move ("12... Kg8 13. Ra8#").
+        self.first_ply = 2 * (self.board.fullmove_number - 1) + (0 if self.board.turn else 1)
         color = args.color
         if color == "random":
             color = random.choice(["white", "black"])
         self.human_white = color == "white"
         self.white_bottom = self.human_white
-        self.unicode = args.unicode
+        self.unicode = args.unicode and can_show(out, [*UNICODE_PIECES.values(), EMPTY_SQUARE])
+        if args.unicode and not self.unicode:
+            print(
+                f"kibitz play: this console's encoding ({getattr(out, 'encoding', None)}) cannot show the "
+                "Unicode pieces, so they are drawn as letters; set PYTHONIOENCODING=utf-8 "
+                "(or use a UTF-8 terminal) for figurines",
+                file=sys.stderr,
+            )
         self.level = strength.level_for(args.level) if args.level is not None else None
         self.movetime_ms = int(args.time * 1000)
         self.depth = args.depth
@@ -166,11 +191,15 @@ class Game:
             self.say("check!")
 
     def _movetext(self, sans: List[str], offset: int) -> str:
+        """The moves ``sans`` (the game's from its ``offset``-th) numbered as PGN numbers
+        them: "12." before White's, "12..." before a first move that is Black's."""
         parts = []
-        # Ply numbering from the start position of the game (fullmove of the first ply).
-        for i, san in enumerate(sans, offset):
-            if i % 2 == 0:
-                parts.append(f"{i // 2 + 1}.")
+        for i, san in enumerate(sans):
+            ply = self.first_ply + offset + i
+            if ply % 2 == 0:
+                parts.append(f"{ply // 2 + 1}.")
+            elif i == 0:
+                parts.append(f"{ply // 2 + 1}...")
             parts.append(san)
         return " ".join(parts)
 
@@ -290,7 +319,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     try:
         game = Game(args)
-    except FenError as e:
+    except (FenError, InvalidPositionError) as e:
         print(f"kibitz play: bad --fen: {e}", file=sys.stderr)
         return 2
     try:

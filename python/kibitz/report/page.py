@@ -157,7 +157,8 @@ def render(summary: Summary, games: list[dict[str, Any]], title: str) -> str:
         f"<h1>{_e(title)}</h1>"
         f'<p class="muted">{summary.games} games ({summary.analysed} analysed), {players} players. '
         "Figures by kibitz analyse: accuracy and judgements as lichess computes them. Click a game in the "
-        "table to open it; in a game, click the graph or a move, or use the arrow keys.</p>"
+        "table to open it: the arrow keys then step through its moves. In a game, click the graph (hover "
+        "over it for each move's evaluation), a move or a mistake.</p>"
         f"<h2>Results</h2>{_results(summary)}"
         f"<h2>Players</h2>{_players_table(summary)}"
         f"<h2>Openings</h2>{_openings_table(summary)}"

@@ -464,7 +464,11 @@
     view.bar.setAttribute("data-white", white.toFixed(1));
     view.bar.setAttribute("data-score", scoreText(sc));
     view.bar.title = "White's win chance " + white.toFixed(0) + "% (" + scoreText(sc) + ")";
+    // The score at the end of the side ahead, as on lichess: on White's share or on Black's.
+    var whiteAhead = white >= 50;
     view.barText.textContent = scoreText(sc);
+    view.barText.className = "evalbar-text " + (whiteAhead ? "on-white" : "on-black") +
+      (whiteAhead !== view.flipped ? " at-bottom" : " at-top");
     view.info.textContent = (ply === 0 ? "Start" : "After " + moveLabel(g, ply)) + " · " + scoreText(sc) +
       " · White's win chance " + white.toFixed(0) + "%" +
       (view.best[ply] ? " · green arrow: the engine's better move" : "");

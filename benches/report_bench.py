@@ -152,6 +152,14 @@ def screenshots(out: Path) -> None:
                 "document.querySelector('#game-rows tr').click(); window.scrollBy(0, -10)"
             )
             time.sleep(0.5)
+            # The pointer on the graph, a third of the way in: its tooltip shows.
+            from selenium.webdriver.common.action_chains import ActionChains
+            from selenium.webdriver.common.by import By
+
+            number = d.find_element(By.CSS_SELECTOR, "#game-rows tr td").text
+            plot = d.find_element(By.CSS_SELECTOR, f"#game-{number} svg.graph .graph-bg")
+            ActionChains(d).move_to_element_with_offset(plot, -plot.size["width"] // 6, 0).perform()
+            time.sleep(0.2)
             d.save_screenshot(str(out / "report-game.png"))
         finally:
             d.quit()

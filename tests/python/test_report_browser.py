@@ -565,6 +565,11 @@ def test_eval_bar_follows_the_board(driver: Any, report: tuple[Path, list[dict[s
             signs.add(cp > 0)
         # White's share grows from White's side of the board: the bottom.
         assert abs((fill.location["y"] + fill.size["height"]) - (bar.location["y"] + bar.size["height"])) <= 2
+        # The score is written at the end of the side ahead.
+        label = bar.find_element(By.CSS_SELECTOR, ".evalbar-text")
+        assert label.text == score_text(pos["score"], pos["fen"])
+        middle = label.location["y"] + label.size["height"] / 2 - bar.location["y"]
+        assert (middle > bar.size["height"] / 2) == (win >= 50)
         ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
     assert signs == {True, False}
     # Flipped, White's side is the top.

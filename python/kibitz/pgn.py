@@ -1571,6 +1571,18 @@ def _skip_movetext(line: str, readline: Callable[[], str]) -> None:
 # sends the line to the general tokenizer.
 _RESULTS = frozenset(("*", "1-0", "0-1", "1/2-1/2"))
 
+# A lone surrogate (text from a file opened with errors="surrogateescape") cannot be handed to
+# the core, which takes only text that encodes to UTF-8: a line with one is read by the Python
+# tokenizer, as python-chess reads it. _NOT_PLAIN stands in for such a line where the core
+# reads lines itself (read_plain_movetext): it is no plain line, so the core hands it back.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_PLAIN = "\x00\n"
+
+
+def _core_safe(line: str) -> bool:
+    """Whether the core can take ``line`` (no lone surrogate in it)."""
+    return line.isascii() or _SURROGATE.search(line) is None
+
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
     cls = type(visitor)
@@ -1602,6 +1614,16 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
         )
     )
     move_callback = visit_move if cls.visit_move is not BaseVisitor.visit_move else None
+
+    held: list[str] = []  # the line _NOT_PLAIN stands in for
+
+    def core_readline() -> str:
+        """readline for the core: a line it cannot take comes as _NOT_PLAIN (held back)."""
+        line = readline()
+        if line.isascii() or _SURROGATE.search(line) is None:
+            return line
+        held.append(line)
+        return _NOT_PLAIN
 
     boards = [board]
     depths = [0]  # moves on each board's stack
@@ -1658,15 +1680,19 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             # board: its SAN come back as Moves; a SAN that does not read comes back as text,
             # last, and is parsed here on the real board for python-chess's error.
             plain: Optional[list[Any]]
-            if moves_only or builder is not None:
+            if not _core_safe(line):
+                plain = None  # the general tokenizer below reads it
+            elif moves_only or builder is not None:
                 if builder is None:
                     line, skip_depth, done = read_plain_movetext(
-                        line, readline, boards, depths, skip_depth, move_callback, play_san
+                        line, core_readline, boards, depths, skip_depth, move_callback, play_san
                     )
                 else:
                     line, skip_depth, done = read_plain_movetext(
-                        line, readline, boards, depths, skip_depth, None, push_san_or_error, builder, ChildNode
+                        line, core_readline, boards, depths, skip_depth, None, push_san_or_error, builder, ChildNode
                     )
+                if held:
+                    line = held.pop()
                 if done:
                     return
                 plain = None  # a line it could not read: the general tokenizer below reads it

@@ -956,3 +956,78 @@ def test_database_games_read_the_same() -> None:
                                          min_size=1, max_size=8))  # fmt: skip
 def test_moves_only_visitors_on_mutated_text(seed: int, edits: list[tuple[float, int, str]]) -> None:
     assert_same_moves(mutated_corpus(seed, edits))
+
+
+# Bytes that are no UTF-8 (\xe9, \xff) in comments, tags and a line comment: a file opened
+# with errors="surrogateescape" turns them into lone surrogates. The first movetext line has
+# one, a later plain line too (the core reads such runs of lines itself), a comment runs over
+# two lines, and one is inside a variation.
+SURROGATE_PGN = (
+    b'[Event "caf\xe9"]\n[White "x"]\n\n'
+    b"1. e4 {caf\xe9 bad} e5 2. Nf3 Nc6\n"
+    b"3. Bb5 {multi\nline \xff comment} a6 ( 3... Nf6 {in \xe9 variation} 4. O-O ) 4. Ba4\n"
+    b"4... Nf6 5. O-O ; line \xe9 comment\n"
+    b"5... Be7 1-0\n\n"
+    b'[Event "b"]\n\n1. d4 {\xff} d5 2. c4 0-1\n\n'
+    b'[Event "c"]\n\n1. c4 *\n'
+)
+
+
+class _MovesOnly(chess.pgn.BaseVisitor[list[str]]):
+    """Looks only at moves (kibitz reads its lines in the core)."""
+
+    def begin_game(self) -> None:
+        self.moves: list[str] = []
+
+    def visit_move(self, board: Any, move: Any) -> None:
+        self.moves.append(move.uci())
+
+    def result(self) -> list[str]:
+        return self.moves
+
+
+class _Recorder(chess.pgn.BaseVisitor[list[Any]]):
+    """Every callback, with a SAN hook (kibitz tokenizes each line in the core)."""
+
+    def begin_game(self) -> None:
+        self.calls: list[Any] = []
+
+    def begin_parse_san(self, board: Any, san: str) -> None:
+        self.calls.append(("san", san))
+
+    def visit_comment(self, comment: str) -> None:
+        self.calls.append(("comment", comment))
+
+    def visit_move(self, board: Any, move: Any) -> None:
+        self.calls.append(("move", move.uci()))
+
+    def result(self) -> list[Any]:
+        return self.calls
+
+
+def _kibitz_visitor(cls: type) -> type:
+    """The same visitor over kibitz.pgn's BaseVisitor."""
+    return type(cls.__name__, (kpgn.BaseVisitor,), dict(vars(cls)))
+
+
+@pytest.mark.parametrize("visitor", [None, _MovesOnly, _Recorder])
+def test_lone_surrogates_read_as_python_chess_reads_them(tmp_path: Path, visitor: Optional[type]) -> None:
+    path = tmp_path / "surrogates.pgn"
+    path.write_bytes(SURROGATE_PGN)
+    with open(path, errors="surrogateescape") as a, open(path, errors="surrogateescape") as b:
+        for _ in range(4):
+            if visitor is None:
+                ours, theirs = kpgn.read_game(a), chess.pgn.read_game(b)
+                assert_same_game(ours, theirs)
+                if theirs is not None:
+                    assert ours is not None and str(ours) == str(theirs)
+            else:
+                assert kpgn.read_game(a, Visitor=_kibitz_visitor(visitor)) == chess.pgn.read_game(b, Visitor=visitor)
+            assert a.tell() == b.tell()
+    with open(path, errors="surrogateescape") as a, open(path, errors="surrogateescape") as b:
+        for _ in range(4):
+            ours_h, theirs_h = kpgn.read_headers(a), chess.pgn.read_headers(b)
+            assert (ours_h is None) == (theirs_h is None)
+            if ours_h is not None and theirs_h is not None:
+                assert list(ours_h.items()) == list(theirs_h.items())
+            assert a.tell() == b.tell()

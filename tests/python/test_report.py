@@ -426,3 +426,87 @@ def test_cli_report_may_not_replace_its_records_by_any_path(
         err = capsys.readouterr().err
         assert "refusing" in err and len(err.strip().splitlines()) == 1
         assert records.read_bytes() == jsonl.read_bytes()
+
+
+def run_report(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kibitz", "report", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    for word in words:
+        assert word in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+def test_cli_report_refuses_a_device(tmp_path: Path) -> None:
+    assert_one_line_error(run_report("/dev/zero", "-o", str(tmp_path / "x.html")), "not a regular file")
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_cli_report_refuses_an_endless_line_from_a_pipe(tmp_path: Path) -> None:
+    from kibitz.report import MAX_RECORD_BYTES
+
+    fifo = tmp_path / "records.jsonl"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kibitz", "report", str(fifo), "-o", str(tmp_path / "x.html")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    chunk = b"0" * (1 << 20)
+    written = 0
+    try:
+        with open(fifo, "wb") as pipe:
+            # Twice the limit without a line break, unless the reader gives up first.
+            while written < 2 * MAX_RECORD_BYTES:
+                pipe.write(chunk)
+                written += len(chunk)
+    except BrokenPipeError:
+        pass
+    err = proc.communicate(timeout=60)[1]
+    assert written < 2 * MAX_RECORD_BYTES  # it stopped reading
+    assert_one_line_error(subprocess.CompletedProcess(proc.args, proc.returncode, "", err), "line 1", "longer than")
+    assert not (tmp_path / "x.html").exists()
+
+
+NOT_KIBITZ_RECORDS = {
+    "NaN": '{"game": 1, "status": "ok", "white": {"accuracy": NaN}}',
+    "infinity": '{"game": 1, "status": "ok", "positions": [{"fen": "x", "move": {"win_loss": 1e999}}]}',
+    "positions not a list": '{"game": 1, "status": "ok", "positions": 5}',
+    "headers not an object": '{"game": 1, "status": "ok", "headers": ["White"]}',
+    "a side's figure a string": '{"game": 1, "status": "ok", "white": {"accuracy": "high"}}',
+    "a side not an object": '{"game": 1, "status": "ok", "black": [1, 2]}',
+    "a score not a number": '{"game": 1, "status": "ok", "positions": [{"fen": "x", "score": {"cp": "ten"}}]}',
+    "a lone surrogate": '{"game": 1, "status": "ok", "headers": {"White": "\\udc80"}}',
+}
+
+
+@pytest.mark.parametrize("line", NOT_KIBITZ_RECORDS.values(), ids=NOT_KIBITZ_RECORDS.keys())
+def test_cli_report_on_json_that_is_not_a_record_is_a_one_line_error(tmp_path: Path, line: str) -> None:
+    records = tmp_path / "r.jsonl"
+    good = '{"game": 1, "status": "error", "error": "x", "headers": {}}'
+    records.write_text(good + "\n" + line.replace('"game": 1', '"game": 2') + "\n", encoding="utf-8")
+    err = assert_one_line_error(run_report(str(records), "-o", str(tmp_path / "x.html")), "kibitz analyse")
+    assert "line 2" in err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_report_on_one_line_that_is_not_json_fails(tmp_path: Path) -> None:
+    records = tmp_path / "r.jsonl"
+    records.write_text("this is not a record")  # no final newline: not a torn record either
+    assert_one_line_error(run_report(str(records), "-o", str(tmp_path / "x.html")), "line 1", "not JSON")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_report_on_a_pgn_says_to_analyse_it_first(tmp_path: Path) -> None:
+    pgn = tmp_path / "club.pgn"
+    pgn.write_text(GAMES_PGN, encoding="utf-8")
+    err = assert_one_line_error(run_report(str(pgn)))
+    assert f"run `kibitz analyse {pgn} -o {tmp_path / 'club.jsonl'}` first" in err
+    assert not (tmp_path / "club.html").exists()

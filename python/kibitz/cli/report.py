@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -26,8 +27,20 @@ def default_title(path: str) -> str:
     return name or "kibitz analysis report"
 
 
+def expected_records(records: str) -> str:
+    """What ``kibitz report`` wants, said after an error in RECORDS; for a PGN file, the
+    command that makes the records from it."""
+    if os.path.basename(records).lower().endswith((".pgn", ".pgn.gz", ".pgn.zst")):
+        jsonl = os.path.join(os.path.dirname(records), default_title(records) + ".jsonl")
+        return (
+            "expected the JSON lines that `kibitz analyse` writes; run"
+            f" `kibitz analyse {shlex.quote(records)} -o {shlex.quote(jsonl)}` first"
+        )
+    return "expected the JSON lines that `kibitz analyse -o` writes"
+
+
 def run(args: argparse.Namespace) -> int:
-    from kibitz.report import RecordError, ReportBuilder, read_records
+    from kibitz.report import RecordError, ReportBuilder
 
     output = args.output or default_output(args.records)
     try:
@@ -38,10 +51,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     builder = ReportBuilder(args.title or default_title(args.records))
     try:
-        for record in read_records(args.records):
-            builder.add(record)
+        builder.read(args.records)
     except RecordError as e:
-        print(f"kibitz report: {e}", file=sys.stderr)
+        print(f"kibitz report: {e}; {expected_records(args.records)}", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"kibitz report: cannot read {args.records}: {e.strerror or e}", file=sys.stderr)
@@ -50,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
         n = builder.write(output)
     except OSError as e:
         print(f"kibitz report: cannot write {output}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except (ValueError, OverflowError) as e:  # figures the checks of each record let through
+        print(f"kibitz report: the records cannot be drawn ({e}); {expected_records(args.records)}", file=sys.stderr)
         return 2
     print(f"kibitz report: {n} games -> {output}", file=sys.stderr)
     return 0

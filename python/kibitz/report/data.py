@@ -26,8 +26,24 @@ SHOWN_TAGS = frozenset(
 WHITE_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
+# The largest magnitude a figure of a record may have: far beyond any real one (accuracy
+# is 0..100, an ACPL or centipawn loss at most 1000, a loss of win chance 0..1), and small
+# enough that sums over any collection stay finite.
+MAX_FIGURE = 1e9
+
+
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def _figure(value: Any, what: str) -> float:
+    """A record's number, checked: TypeError for anything but a number, ValueError for one
+    out of all proportion (``MAX_FIGURE``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{what} is {type(value).__name__}, not a number")
+    if not abs(value) <= MAX_FIGURE:
+        raise ValueError(f"{what} is {value!r}, out of all proportion")
+    return float(value)
 
 
 def compact_score(score: Any, fen: str) -> Any:
@@ -105,7 +121,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         san.append(_text(move.get("san")))
         judgement = move.get("judgement")
         marks.append(JUDGEMENT_LETTERS.get(judgement or "", "."))
-        loss = float(move.get("win_loss") or 0.0)
+        loss = _figure(move.get("win_loss") or 0.0, "a move's win_loss")
         if loss > largest[0]:
             largest = (loss, ply)
         if judgement in JUDGEMENT_LETTERS:
@@ -133,6 +149,33 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class SideFigures:
+    """One side's figures of one game, read from its record (``white`` / ``black``)."""
+
+    accuracy: Optional[float]
+    acpl: Optional[float]
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+    @classmethod
+    def of(cls, side: Any) -> "SideFigures":
+        """TypeError or ValueError when ``side`` is not a dict of numbers."""
+        side = side or {}
+        if not isinstance(side, dict):
+            raise TypeError(f"a side's figures are a JSON object, not {type(side).__name__}")
+
+        def number(key: str) -> Optional[float]:
+            value = side.get(key)
+            return None if value is None else _figure(value, f"a side's {key}")
+
+        def count(key: str) -> int:
+            return int(_figure(side.get(key) or 0, f"a side's {key}"))
+
+        return cls(number("accuracy"), number("acpl"), count("inaccuracies"), count("mistakes"), count("blunders"))
+
+
 @dataclass
 class Tally:
     """One player's figures over some games (all, as White, or as Black)."""
@@ -146,18 +189,18 @@ class Tally:
     mistakes: int = 0
     blunders: int = 0
 
-    def add(self, side: dict[str, Any], points: Optional[float]) -> None:
+    def add(self, side: "SideFigures", points: Optional[float]) -> None:
         self.games += 1
         if points is not None:
             self.decided += 1
             self.points += points
-        if side.get("accuracy") is not None:
-            self.accuracy.append(float(side["accuracy"]))
-        if side.get("acpl") is not None:
-            self.acpl.append(float(side["acpl"]))
-        self.inaccuracies += int(side.get("inaccuracies") or 0)
-        self.mistakes += int(side.get("mistakes") or 0)
-        self.blunders += int(side.get("blunders") or 0)
+        if side.accuracy is not None:
+            self.accuracy.append(side.accuracy)
+        if side.acpl is not None:
+            self.acpl.append(side.acpl)
+        self.inaccuracies += side.inaccuracies
+        self.mistakes += side.mistakes
+        self.blunders += side.blunders
 
     def row(self) -> dict[str, Any]:
         """The figures the table shows; means are None where there is nothing to average."""
@@ -191,22 +234,30 @@ class Summary:
     analysed: int = 0
 
     def add(self, record: dict[str, Any], opening: Optional[list[str]]) -> None:
-        self.games += 1
+        """Counts one record; TypeError or ValueError (and nothing counted) when its fields
+        are not what ``kibitz analyse`` writes."""
         if record.get("status") != "ok":
+            self.games += 1
             self.results["not analysed"] = self.results.get("not analysed", 0) + 1
             return
-        self.analysed += 1
         headers = record.get("headers") or {}
+        if not isinstance(headers, dict):
+            raise TypeError(f"the headers are a JSON object, not {type(headers).__name__}")
         result = _text(record.get("result") or headers.get("Result") or "*")
-        self.results[result] = self.results.get(result, 0) + 1
         white_points = WHITE_POINTS.get(result)
-        for colour, key in (("white", "White"), ("black", "Black")):
-            player = _text(headers.get(key)).strip() or "?"
+        # Everything is read before anything is counted.
+        sides = [
+            (colour, _text(headers.get(key)).strip() or "?", SideFigures.of(record.get(colour)))
+            for colour, key in (("white", "White"), ("black", "Black"))
+        ]
+        self.games += 1
+        self.analysed += 1
+        self.results[result] = self.results.get(result, 0) + 1
+        for colour, player, figures in sides:
             tallies = self.players.setdefault(player, {"all": Tally(), "white": Tally(), "black": Tally()})
-            side = record.get(colour) or {}
             points = None if white_points is None else (white_points if colour == "white" else 1 - white_points)
-            tallies["all"].add(side, points)
-            tallies[colour].add(side, points)
+            tallies["all"].add(figures, points)
+            tallies[colour].add(figures, points)
         if opening:
             stats = self.openings.setdefault((opening[0], opening[1]), [0, 0.0, 0])
             stats[0] += 1

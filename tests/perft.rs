@@ -1,7 +1,8 @@
 //! Perft of the standard test positions against the published counts
 //! (<https://www.chessprogramming.org/Perft_Results>), plus the invariant checker and exact
-//! restoration walked over every node of shallower trees. Run with `cargo test --release`:
-//! the deep counts total about 3.6 * 10^8 nodes.
+//! restoration walked over every node of shallower trees. Run optimised, `cargo test
+//! --profile quick` (as scripts/test does) or `--release`: the deep counts total about
+//! 3.6 * 10^8 nodes.
 
 use kibitz::{divide, perft, perft_full, Board};
 

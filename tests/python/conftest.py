@@ -1,7 +1,9 @@
 """Shared pytest configuration: the ``--runslow`` switch for the ``slow`` marker.
 
 Slow tests (full perft depths, deep tricky positions) are skipped unless ``--runslow``
-is given. The ``slow`` marker itself is registered in ``pyproject.toml``.
+is given; the release-file tests (``packaging``: they build the wheel and the sdist) unless
+``--runpackaging`` is (CI runs them after the test command). The markers are registered in
+``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -16,18 +18,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="also run tests marked slow (deep perft suites)",
     )
+    parser.addoption(
+        "--runpackaging",
+        action="store_true",
+        default=False,
+        help="also run tests marked packaging (build the release wheel and sdist with scripts/build-wheels)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     # Registered in pyproject.toml too; repeating it keeps --strict-markers happy when
     # the tests run from another rootdir.
     config.addinivalue_line("markers", "slow: deep suites, run only with --runslow")
+    config.addinivalue_line("markers", "packaging: builds the release files, run only with --runpackaging")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--runslow"):
-        return
     skip_slow = pytest.mark.skip(reason="slow: needs --runslow")
+    skip_packaging = pytest.mark.skip(reason="packaging: needs --runpackaging")
     for item in items:
-        if "slow" in item.keywords:
+        if "slow" in item.keywords and not config.getoption("--runslow"):
             item.add_marker(skip_slow)
+        if "packaging" in item.keywords and not config.getoption("--runpackaging"):
+            item.add_marker(skip_packaging)

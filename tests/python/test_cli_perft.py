@@ -8,6 +8,9 @@ them and calling every ``test_*`` function they define.
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import os
 import re
 import shlex
@@ -219,7 +222,17 @@ def test_readme_has_tested_examples_for_each_tool() -> None:
     commands = " ".join(c for _, c, _ in CONSOLE_EXAMPLES)
     assert "perft" in commands and "--divide" in commands and "perft-diff --engine" in commands
     assert "perft-diff --script" in commands
-    assert any("kibitz.testing" in code for _, code in readme_blocks("python"))
+    # The fuzzing helpers are a pytest example, so they live in docs/perft.md (tested by
+    # test_docs.py); the README points there.
+    assert "kibitz.testing" in README.read_text() and "kibitz.testing" in (ROOT / "docs" / "perft.md").read_text()
+
+
+def test_readme_examples_can_be_pasted() -> None:
+    # Pasted into a Python prompt, a test function defines itself and runs nothing: the
+    # README's examples are plain code whose printed lines it states.
+    for lineno, code in readme_blocks("python"):
+        assert not re.search(r"^\s*def test_", code, re.M), f"README.md:{lineno}: a test function in an example"
+        assert "# -> " in code, f"README.md:{lineno}: an example states what it prints (# -> ...)"
 
 
 PYTHON_EXAMPLES = readme_blocks("python")
@@ -227,8 +240,10 @@ PYTHON_EXAMPLES = readme_blocks("python")
 
 @pytest.mark.parametrize("lineno, code", PYTHON_EXAMPLES, ids=[f"README.md:{n}" for n, _ in PYTHON_EXAMPLES])
 def test_readme_python_example(lineno: int, code: str) -> None:
+    # Each `# -> TEXT` comment states a line the example prints, in order.
+    expected = [m.group(1).rstrip() for m in re.finditer(r"# -> (.*)$", code, re.M)]
     namespace: dict[str, object] = {"__name__": f"readme_line_{lineno}"}
-    exec(compile(code, f"README.md:{lineno}", "exec"), namespace)
-    tests = [f for name, f in namespace.items() if name.startswith("test_") and callable(f)]
-    for test in tests:
-        test()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, f"README.md:{lineno}", "exec"), namespace)
+    assert out.getvalue().splitlines() == expected, f"README.md:{lineno}"

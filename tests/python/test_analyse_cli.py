@@ -454,3 +454,95 @@ def test_the_annotated_pgn_ends_each_game_with_a_result_token(tmp_path):
     # own token, else the tag's when that is a token, else "*".
     movetexts = [part.rsplit("]\n\n", 1)[1].split() for part in text.strip().split("\n\n[")]
     assert [m[-1] for m in movetexts] == ["*", "*", "1/2-1/2", "0-1"]
+
+
+# ---------------------------------------------------------------------------- --resume
+
+
+def first_games(count: int) -> bytes:
+    """The first ``count`` games of the test collection."""
+    text = GAMES.decode()
+    return text[: text.index(f'[Event "test {count + 1}"]')].encode()
+
+
+def test_records_carry_the_limits_they_were_made_with(tmp_path):
+    bad = b'[Event "bad"]\n\n1. e4 e5 2. Ke3 *\n'
+    src = tmp_path / "g.pgn"
+    for games, options, expected in (
+        # The documented defaults (100,000 nodes, 16 MB); a bad game alone has nothing to search.
+        (bad, [], {"nodes": 100_000, "multipv": 1, "hash_mb": 16, "syzygy": False}),
+        (first_games(2) + bad, ["--nodes", "300", "--multipv", "2", "--hash", "8"], {"nodes": 300, "multipv": 2}),
+        (first_games(2) + bad, ["--depth", "2"], {"depth": 2, "hash_mb": 16}),
+        (first_games(2) + bad, ["--movetime", "5"], {"movetime_ms": 5.0}),
+    ):
+        src.write_bytes(games)
+        p = kibitz("analyse", str(src), "--workers", "1", *options)
+        records = [json.loads(line) for line in p.stdout.splitlines()]
+        assert records and p.returncode == 1, p.stderr.decode()
+        for record in records:  # the bad game's record too
+            assert {k: record["limits"][k] for k in expected} == expected
+            assert set(record["limits"]) - {"nodes", "depth", "movetime_ms"} == {"multipv", "hash_mb", "syzygy"}
+
+
+@pytest.fixture
+def interrupted(tmp_path):
+    """Six games analysed at --nodes 200, and a copy of the records cut after three."""
+    src = tmp_path / "g.pgn"
+    src.write_bytes(first_games(6))
+    full = tmp_path / "full.jsonl"
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(full))
+    assert p.returncode == 0, p.stderr.decode()
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(b"".join(full.read_bytes().splitlines(keepends=True)[:3]))
+    return src, full, part
+
+
+@pytest.mark.parametrize(
+    "other", [["--nodes", "300"], ["--depth", "3"], ["--multipv", "2"], ["--hash", "8"], ["--movetime", "20"]]
+)
+def test_resume_with_other_limits_is_refused(interrupted, other):
+    src, _, part = interrupted
+    kept = part.read_bytes()
+    budget = [] if {"--depth", "--movetime"} & set(other) else ["--nodes", NODES]
+    p = kibitz("analyse", str(src), *budget, *other, "--workers", "1", "-o", str(part), "--resume")
+    err = assert_one_line_error(p, "--nodes 200", "same limits")
+    assert " ".join(other) in err
+    assert part.read_bytes() == kept
+
+
+def test_resume_with_the_same_limits_finishes_the_run(interrupted):
+    src, full, part = interrupted
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(part), "--resume")
+    assert p.returncode == 0, p.stderr.decode()
+    assert part.read_bytes() == full.read_bytes()
+
+
+def test_resume_of_records_without_limits_is_refused(interrupted):
+    src, _, part = interrupted
+    old = b"".join(
+        json.dumps({k: v for k, v in json.loads(line).items() if k != "limits"}).encode() + b"\n"
+        for line in part.read_bytes().splitlines()
+    )
+    part.write_bytes(old)
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(part), "--resume")
+    assert_one_line_error(p, "limits", "new output")
+    assert part.read_bytes() == old
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        (b"3. Bb5 a6", b"3. Bc4 a6"),  # a move of game 1 (the first kept record), its tags unchanged
+        (b'[Event "test 2"]', b'[Event "test 2, edited"]'),  # the tags of game 2
+        (b'[Event "test 2"]\n[Result', b'[Event "test 2"]\n[Annotator "x"]\n[Result'),  # a tag added
+    ],
+)
+def test_resume_after_an_earlier_game_was_edited_is_refused(interrupted, edit):
+    src, _, part = interrupted
+    kept = part.read_bytes()
+    text = src.read_bytes()
+    assert text.count(edit[0]) == 1
+    src.write_bytes(text.replace(edit[0], edit[1]))
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(part), "--resume")
+    assert_one_line_error(p, "does not continue")
+    assert part.read_bytes() == kept

@@ -510,3 +510,12 @@ def test_cli_report_on_a_pgn_says_to_analyse_it_first(tmp_path: Path) -> None:
     err = assert_one_line_error(run_report(str(pgn)))
     assert f"run `kibitz analyse {pgn} -o {tmp_path / 'club.jsonl'}` first" in err
     assert not (tmp_path / "club.html").exists()
+
+
+def test_records_of_older_versions_without_limits_make_the_same_page(
+    analysed: tuple[Path, list[dict[str, Any]]],
+) -> None:
+    _, records = analysed
+    assert all("limits" in r for r in records)
+    older = [{k: v for k, v in r.items() if k != "limits"} for r in records]
+    assert build_report(older, title="t") == build_report(records, title="t")

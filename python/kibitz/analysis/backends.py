@@ -127,7 +127,7 @@ def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[s
                 if game is None:
                     exhausted = True
                 elif game.error is not None:
-                    pending.append(error_record(game))  # nothing to search
+                    pending.append(error_record(game, limits))  # nothing to search
                 else:
                     pending.append(executor.submit(_analyse_in_worker, game))
             if not pending:

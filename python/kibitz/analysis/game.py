@@ -66,6 +66,19 @@ class Limits:
             raise ValueError(f"no Syzygy table files (.rtbw/.rtbz) in {self.syzygy!r}")
         engine.search(Board(_MATED_FEN), **self.search_kwargs())
 
+    def record(self) -> dict[str, Any]:
+        """The limits as each record carries them (``"limits"``), so that ``--resume`` can
+        refuse to continue a run with other ones: the search budget (``DEFAULT_NODES`` when
+        none is given), ``multipv``, ``hash_mb`` and whether tablebases were probed. Each
+        of them changes what a search finds at a fixed budget; the tables' directories are
+        not kept (a path of one machine)."""
+        kwargs = self.search_kwargs()
+        out: dict[str, Any] = {key: kwargs[key] for key in ("nodes", "depth", "movetime_ms") if key in kwargs}
+        out["multipv"] = self.multipv
+        out["hash_mb"] = self.hash_mb
+        out["syzygy"] = self.syzygy is not None
+        return out
+
     def search_kwargs(self) -> dict[str, Any]:
         if self.nodes is None and self.depth is None and self.movetime_ms is None:
             return {"nodes": DEFAULT_NODES, "multipv": self.multipv}
@@ -87,15 +100,36 @@ def _white_score(mate: Optional[int], cp: Optional[int], white_to_move: bool) ->
     return {"cp": sign * (cp or 0)}
 
 
-def error_record(game: Game) -> dict[str, Any]:
+def error_record(game: Game, limits: Limits) -> dict[str, Any]:
     """The record of a game that cannot be analysed: which game, and what is wrong."""
     return {
         "game": game.index,
         "line": game.line,
         "status": "error",
+        "limits": limits.record(),
         "error": f"{game.describe()}: {game.error}",
         "headers": game.headers,
     }
+
+
+def same_game(record: dict[str, Any], game: Game) -> bool:
+    """Whether ``record`` was made from ``game`` as it reads now: the same place in the
+    input, tags, start position, moves and result, or for a game that could not be
+    analysed the same error. ``--resume`` asks this of every kept record."""
+    if record.get("game") != game.index or record.get("line") != game.line or record.get("headers") != game.headers:
+        return False
+    if record.get("status") != "ok":
+        return game.error is not None and record.get("error") == f"{game.describe()}: {game.error}"
+    positions = record.get("positions")
+    if game.error is not None or not isinstance(positions, list):
+        return False
+    moves = [p["move"].get("uci") for p in positions if isinstance(p, dict) and isinstance(p.get("move"), dict)]
+    return (
+        record.get("start_fen") == game.start_fen
+        and record.get("result") == game.result
+        and moves == game.moves
+        and len(positions) == len(moves) + 1
+    )
 
 
 _tablebases: dict[str, Any] = {}
@@ -131,7 +165,7 @@ def _tb_mark(tb: Any, board: Board) -> Optional[dict[str, int]]:
 def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
     """The record of one game, searching each position with ``engine`` (cleared first)."""
     if game.error is not None:
-        return error_record(game)
+        return error_record(game, limits)
     engine.clear()
     tb = _tablebase(limits.syzygy)
     kwargs = limits.search_kwargs()
@@ -193,6 +227,7 @@ def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
         "game": game.index,
         "line": game.line,
         "status": "ok",
+        "limits": limits.record(),
         "headers": game.headers,
         "start_fen": game.start_fen,
         "result": game.result,

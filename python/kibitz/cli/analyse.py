@@ -26,9 +26,9 @@ except ImportError:  # pragma: no cover - not on POSIX: outputs are not locked
     fcntl = None  # type: ignore[assignment]
 
 from kibitz.analysis import backends
-from kibitz.analysis.game import DEFAULT_NODES, Limits, pgn_text
+from kibitz.analysis.game import DEFAULT_NODES, Limits, pgn_text, same_game
 from kibitz.analysis.reader import Game, open_games
-from kibitz.cli.common import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, float_in
+from kibitz.cli.common import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, float_in, printable
 from kibitz.cli.outputs import OutputError, check_distinct, check_replaceable
 
 # 128 + SIGTERM, what a shell reports for a command ended by kill.
@@ -57,13 +57,13 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def kept_records(path: str) -> tuple[int, int, int, Any]:
+def kept_records(path: str, limits: dict[str, Any]) -> tuple[int, int, int]:
     """Scans an output file to resume: (records kept, bad games among them, byte length of
-    the complete lines, the last kept record's headers). A last line without its newline is
-    a torn write and is not kept."""
+    the complete lines). A last line without its newline is a torn write and is not kept.
+    ResumeError when a line is not the next game's record, or a record was made with other
+    ``limits`` (a ``Limits.record()``) than this run's, or does not say."""
     count = bad = 0
     keep = 0
-    headers = None
     with open(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
@@ -74,12 +74,40 @@ def kept_records(path: str) -> tuple[int, int, int, Any]:
                 raise ResumeError(f"{path}: line {count + 1} is not a JSON record ({e}); not resuming") from e
             if not isinstance(rec, dict) or rec.get("game") != count + 1:
                 raise ResumeError(f"{path}: line {count + 1} is not the record of game {count + 1}; not resuming")
+            made_with = rec.get("limits")
+            if made_with is None:
+                raise ResumeError(
+                    f"{path}: the record of game {count + 1} does not say which limits made it (an older kibitz"
+                    " wrote it), so this run could not match them; analyse into a new output instead of resuming"
+                )
+            if made_with != limits:
+                raise ResumeError(
+                    f"{path} was made with {printable(limit_flags(made_with))}, this run asks for {limit_flags(limits)};"
+                    " resume with the same limits, or analyse into a new output"
+                )
             count += 1
             keep += len(raw)
-            headers = rec.get("headers")
             if rec.get("status") != "ok":
                 bad += 1
-    return count, bad, keep, headers
+    return count, bad, keep
+
+
+def limit_flags(limits: Any) -> str:
+    """A record's ``limits`` as the options that give them: ``--nodes 200 --multipv 1
+    --hash 16``, with ``--syzygy`` when tables were probed."""
+    if not isinstance(limits, dict):
+        return repr(limits)
+    flags = {"nodes": "--nodes", "depth": "--depth", "movetime_ms": "--movetime", "multipv": "--multipv"}
+    words = [
+        f"{flag} {limits[key]:g}" if isinstance(limits.get(key), float) else f"{flag} {limits[key]}"
+        for key, flag in flags.items()
+        if key in limits
+    ]
+    if "hash_mb" in limits:
+        words.append(f"--hash {limits['hash_mb']}")
+    if limits.get("syzygy"):
+        words.append("--syzygy")
+    return " ".join(words)
 
 
 def _records_of(path: str, count: int) -> Iterator[dict[str, Any]]:
@@ -254,12 +282,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(e))
     skip = bad = 0
     keep_bytes = 0
-    last_headers = None
     if args.resume and os.path.exists(args.output):
         if not os.path.isfile(args.output):
             return fail(f"cannot resume {args.output}: not a regular file")
         try:
-            skip, bad, keep_bytes, last_headers = kept_records(args.output)
+            skip, bad, keep_bytes = kept_records(args.output, limits.record())
         except ResumeError as e:
             return fail(str(e))
         except OSError as e:
@@ -277,15 +304,20 @@ def run(args: argparse.Namespace) -> int:
     pgn_out = next((o for o in outputs if o.what == "the annotated PGN"), None)
     try:
         if skip:
-            # The games already done are read past; the last of them must be the last record's.
+            # The games already done are read past, each checked to be the one its kept
+            # record was made from: an input edited since (a game changed, added or taken
+            # out before the last kept one) is not continued.
             try:
-                game = next(itertools.islice(games, skip - 1, None), None)
-            except (OSError, ValueError) as e:
+                for rec in _records_of(args.output, skip):
+                    game = next(games, None)
+                    if game is None or not same_game(rec, game):
+                        which = f"game {rec.get('game')}" if game is None else game.describe()
+                        return fail(
+                            f"{args.output} does not continue {args.games}: its record of {printable(which)}"
+                            " is not of the input's game as it reads now; not resuming"
+                        )
+            except (OSError, ValueError, EOFError) as e:
                 return fail(f"reading {args.games} failed: {e}")
-            if game is None or game.headers != last_headers:
-                return fail(
-                    f"{args.output} does not continue {args.games} (its game {skip} is not the input's); not resuming"
-                )
         try:
             if records_out is not None:
                 records_out.start(keep_bytes if args.resume else 0)

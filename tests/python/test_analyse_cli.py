@@ -546,3 +546,59 @@ def test_resume_after_an_earlier_game_was_edited_is_refused(interrupted, edit):
     p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(part), "--resume")
     assert_one_line_error(p, "does not continue")
     assert part.read_bytes() == kept
+
+
+# ---------------------------------------------------------------------------- memory
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_mid_run_is_a_one_line_error(games, tmp_path):
+    out = tmp_path / "o.jsonl"
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kibitz",
+            "analyse",
+            str(games),
+            "--nodes",
+            "50000000",
+            "--workers",
+            "2",
+            "-o",
+            str(out),
+        ],
+        stderr=subprocess.PIPE,
+    )
+    try:
+        workers: set[int] = set()
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = _children(p.pid)
+        assert len(workers) >= 2
+        os.kill(min(workers), signal.SIGKILL)  # as the out-of-memory killer does
+        err = p.communicate(timeout=60)[1]
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert_one_line_error(subprocess.CompletedProcess(p.args, p.returncode, b"", err), "worker", "--resume", "--hash")
+    assert all(line.endswith(b"}") for line in out.read_bytes().splitlines())
+
+
+def test_a_hash_beyond_the_memory_there_is_a_one_line_error(games, tmp_path):
+    from kibitz import Engine
+
+    huge = 1 << 20  # MB: the largest --hash the engine takes, a TiB
+    try:
+        Engine(hash_mb=huge)
+    except MemoryError:
+        pass
+    else:
+        pytest.skip("this machine allocates a TiB (overcommitted): no MemoryError to provoke")
+    keep = tmp_path / "keep.jsonl"
+    keep.write_bytes(b"kept\n")
+    p = kibitz("analyse", str(games), "--hash", str(huge), "-o", str(keep))
+    assert_one_line_error(p, "smaller --hash")
+    assert keep.read_bytes() == b"kept\n"

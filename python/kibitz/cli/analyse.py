@@ -18,6 +18,7 @@ import signal
 import stat
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Iterator, Optional
 
 try:
@@ -260,6 +261,8 @@ def run(args: argparse.Namespace) -> int:
         limits.check()
     except (ValueError, OSError) as e:  # OSError: a --syzygy directory that cannot be read
         return fail(str(e))
+    except MemoryError:
+        return fail(f"not enough memory for a transposition table of {args.hash} MB; use a smaller --hash")
     if args.backend == "ray":
         try:
             backends.require_ray()
@@ -371,6 +374,24 @@ def _analyse(
                 fsync()
                 print(f"kibitz analyse: reading {args.games} failed after {skip + done} games: {e}", file=sys.stderr)
                 return 2
+            except (BrokenProcessPool, MemoryError) as e:
+                fsync()
+                what = (
+                    "a worker process died (killed: the out-of-memory killer, or a signal)"
+                    if isinstance(e, BrokenProcessPool)
+                    else "out of memory"
+                )
+                again = (
+                    "the same command with --resume goes on from there"
+                    if records_out is not None
+                    else "run it again (with -o OUT.jsonl, --resume can go on after a failure)"
+                )
+                print(
+                    f"kibitz analyse: {what} after {skip + done} games; {again}, with a smaller --hash"
+                    f" ({args.hash} MB a worker now) or fewer --workers if memory is short",
+                    file=sys.stderr,
+                )
+                return 2
             if rec is None:
                 break
             if rec.get("status") != "ok":
@@ -468,8 +489,8 @@ def add_parser(sub: Any) -> None:
         help="analyse every move of a PGN collection (JSON lines, annotated PGN)",
         description="Searches every position of every game and writes one JSON record per game, "
         "in input order. Exit status 1 when some game could not be read, 2 when the run "
-        "could not start or a file failed, 130 after Ctrl-C, 141 when the output pipe "
-        "closed, 143 after SIGTERM.",
+        "could not start, a file failed or a worker died (out of memory), 130 after Ctrl-C, "
+        "141 when the output pipe closed, 143 after SIGTERM.",
     )
     p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst")
     p.add_argument(

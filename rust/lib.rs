@@ -37,7 +37,7 @@ pub use chess::types::{
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,
 };
 pub use eval::classic::{evaluate, SEE_VALUE};
-// Evaluation tuning (Texel's method, examples/texel.rs): the weight table and the trace.
+// Evaluation tuning (Texel's method, tools/texel.rs): the weight table and the trace.
 pub use engine::search::{
     available_cores, mate_in, Bound, Engine, Features, Info, Limits, Line, SearchOutcome, Syzygy, UnknownFeature, INF,
     MATE, MATE_BOUND, MAX_DEPTH, MAX_THREADS, TB_WIN,
@@ -53,6 +53,12 @@ pub use eval::nnue::{
 pub use eval::texel::quiescence_leaf;
 pub use eval::weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
 pub use tablebase::{to_shakmaty, AddedTables, TablebaseError, Tablebases};
+// What the bindings use beyond the public surface, re-exported for them alone: they reach
+// the library only through this file (scripts/check_layers.py checks it).
+#[cfg(feature = "python")]
+pub(crate) use chess::fen::fen_fields;
+#[cfg(feature = "python")]
+pub(crate) use chess::geometry::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 pub use variant::{
     divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled,
     GameValue, VBoard, VMove, Variant, VariantError, VariantSet,

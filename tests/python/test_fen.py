@@ -268,6 +268,23 @@ def test_malformed_fen_raises_fen_error(fen: str, keyword: str) -> None:
     assert re.search(keyword, str(excinfo.value), re.IGNORECASE), str(excinfo.value)
 
 
+@pytest.mark.parametrize(
+    "fen",
+    ["garbage", "8/8/8 w - - 0 1", f"{START_PLACEMENT} x KQkq - 0 1", f"{START_PLACEMENT} w KQkq - 0 1 extra", ""],
+)
+def test_unreadable_fen_says_what_is_wrong_and_what_a_fen_is(fen: str) -> None:
+    """The message is python-chess's reason (the first fault, with the text) and what a FEN
+    holds; nothing from a second reader that could name another fault."""
+    with pytest.raises(ValueError) as theirs:
+        chess.Board(fen)
+    with pytest.raises(kibitz.FenError) as ours:
+        kibitz.Board(fen)
+    message = str(ours.value)
+    assert message.startswith(str(theirs.value)) and "; a FEN is the placement" in message, message
+    assert "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" in message
+    assert "(expected" not in message
+
+
 @pytest.mark.parametrize(("fen", "keyword"), MALFORMED_PARAMS)
 def test_malformed_fens_are_invalid_for_python_chess_too(fen: str, keyword: str) -> None:
     """Sanity check of the table above: python-chess refuses or flags every entry."""

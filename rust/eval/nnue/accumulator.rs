@@ -3,9 +3,9 @@
 //! adds and removes (`AccumulatorStack::push`), as in
 //! <https://www.chessprogramming.org/NNUE#Efficient_Updates>.
 
+use super::features::{feature, feature64};
 use super::network::Network;
 use super::simd::{self, Lanes};
-use super::{feature, feature64};
 use crate::chess::board::Board;
 use crate::chess::types::*;
 

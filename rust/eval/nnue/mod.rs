@@ -79,17 +79,16 @@
 //! where the CPU has it and still runs everywhere; both give identical results (tested).
 
 mod accumulator;
+mod features;
 mod network;
 mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
+pub use features::{INPUTS, MAX_HIDDEN};
 pub use network::{NetError, NetParams, Network};
 pub use simd::SimdPath;
 
 use std::sync::{Arc, OnceLock};
-
-use crate::chess::geometry::SQ64;
-use crate::chess::types::*;
 
 /// The net that ships inside kibitz (and so inside the wheel): trained by `training/train.py`
 /// from kibitz's own self-play records (the README's "Neural evaluation" section has the
@@ -102,25 +101,4 @@ static EMBEDDED_NET: &[u8] = include_bytes!("default.nnue");
 pub fn embedded() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
     NET.get_or_init(|| Network::from_bytes(EMBEDDED_NET).ok().map(Arc::new)).clone()
-}
-
-/// Inputs per perspective: 2 colours x 6 kinds x 64 squares.
-pub const INPUTS: usize = 768;
-/// Largest hidden size accepted: keeps the dot product's i32 lanes (`simd.rs`) far from
-/// overflow and a net file below 2 MB.
-pub const MAX_HIDDEN: usize = 1024;
-
-/// The input feature of `piece` on square `s` (0..64) seen from `perspective`.
-#[inline(always)]
-pub(crate) fn feature64(perspective: Color, piece: u8, s: usize) -> usize {
-    debug_assert!((PAWN..=KING).contains(&kind_of(piece)) && s < 64);
-    let theirs = if color_of(piece) == perspective { 0 } else { 384 };
-    let square = if perspective == WHITE { s } else { s ^ 56 };
-    theirs + (kind_of(piece) as usize - 1) * 64 + square
-}
-
-/// The input feature of `piece` on mailbox cell `sq` seen from `perspective`.
-#[inline(always)]
-pub(crate) fn feature(perspective: Color, piece: u8, sq: Square) -> usize {
-    feature64(perspective, piece, SQ64[sq] as usize)
 }

@@ -1,8 +1,8 @@
 //! The network's weights: loading and writing the net file, the quantised evaluation of an
 //! accumulator and the float reference evaluation. The format is described in `mod.rs`.
 
+use super::features::{feature64, INPUTS, MAX_HIDDEN};
 use super::simd::{self, Lanes, SimdPath, LANES, SQUARE_OFFSET};
-use super::{feature64, INPUTS, MAX_HIDDEN};
 use crate::chess::board::Board;
 
 /// The file's first eight bytes.

@@ -805,12 +805,17 @@ fn python_chess_castling_field(field: &str) -> bool {
     white <= 2 && black <= 2 && white + black == field.len()
 }
 
+/// What a FEN holds, for the message of one that cannot be read.
+const FEN_SHAPE: &str = "a FEN is the placement (8 ranks from the 8th, separated by '/'), the side to move \
+(w or b), castling rights (KQkq or -), the en-passant square (or -), the halfmove clock and the fullmove number, \
+as in 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'";
+
 impl State {
     /// A FEN read as python-chess reads it: the core's strict reader first (the fast, common
     /// case), else `kibitz._board_ext.parse_fen`, which accepts what python-chess accepts
     /// (any placement, missing fields, castling rights without rook, any en-passant square).
     fn parse(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<State> {
-        let (fields, n) = crate::chess::fen::fen_fields(fen);
+        let (fields, n) = crate::fen_fields(fen);
         let (castling, ep) = ((n > 2).then_some(fields[2]), (n > 3).then_some(fields[3]));
         if castling.is_none_or(python_chess_castling_field) {
             if let Ok(core) = CoreBoard::from_fen_fields(&fields, n, chess960) {
@@ -819,11 +824,12 @@ impl State {
                 return Ok(State::new(core, root_ep));
             }
         }
-        let strict = CoreBoard::from_fen_with(fen, chess960).err().map(|e| e.to_string()).unwrap_or_default();
         let parsed = match py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960)) {
             Ok(p) => p,
-            // Refused by python-chess's rules too: both readers' reasons.
-            Err(e) => return Err(fen_text_err(format!("{} ({strict})", e.value(py)))),
+            // Refused by python-chess's rules too: its reason (the first thing wrong, with the
+            // text), then what a FEN holds. The strict reader's reason is left out: it speaks
+            // of the core's stricter rules and can name another fault than the real one.
+            Err(e) => return Err(fen_text_err(format!("{}; {FEN_SHAPE}", e.value(py)))),
         };
         let (core_fen, castling, clean, ep): (String, u64, u64, Option<u8>) = parsed.extract()?;
         State::setup(&core_fen, chess960, castling, clean, ep)

@@ -11,12 +11,12 @@
 //! by the differential tests.
 
 use super::{PyBoard, State};
-use crate::chess::geometry::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::python::moves::PyPiece;
 use crate::{
     color_of, kind_of, make_piece, sq120, Board as CoreBoard, BISHOP, BLACK, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK,
     WHITE,
 };
+use crate::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;

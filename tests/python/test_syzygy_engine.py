@@ -4,8 +4,6 @@ over the board, a drawn one held, probes counted in `tbhits`, and the UCI option
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import chess
@@ -13,6 +11,7 @@ import chess.syzygy
 import pytest
 
 import kibitz
+from uci_session import RawUci
 
 TABLES = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
@@ -88,29 +87,23 @@ def test_set_syzygy_and_its_errors(tmp_path: Path) -> None:
 
 
 def test_uci_options_load_the_tables_and_info_shows_tbhits() -> None:
-    script = "\n".join(
-        [
-            "uci",
-            f"setoption name SyzygyPath value {TABLES}",
-            "setoption name SyzygyProbeDepth value 1",
-            "isready",
-            "position fen 8/8/8/3k4/8/8/8/KR6 w - - 0 1",
-            "go nodes 5000",
-            "setoption name SyzygyPath value /nonexistent/tables",
-            "isready",
-            "quit",
-            "",
-        ]
-    )
-    out = subprocess.run(
-        [sys.executable, "-m", "kibitz"], input=script, capture_output=True, text=True, timeout=120
-    ).stdout.splitlines()
+    uci = RawUci()
+    for line in ("uci", f"setoption name SyzygyPath value {TABLES}", "setoption name SyzygyProbeDepth value 1"):
+        uci.send(line)
+    uci.sync(timeout=120)
+    uci.send("position fen 8/8/8/3k4/8/8/8/KR6 w - - 0 1")
+    uci.send("go nodes 5000")
+    best = uci.expect("bestmove", timeout=120).split()[1]
+    # After the search (a change asked for during one waits for the next isready).
+    uci.send("setoption name SyzygyPath value /nonexistent/tables")
+    uci.sync(timeout=120)
+    assert uci.close() == 0
+    out = uci.seen
     options = [l for l in out if l.startswith("option name Syzygy")]
     assert {l.split()[2] for l in options} == {"SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"}
     assert any("tablebase files" in l for l in out), out
     infos = [l for l in out if l.startswith("info") and " tbhits " in l]
     assert infos and int(infos[-1].split(" tbhits ")[1].split()[0]) > 0
-    best = [l for l in out if l.startswith("bestmove")][0].split()[1]
     board = chess.Board("8/8/8/3k4/8/8/8/KR6 w - - 0 1")
     with chess.syzygy.open_tablebase(str(TABLES)) as tb:
         assert mover_result(tb, board, chess.Move.from_uci(best)) == 2

@@ -49,7 +49,7 @@ def test_stop_right_after_go_gives_one_bestmove():
         assert len(out.bestmoves()) == 1
 
 
-def test_deferred_options_apply_after_search():
+def test_deferred_options_apply_at_the_isready_after_the_search():
     s, out = session()
     s.handle("go depth 1")
     wait_done(s)
@@ -58,6 +58,8 @@ def test_deferred_options_apply_after_search():
     assert s._engine.hash_mb == 16
     s.handle("stop")
     wait_done(s)
+    assert s._engine.hash_mb == 16  # not yet: a go with a clock may come next
+    s.handle("isready")
     assert s._engine.hash_mb == 64
 
 

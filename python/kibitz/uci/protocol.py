@@ -7,9 +7,14 @@ universal chess interface"). Architecture:
   once, also while a search runs -- ``isready`` is answered immediately, ``stop`` and
   ``ponderhit`` act on the running search;
 * each ``go`` runs in a worker thread: book probe, then ``Engine.search`` (which releases
-  the GIL) with the clock as ``go`` gave it: the engine's time manager (Rust,
-  ``engine::timeman``) owns every time decision, also after ``ponderhit``; the worker
-  writes exactly one ``bestmove`` per ``go``;
+  the GIL) with the clock as ``go`` gave it, less the time since the line was read: the
+  engine's time manager (Rust, ``engine::timeman``) owns every time decision, also after
+  ``ponderhit``; the worker writes at least one scored ``info`` line and exactly one
+  ``bestmove`` per ``go``;
+* engine changes that take time (Hash, Threads, Clear Hash, tables, nets) asked for during a
+  search are queued and made in the reader thread at the next moment no clock runs:
+  ``isready`` (answered after them), ``ucinewgame``, another ``setoption``, or a ``go``
+  without a clock; a ``go`` with a clock never waits for them;
 * stdout is written by both threads, always one whole line under a lock, then flushed.
 
 Bad input never ends the process and loses nothing: every problem is reported as an
@@ -23,7 +28,9 @@ import math
 import random
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
@@ -55,6 +62,11 @@ MAX_DEPTH = 120  # the Rust search's MAX_DEPTH (MAX_PLY 128 - 8): deeper raises 
 MAX_TIME_MS = 2**40  # ~35 years; the core's own cap (rust/python/engine.rs MAX_TIME_MS)
 MAX_NODES = 2**63 - 1  # beyond it a node limit is no limit
 MAX_MOVESTOGO = 10**6  # moves to the next time control: any more is "the rest of the game"
+# `go movetime T` stops the search this long before T (not Move Overhead, which is the
+# reserve of a game clock): the time from the search's stop to the bestmove line read by
+# the client, 1-5 ms measured through this front end and python-chess, so the answer comes
+# at about T, as Stockfish's does.
+MOVETIME_MARGIN_MS = 5
 GO_CAPS = {
     "wtime": MAX_TIME_MS,
     "btime": MAX_TIME_MS,
@@ -110,7 +122,12 @@ class GoParams:
     at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
 
     def clock(self, white: bool) -> tuple[Optional[int], int]:
+        """The side's time left (None: no clock) and increment. A go that gives only the
+        other side's clock gives this side no time (0): it answers at once, as Stockfish
+        does, instead of searching until a stop that will not come."""
         t = self.wtime if white else self.btime
+        if t is None and (self.wtime is not None or self.btime is not None):
+            t = 0
         inc = (self.winc if white else self.binc) or 0
         return t, inc
 
@@ -134,6 +151,11 @@ class SearchJob:
     answered: bool = False  # bestmove is being written: the job is finishing, not searching
     searching: bool = False  # Engine.search is running (ponderhit goes to the engine)
     thread: Optional[threading.Thread] = None
+    # When our clock started (time.monotonic()): when the go line was read, or at a
+    # ponderhit that came before the search started. The time until the search starts is
+    # taken off the clock the engine is given.
+    clock_from: float = field(default_factory=time.monotonic)
+    reported: set[int] = field(default_factory=set)  # multipv lines sent with a score and pv
 
 
 class UciEngine:
@@ -160,7 +182,9 @@ class UciEngine:
         self._engine: Optional[Engine] = None
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
-        self._pending: List[Callable[[], None]] = []  # engine changes deferred past a search
+        # Engine changes asked for during a search, made at the next moment no clock runs
+        # (see _apply_pending): (what, action).
+        self._pending: List[tuple[str, Callable[[], None]]] = []
         self._book: Optional[Book] = None
         self._book_loaded_from: Optional[str] = None
         self._rng = rng or random.Random()
@@ -307,16 +331,38 @@ class UciEngine:
             self.info(f"{e}; Hash {hash_mb} MB refused, back to the default 16 MB")
 
     def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
-        """Run an engine change now, or after the running search (never during one)."""
+        """Run an engine change now (after those queued before it), or queue it when a search
+        runs: it is made at the next moment no clock runs (see _apply_pending)."""
         job = self._job
         if job is not None and job.answered:
-            job.done.wait()  # finishing: its deferred changes go first, then this one
+            job.done.wait()  # its bestmove is out: the job is ending, not searching
         with self._job_lock:
             if self.searching:
-                self._pending.append(action)
-                self.info(f"{what} takes effect when the current search ends")
+                self._pending.append((what, action))
+                self.info(f"{what} takes effect after this search, at the next isready (never on a game clock)")
                 return
+        self._apply_pending()
         action()
+
+    def _apply_pending(self) -> None:
+        """Make the engine changes queued during a search, in order, when no search runs; from
+        the reader thread, at a command no clock runs for: isready (answered after them, so
+        a GUI that waits for readyok never pays for them on its clock), ucinewgame,
+        setoption, and a go without a clock. A go with a clock never waits for them: a 1 GB
+        table takes about a second to allocate, far more than a bullet move may take (and
+        Stockfish, which resizes as soon as the search ends, charges it to the next go)."""
+        job = self._job
+        if job is not None and job.answered:
+            job.done.wait()  # its bestmove is out: the job is ending
+        while True:
+            with self._job_lock:
+                if self.searching or not self._pending:
+                    return
+                what, action = self._pending.pop(0)
+            try:
+                action()
+            except Exception as e:
+                self.info(f"{what} failed: {type(e).__name__}: {e}")
 
     @property
     def searching(self) -> bool:
@@ -369,6 +415,8 @@ class UciEngine:
         return True
 
     def cmd_isready(self, args: List[str]) -> bool:
+        # During a search: at once (UCI), the queued changes wait for the search's end.
+        self._apply_pending()
         self._prepare_engine()
         self.send("readyok")
         return True
@@ -396,6 +444,7 @@ class UciEngine:
         if self.searching:
             self.send(f"{prefix}eval: not while searching")
             return True
+        self._apply_pending()
         engine = self.engine()
         white = 1 if self.board.turn else -1
         if self.board.is_check():
@@ -500,6 +549,7 @@ class UciEngine:
 
     def cmd_ucinewgame(self, args: List[str]) -> bool:
         self._stop_and_wait()
+        self._apply_pending()
         if self._engine is not None:
             self._engine.clear()
         else:
@@ -611,6 +661,7 @@ class UciEngine:
         return go
 
     def cmd_go(self, args: List[str]) -> bool:
+        received = time.monotonic()  # our clock runs from here (the GUI started it before)
         job = self._job
         if job is not None and job.answered:
             job.done.wait()  # its bestmove is out (the GUI answered it at once): let it finish
@@ -621,6 +672,14 @@ class UciEngine:
         board = self.board.copy()
         time_left, inc = go.clock(board.turn)
         timed = time_left is not None or go.movetime is not None
+        if timed or go.ponder:
+            if self._pending:
+                waiting = ", ".join(what for what, _ in self._pending)
+                self.info(f"{waiting} waits for the next isready: this go has a clock")
+        else:
+            self._apply_pending()  # analysis: no clock to lose
+        if go.movetime is None and time_left == 0 and (go.wtime if board.turn else go.btime) is None:
+            self.info(f"go gave no clock for {'white' if board.turn else 'black'}, the side to move: answering at once")
         no_limit = not (timed or go.depth or go.nodes or go.mate or go.at_once)
         job = SearchJob(
             board=board,
@@ -628,14 +687,16 @@ class UciEngine:
             timed=timed,
             pondering=go.ponder,
             wait_for_stop=go.infinite or go.ponder or no_limit,
+            clock_from=received,
         )
         if self.debug and timed:
+            limits = self._clock_limits(go, board.turn, 0)
             soft, max_soft, hard, _ = time_budget(
-                time_left_ms=time_left,
-                inc_ms=inc,
-                movestogo=go.movestogo,
-                movetime_ms=go.movetime,
-                overhead_ms=self.options.get_int("Move Overhead"),
+                time_left_ms=limits.get("wtime_ms" if board.turn else "btime_ms"),
+                inc_ms=limits.get("winc_ms" if board.turn else "binc_ms", 0),
+                movestogo=limits.get("movestogo"),
+                movetime_ms=limits.get("movetime_ms"),
+                overhead_ms=limits["overhead_ms"],
             )
             self.info(f"budget soft {soft} max {max_soft} hard {hard} ms")
         self._job = job
@@ -661,8 +722,10 @@ class UciEngine:
             return True
         # Our clock runs from now: the engine's time manager starts the budget of the clock
         # given with `go ponder` (and answers at once if the search pondered long enough).
-        # A worker that has not read `pondering` yet searches normally; one that has gets
-        # the ponderhit through the engine, which keeps it for a search not yet started.
+        # A worker that has not read `pondering` yet searches normally (its clock counted
+        # from here); one that has gets the ponderhit through the engine, which keeps it for
+        # a search not yet started.
+        job.clock_from = time.monotonic()
         job.pondering = False
         job.wait_for_stop = job.go.infinite
         if job.timed:
@@ -715,15 +778,7 @@ class UciEngine:
         else:
             self.send(f"bestmove {best}")
         with self._job_lock:
-            try:
-                pending, self._pending = self._pending, []
-                for action in pending:
-                    try:
-                        action()
-                    except Exception as e:
-                        self.info(f"deferred option failed: {e}")
-            finally:
-                job.done.set()
+            job.done.set()
 
     def _book_wanted(self, go: GoParams) -> bool:
         """The book answers only a game move: a go with a clock (wtime/btime) and nothing
@@ -787,19 +842,6 @@ class UciEngine:
             searchmoves=searchmoves,
             on_info=lambda i: self._on_info(job, i),
         )
-        if job.timed:
-            # The clock as `go` gave it: the engine's time manager makes the budget (and
-            # plays an only move at once, and answers at once when there is no time).
-            time_left, inc = go.clock(board.turn)
-            if time_left is not None:
-                side = "wtime_ms" if board.turn else "btime_ms"
-                kwargs[side] = max(0, time_left)
-                kwargs["winc_ms" if board.turn else "binc_ms"] = max(0, inc)
-                if go.movestogo is not None and go.movestogo > 0:
-                    kwargs["movestogo"] = go.movestogo
-            if go.movetime is not None:
-                kwargs["movetime_ms"] = max(0, go.movetime)
-            kwargs["overhead_ms"] = self.options.get_int("Move Overhead")
         engine = self.engine()
         # The strength levels are calibrated with the net (README, Strength levels); with
         # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
@@ -811,11 +853,19 @@ class UciEngine:
         # Read after the engine exists (see cmd_ponderhit): a ponderhit before this line
         # makes a normal search, one after it reaches the engine.
         job.searching = True
-        kwargs["ponder"] = job.pondering and job.timed
+        pondering = job.pondering
+        kwargs["ponder"] = pondering and job.timed
+        if job.timed:
+            # The clock as `go` gave it, less the time since it started (no clock runs while
+            # pondering): the engine's time manager makes the budget (and plays an only move
+            # at once, and answers at once when there is no time).
+            late_ms = 0 if pondering else int((time.monotonic() - job.clock_from) * 1000)
+            kwargs.update(self._clock_limits(go, board.turn, late_ms))
         try:
             result = engine.search(board, **kwargs)
         finally:
             job.searching = False
+        self._report_lines(job, result)
 
         best = getattr(result, "best_move", None)
         pv = list(getattr(result, "pv", []) or [])
@@ -834,6 +884,49 @@ class UciEngine:
             best, ponder = legal[0], None
         return best, ponder
 
+    def _clock_limits(self, go: GoParams, white: bool, late_ms: int) -> dict[str, int]:
+        """The clock of ``go`` as ``Engine.search`` takes it, ``late_ms`` (spent since it
+        started) taken off. A game clock goes to the engine's time manager with Move
+        Overhead kept back; ``movetime T`` is a fixed time of T less MOVETIME_MARGIN_MS
+        (with a game clock as well, never more than the time left less Move Overhead)."""
+        overhead = self.options.get_int("Move Overhead")
+        time_left, inc = go.clock(white)
+        limits: dict[str, int] = {}
+        if go.movetime is not None:
+            budget = go.movetime - MOVETIME_MARGIN_MS
+            if time_left is not None:
+                budget = min(budget, time_left - overhead)
+            limits["movetime_ms"] = max(0, budget - late_ms)
+            limits["overhead_ms"] = 0  # kept back above
+            return limits
+        if time_left is not None:
+            limits["wtime_ms" if white else "btime_ms"] = max(0, time_left - late_ms)
+            limits["winc_ms" if white else "binc_ms"] = max(0, inc)
+            if go.movestogo is not None and go.movestogo > 0:
+                limits["movestogo"] = go.movestogo
+            limits["overhead_ms"] = overhead
+        return limits
+
+    def _report_lines(self, job: SearchJob, result: Any) -> None:
+        """Send the scored lines of the result that no ``info`` line reported: a search
+        stopped inside its first iteration (``go nodes 1``, MultiPV 256 on a 40 ms clock)
+        reports none, and a client such as python-chess's ``analyse`` then has no score.
+        Each MultiPV line with a score and a pv goes out, the first at least."""
+        lines = list(getattr(result, "lines", None) or []) or [result]
+        for line in lines:
+            multipv = getattr(line, "multipv", None) or 1
+            if multipv in job.reported:
+                continue
+            if getattr(line, "mate", None) is None and getattr(line, "score_cp", None) is None:
+                continue
+            if not getattr(line, "pv", None):
+                best = getattr(line, "best_move", None)
+                if best is None:
+                    continue
+                line = SimpleNamespace(**{k: getattr(line, k, None) for k in _INFO_FIELDS}, pv=[best])
+            self.send(format_info(line, show_wdl=self.options.get_bool("UCI_ShowWDL")))
+            job.reported.add(multipv)
+
     def _on_info(self, job: SearchJob, info: SearchResult) -> None:
         try:
             self._handle_info(job, info)
@@ -842,6 +935,10 @@ class UciEngine:
 
     def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
         self.send(format_info(info, show_wdl=self.options.get_bool("UCI_ShowWDL")))
+        if getattr(info, "pv", None) and (
+            getattr(info, "mate", None) is not None or getattr(info, "score_cp", None) is not None
+        ):
+            job.reported.add(getattr(info, "multipv", None) or 1)
         if job.stop_event.is_set() and self._engine is not None:
             self._engine.stop()  # a stop that came before the search had started
             return
@@ -938,7 +1035,24 @@ UciEngine._COMMANDS = {
 }
 
 
-def format_info(info: SearchResult, *, show_wdl: bool = False) -> str:
+# What format_info reads of a search report.
+_INFO_FIELDS = (
+    "depth",
+    "seldepth",
+    "multipv",
+    "mate",
+    "score_cp",
+    "bound",
+    "wdl",
+    "nodes",
+    "nps",
+    "hashfull",
+    "tbhits",
+    "time_ms",
+)
+
+
+def format_info(info: Any, *, show_wdl: bool = False) -> str:
     """The UCI ``info`` line of one search report (with ``wdl W D L`` after the score when
     ``show_wdl``: the UCI_ShowWDL option)."""
     parts = ["info"]

@@ -276,8 +276,14 @@ def mixed(tmp_path_factory):
 def test_mixed_file_records_and_exit_status(mixed):
     src, (r1, out1, _), _ = mixed
     assert r1.returncode == 1, r1.stderr
-    assert r1.stderr == b""  # no progress when stderr is not a terminal
     recs = records(out1)
+    # No progress when stderr is not a terminal: one line per bad game, then their count.
+    bad = [r for r in recs if r["status"] != "ok"]
+    lines = r1.stderr.decode().splitlines()
+    assert lines == [f"kibitz analyse: skipped {r['error']}" for r in bad] + [
+        f"kibitz analyse: {len(bad)} of {len(recs)} games could not be read or analysed;"
+        " their records (status error) say why"
+    ]
     ref = python_chess_games(src.read_text())
     assert [r["game"] for r in recs] == list(range(1, 11))
     status = [r["status"] for r in recs]
@@ -427,9 +433,14 @@ def test_kill_then_resume_gives_the_uninterrupted_output(tmp_path):
 
 def test_progress_on_a_terminal(tmp_path):
     pty = pytest.importorskip("pty")
+    import fcntl
+    import struct
+    import termios
+
     src = tmp_path / "g.pgn"
     src.write_text(GOOD)
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))  # tqdm needs a width
     p = subprocess.Popen(
         [
             sys.executable,
@@ -459,7 +470,9 @@ def test_progress_on_a_terminal(tmp_path):
         seen += chunk
     p.wait(timeout=60)
     os.close(master)
-    assert b"analysed 5 games (0 bad)" in seen and b"games/s" in seen
+    positions = sum(len(list(g.mainline_moves())) + 1 for g in python_chess_games(GOOD))
+    # The bar's last frame: every position, every game.
+    assert f"{positions}/{positions} [".encode() in seen and b"games 5/5, 0 bad" in seen
 
 
 def test_ray_backend_matches_local(mixed):

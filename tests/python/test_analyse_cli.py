@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -602,3 +603,95 @@ def test_a_hash_beyond_the_memory_there_is_a_one_line_error(games, tmp_path):
     p = kibitz("analyse", str(games), "--hash", str(huge), "-o", str(keep))
     assert_one_line_error(p, "smaller --hash")
     assert keep.read_bytes() == b"kept\n"
+
+
+# ---------------------------------------------------------------------------- what the user sees
+
+
+def on_a_terminal(args: list[str], until, timeout: float = 120) -> tuple[str, subprocess.Popen]:
+    """Runs ``kibitz`` with stderr on a 160-column terminal until ``until(text drawn so
+    far)`` holds or the command ends; returns the text and the (possibly running) process."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import select
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "kibitz", *args], stderr=slave, stdout=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline and not until(seen.decode(errors="replace")):
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the command ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+    finally:
+        os.close(master)
+    return seen.decode(errors="replace"), p
+
+
+def positions_of(pgn: bytes) -> int:
+    """The positions a run searches in ``pgn``: every game's moves plus its start (python-chess)."""
+    chess_pgn = pytest.importorskip("chess.pgn")
+    import io
+
+    stream, total = io.StringIO(pgn.decode()), 0
+    while (game := chess_pgn.read_game(stream)) is not None:
+        total += len(list(game.mainline_moves())) + 1
+    return total
+
+
+FRAME = re.compile(r"analyse:.*?(\d+)/(\d+) \[[\d:]+<([\d:?]+),.*?games (\d+)/(\d+), (\d+) bad\]")
+
+
+def test_progress_shows_from_the_start_of_the_first_game(tmp_path):
+    src = tmp_path / "g.pgn"
+    src.write_bytes(first_games(6))
+    out = tmp_path / "o.jsonl"
+    total = positions_of(first_games(6))
+
+    def two_positions_in(text: str) -> bool:  # within the first game, a rate and an estimate
+        frames = FRAME.findall(text)
+        return bool(frames) and 2 <= int(frames[-1][0]) < total // 6 and frames[-1][2] != "?"
+
+    # About a second a position: the first game takes many seconds.
+    text, p = on_a_terminal(
+        ["analyse", str(src), "--nodes", "1000000", "--workers", "1", "-o", str(out)], two_positions_in
+    )
+    try:
+        assert p.poll() is None and out.read_bytes() == b""  # no game is done yet
+        done, of, left, games_done, games, bad = FRAME.findall(text)[-1]
+        assert int(of) == total and (games_done, games, bad) == ("0", "6", "0")
+        assert re.fullmatch(r"\d+:\d\d", left)  # the time left
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_each_bad_game_gets_one_line_and_the_run_a_count(tmp_path):
+    games = [
+        '[Event "Club"]\n[White "Ann"]\n[Black "Bo"]\n\n1. e4 e5 *\n',
+        '[Event "Club"]\n[White "Xavier"]\n[Black "Yann"]\n\n1. e4 e5 2. Ke3 *\n',
+        '[Event "Open"]\n\n1. e4 Zz9 *\n',
+        '[Event "Club"]\n[White "Cy"]\n[Black "Di"]\n\n1. d4 d5 *\n',
+    ]
+    src = tmp_path / "g.pgn"
+    src.write_text("\n".join(games))
+    starts = [1 + sum(g.count("\n") + 1 for g in games[:i]) for i in range(len(games))]  # each game's first line
+    p = kibitz("analyse", str(src), "--nodes", NODES, "--workers", "1", "-o", str(tmp_path / "o.jsonl"))
+    assert p.returncode == 1
+    lines = p.stderr.decode().splitlines()
+    assert len(lines) == 3, lines
+    assert f"game 2 (Xavier - Yann, Club, line {starts[1]})" in lines[0] and "illegal move Ke3" in lines[0]
+    assert f"game 3 (? - ?, Open, line {starts[2]})" in lines[1] and "Zz9" in lines[1]
+    assert "2 of 4 games" in lines[2]
+    assert all(line.startswith("kibitz analyse: ") for line in lines)

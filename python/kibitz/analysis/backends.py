@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Deque, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Deque, Iterable, Iterator, Optional, Union
 
 from kibitz._core import Engine
 from kibitz.analysis.game import Limits, analyse_game, error_record
@@ -39,17 +39,36 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def serial(games: Iterable[Game], limits: Limits) -> Iterator[dict[str, Any]]:
+def position_counter() -> Any:
+    """A count of the positions searched, shared with the worker processes: ``pool`` and
+    ``serial`` add one after each search, so that progress moves within a game."""
+    return _mp_context().Value("q", 0)
+
+
+def _ticker(counter: Any) -> Optional[Callable[[], None]]:
+    if counter is None:
+        return None
+
+    def tick() -> None:
+        with counter.get_lock():
+            counter.value += 1
+
+    return tick
+
+
+def serial(games: Iterable[Game], limits: Limits, counter: Any = None) -> Iterator[dict[str, Any]]:
     """Analyses in this process, one game after the other."""
     engine = limits.engine()
+    tick = _ticker(counter)
     for game in games:
-        yield analyse_game(engine, game, limits)
+        yield analyse_game(engine, game, limits, tick)
 
 
 # -------------------------------------------------------------------- process pool
 
 _worker_engine: Optional[Engine] = None
 _worker_limits: Optional[Limits] = None
+_worker_tick: Optional[Callable[[], None]] = None
 
 
 def _end_with_parent(parent: int) -> None:
@@ -77,20 +96,21 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="kibitz-parent-watch", daemon=True).start()
 
 
-def _init_worker(limits: Limits, parent: int) -> None:
+def _init_worker(limits: Limits, parent: int, counter: Any = None) -> None:
     """Worker start: its own engine; Ctrl-C is the parent's business (it stops the pool);
     the worker ends when the parent does."""
-    global _worker_engine, _worker_limits
+    global _worker_engine, _worker_limits, _worker_tick
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent(parent)
     _worker_engine = limits.engine()
     _worker_limits = limits
+    _worker_tick = _ticker(counter)
 
 
 def _analyse_in_worker(game: Game) -> dict[str, Any]:
     assert _worker_engine is not None and _worker_limits is not None
-    return analyse_game(_worker_engine, game, _worker_limits)
+    return analyse_game(_worker_engine, game, _worker_limits, _worker_tick)
 
 
 def _mp_context() -> Any:
@@ -101,15 +121,16 @@ def _mp_context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def pool(games: Iterable[Game], limits: Limits, workers: int) -> Iterator[dict[str, Any]]:
-    """Analyses on ``workers`` processes; yields records in input order."""
+def pool(games: Iterable[Game], limits: Limits, workers: int, counter: Any = None) -> Iterator[dict[str, Any]]:
+    """Analyses on ``workers`` processes; yields records in input order. ``counter`` (from
+    ``position_counter``) counts the positions searched as they are."""
     if workers <= 1:
-        yield from serial(games, limits)
+        yield from serial(games, limits, counter)
         return
     window = workers * (1 + WINDOW_PER_WORKER)
     pending: Deque[Union["Future[dict[str, Any]]", dict[str, Any]]] = collections.deque()
     executor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=_mp_context(), initializer=_init_worker, initargs=(limits, os.getpid())
+        max_workers=workers, mp_context=_mp_context(), initializer=_init_worker, initargs=(limits, os.getpid(), counter)
     )
     try:
         it = iter(games)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from kibitz import openings
 from kibitz._core import Board, Engine, san_line
@@ -162,8 +162,11 @@ def _tb_mark(tb: Any, board: Board) -> Optional[dict[str, int]]:
     return mark
 
 
-def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
-    """The record of one game, searching each position with ``engine`` (cleared first)."""
+def analyse_game(
+    engine: Engine, game: Game, limits: Limits, on_position: Optional[Callable[[], None]] = None
+) -> dict[str, Any]:
+    """The record of one game, searching each position with ``engine`` (cleared first);
+    ``on_position`` is called after each search (progress within a long game)."""
     if game.error is not None:
         return error_record(game, limits)
     engine.clear()
@@ -200,6 +203,8 @@ def analyse_game(engine: Engine, game: Game, limits: Limits) -> dict[str, Any]:
         elif r.stalemate:
             pos["terminal"] = "stalemate"
         positions.append(pos)
+        if on_position is not None:
+            on_position()
         if ply < len(game.moves):
             board.push_uci(game.moves[ply])
 

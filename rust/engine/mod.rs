@@ -2,8 +2,12 @@
 //! evaluation (`crate::eval`); it reports through return values and callbacks and never
 //! prints protocol text (the UCI front end in Python owns the text).
 //!
-//! - `search`: limits and results, the engine and its Lazy SMP threads, iterative
-//!   deepening, the root search, the tree search and quiescence as numbered steps.
+//! - `types`: what a search is asked and answers (limits, reports, outcome, the score scale,
+//!   the feature switches).
+//! - `engine`: the `Engine`, its table, histories, net and tablebases, and the Lazy SMP
+//!   threads that search with it.
+//! - `search`: one thread's search: iterative deepening, the root search, the tree search
+//!   and quiescence as numbered steps.
 //! - `params`: every margin, depth limit and reduction constant of the search, each with
 //!   where its value came from (the table of measured effects is `docs/search.md`).
 //! - `picker`: the staged move picker (table move, captures, quiet moves).
@@ -18,6 +22,9 @@
 //! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
 pub(crate) mod correction;
+// `engine::engine` is the Engine, as Stockfish's engine.cpp: found by its name.
+#[allow(clippy::module_inception)]
+pub(crate) mod engine;
 pub(crate) mod order;
 pub(crate) mod params;
 pub(crate) mod picker;
@@ -26,6 +33,7 @@ pub(crate) mod search;
 pub(crate) mod see;
 pub(crate) mod timeman;
 pub(crate) mod tt;
+pub(crate) mod types;
 pub(crate) mod wdl;
 
 /// The deepest ply a search line can reach: the size of the per-ply tables (killers, the

@@ -11,7 +11,7 @@
 
 use crate::chess::board::Board;
 use crate::chess::types::{kind_of, BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
-use crate::engine::search::{mate_in, TB_WIN};
+use crate::engine::types::{mate_in, TB_WIN};
 use crate::engine::MAX_PLY;
 
 /// The fitted constants (see the module comment and benches/results/wdl-fit.txt: 43,463
@@ -91,8 +91,8 @@ mod tests {
 
     #[test]
     fn mates_are_certain() {
-        assert_eq!(wdl(crate::engine::search::MATE - 5, 30), [1000, 0, 0]);
-        assert_eq!(wdl(-crate::engine::search::MATE + 4, 30), [0, 0, 1000]);
+        assert_eq!(wdl(crate::engine::types::MATE - 5, 30), [1000, 0, 0]);
+        assert_eq!(wdl(-crate::engine::types::MATE + 4, 30), [0, 0, 1000]);
     }
 
     #[test]

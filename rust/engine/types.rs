@@ -1,0 +1,324 @@
+//! What a search is asked and what it answers: the score scale (mates, tablebase wins),
+//! the limits (`Limits`, the clock and the node and depth caps), what each iteration
+//! reports (`Info`, `Line`, `Bound`) and the final answer (`SearchOutcome`), and the
+//! switches for the selective features (`Features`). The engine (`engine.rs`) takes and
+//! gives these; the tree search (`search.rs`) fills them.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::chess::types::*;
+use crate::engine::timeman::{self, Budget, Clock};
+use crate::engine::MAX_PLY;
+use crate::tablebase::Tablebases;
+
+pub const INF: i32 = 32001;
+pub const MATE: i32 = 32000;
+/// Scores beyond this are mates (a mate is at most MAX_PLY plies away).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+/// A tablebase win found `ply` plies from the root scores `TB_WIN - ply`: above every
+/// evaluation the search trusts as such, below every mate score (a mate found by search
+/// is shown as one; a tablebase win is a win whose mate is not yet seen).
+pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
+
+/// How the search uses Syzygy tables (the UCI options of the same names, as Stockfish has
+/// them).
+#[derive(Clone)]
+pub struct Syzygy {
+    pub tables: Arc<Tablebases>,
+    /// `SyzygyProbeDepth`: positions with as many pieces as the largest table are probed
+    /// only at this remaining depth or more (smaller ones always).
+    pub probe_depth: i32,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces (capped by the
+    /// largest table loaded).
+    pub probe_limit: usize,
+    /// `Syzygy50MoveRule`: a win the 50-move rule spoils counts as a draw.
+    pub rule50: bool,
+}
+
+impl Syzygy {
+    /// The most pieces probed: the limit, capped by the largest table.
+    pub(crate) fn cardinality(&self) -> u32 {
+        self.probe_limit.min(self.tables.max_pieces()) as u32
+    }
+}
+
+/// How long and how deep to search. Unset limits do not apply; with none set the search
+/// runs to `MAX_DEPTH` or until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// The side to move's clock (UCI `wtime`/`btime`, increments, `movestogo`): the time
+    /// manager (`engine::timeman`) makes a budget of it.
+    pub clock: Option<Clock>,
+    /// A fixed time for this move (UCI `movetime`), less `overhead` when that is given.
+    pub movetime: Option<Duration>,
+    /// The move overhead (UCI `Move Overhead`) kept off the clock for latency; `None`:
+    /// `DEFAULT_MOVE_OVERHEAD_MS` for a clock, nothing for a movetime (exact).
+    pub overhead: Option<Duration>,
+    /// An explicit target, for callers that manage time themselves: no new iteration
+    /// starts after it has passed (it may grow with an unstable best move), nor one that is
+    /// not expected to finish before the hard limit.
+    pub soft: Option<Duration>,
+    /// An explicit cap: the search stops mid-iteration when it is reached (the smaller of
+    /// this and the budget's cap applies).
+    pub hard: Option<Duration>,
+    /// A ponder search (UCI `go ponder`): the time limits sleep until this flag is raised
+    /// (UCI `ponderhit`); the hard limit then counts from that moment, the target from the
+    /// search's start, so a search that has pondered long enough answers at once.
+    pub ponder: Option<Arc<AtomicBool>>,
+    pub multipv: usize,
+    /// Restrict the root moves (UCI `go searchmoves`); empty = all.
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// The time budget of these limits (`engine::timeman`): from the clock or the movetime,
+    /// then capped by an explicit `hard` and retargeted by an explicit `soft`.
+    pub fn budget(&self) -> Budget {
+        let mut b = match (&self.clock, self.movetime) {
+            (None, None) => Budget::UNLIMITED,
+            (clock, movetime) => {
+                let default = if clock.is_some() { timeman::DEFAULT_MOVE_OVERHEAD_MS } else { 0 };
+                let overhead = self.overhead.unwrap_or(Duration::from_millis(default));
+                timeman::allocate(clock.as_ref(), movetime, overhead)
+            }
+        };
+        if let Some(soft) = self.soft {
+            b = Budget::explicit(Some(soft), b.hard);
+        }
+        if let Some(h) = self.hard {
+            if b.soft.is_none() {
+                b = Budget::explicit(None, Some(h));
+            }
+            b.hard = Some(b.hard.map_or(h, |x| x.min(h)));
+            b.soft = b.soft.map(|x| x.min(h));
+            b.max_soft = b.max_soft.map(|x| x.min(h));
+        }
+        b
+    }
+}
+
+/// The kind of bound a reported score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+        }
+    }
+}
+
+/// One principal variation.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: Bound,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Progress reported after an iteration (and when the best move changes during one).
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub lines: Vec<Line>,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    /// Tablebase probes that answered (UCI `tbhits`).
+    pub tbhits: u64,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub lines: Vec<Line>,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub tbhits: u64,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// The root position was in the tablebases and the root moves were cut to those that
+    /// keep its value by DTZ.
+    pub tb_root: bool,
+}
+
+/// Converts a score to "mate in N moves" (positive: the side to move mates), if it is one.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Most search threads accepted (the UCI `Threads` maximum; GUIs often set the maximum).
+pub const MAX_THREADS: usize = 1024;
+
+/// Switches for the selective features. They exist to measure each feature by a match
+/// (engine with vs without it); each has a short name (`Features::NAMES`, used by
+/// `Features::set`, kibitz.Engine's `features` argument and the hidden UCI options
+/// `SearchOff` / `SearchOn`): asp, nmp, rfp, fut, lmp, lmr, see (main-search SEE pruning),
+/// qsee (quiescence SEE pruning), delta, ext, iir, tm (soft-limit stability factor), tt (no
+/// table probes in the tree: no cut-offs, table move or stored eval), killers, counter,
+/// history (the move-ordering heuristics; `history` also drops LMR's history term), corr
+/// (correction history), nnue. All are on by default except three that have not yet shown
+/// a gain: cont (continuation history), se (singular extensions) and corr. Measured together against the search without
+/// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
+/// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
+/// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games;
+/// correction history alone, +53 -45 =112 after 210 games (about +13 Elo, undecided;
+/// benches/results/sprt-corr-5+0.05.log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub aspiration: bool,
+    pub null_move: bool,
+    pub reverse_futility: bool,
+    pub futility: bool,
+    pub late_move_pruning: bool,
+    pub lmr: bool,
+    pub see_pruning: bool,
+    pub qsearch_see: bool,
+    pub delta: bool,
+    pub check_extension: bool,
+    pub iir: bool,
+    pub time_stability: bool,
+    pub tt: bool,
+    pub killers: bool,
+    pub counter: bool,
+    pub history: bool,
+    pub cont: bool,
+    pub singular: bool,
+    /// Correction history (engine/correction.rs): the static evaluation corrected by the
+    /// search's learnt error for the pawn structure.
+    pub correction: bool,
+    /// New engines evaluate with the embedded net (else the hand-written evaluation);
+    /// switching `nnue` off gives the hand-written one, for matches and benches.
+    pub nnue: bool,
+    /// For tests (off by default, no name): every evaluation also recomputes the
+    /// accumulators from scratch and panics if the incremental ones differ.
+    pub verify_nnue: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            aspiration: true,
+            null_move: true,
+            reverse_futility: true,
+            futility: true,
+            late_move_pruning: true,
+            lmr: true,
+            see_pruning: true,
+            qsearch_see: true,
+            delta: true,
+            check_extension: true,
+            iir: true,
+            time_stability: true,
+            tt: true,
+            killers: true,
+            counter: true,
+            history: true,
+            cont: false,
+            singular: false,
+            correction: false,
+            nnue: true,
+            verify_nnue: false,
+        }
+    }
+}
+
+/// A feature name that `Features` does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFeature(pub String);
+
+impl std::fmt::Display for UnknownFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown search feature {:?} (known: {})", self.0, Features::NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownFeature {}
+
+impl Features {
+    /// The switchable features' names.
+    pub const NAMES: [&'static str; 20] = [
+        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tm", "tt", "killers",
+        "counter", "history", "cont", "se", "corr", "nnue",
+    ];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "asp" => &mut self.aspiration,
+            "nmp" => &mut self.null_move,
+            "rfp" => &mut self.reverse_futility,
+            "fut" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            "lmr" => &mut self.lmr,
+            "see" => &mut self.see_pruning,
+            "qsee" => &mut self.qsearch_see,
+            "delta" => &mut self.delta,
+            "ext" => &mut self.check_extension,
+            "iir" => &mut self.iir,
+            "tm" => &mut self.time_stability,
+            "tt" => &mut self.tt,
+            "killers" => &mut self.killers,
+            "counter" => &mut self.counter,
+            "history" => &mut self.history,
+            "cont" => &mut self.cont,
+            "se" => &mut self.singular,
+            "corr" => &mut self.correction,
+            "nnue" => &mut self.nnue,
+            _ => return None,
+        })
+    }
+
+    /// Turns the feature `name` (one of `NAMES`) on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), UnknownFeature> {
+        let slot = self.switch(name).ok_or_else(|| UnknownFeature(name.to_string()))?;
+        *slot = on;
+        Ok(())
+    }
+
+    /// Whether the feature `name` is on (`None` for an unknown name).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch(name).copied()
+    }
+
+    /// The defaults with the features listed in `on` turned on, then those in `off` turned
+    /// off (comma-separated names, spaces ignored; empty lists allowed). An unknown name is
+    /// an error and nothing is changed.
+    pub fn from_lists(on: &str, off: &str) -> Result<Features, UnknownFeature> {
+        let mut f = Features::default();
+        for (list, value) in [(on, true), (off, false)] {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                f.set(name, value)?;
+            }
+        }
+        Ok(f)
+    }
+}

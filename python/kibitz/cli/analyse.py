@@ -5,7 +5,10 @@ Nothing is lost: each record is written as one whole line with a single ``write`
 file is fsynced as the run goes (at most ``FSYNC_INTERVAL`` apart, and at the end), always
 in input order. ``--resume`` keeps the complete records already written, drops a torn last
 line, rebuilds the annotated PGN from the kept records, and analyses from the next game on:
-the output is then byte for byte that of an uninterrupted run.
+the output is then byte for byte that of an uninterrupted run. It continues only the same
+run: records carry the limits they were made with, and every kept record must be of its
+game as the input reads now. Before any search, every output is checked to be neither the
+input nor another output, and writable (``kibitz.cli.outputs``).
 """
 
 from __future__ import annotations

@@ -94,7 +94,8 @@ BANNER = f"""{ENGINE_NAME}: a UCI chess engine (Rust core, Python front end).
 It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Arena,
 Banksia, ...) or a lichess bot as a UCI engine with the command `kibitz`.
 Try by hand:  uci | isready | position startpos moves e2e4 | go movetime 1000 | d | quit
-Type `help` for the commands; `kibitz --help` lists the other subcommands (book, play, perft)."""
+Type `help` for the commands; `kibitz --help` tells about the other subcommands
+(perft, perft-diff, analyse, report, book, play; uci is this engine)."""
 
 HELP_LINES = [
     "commands: uci, debug on|off, isready, setoption name <N> [value <V>], register,",

@@ -39,11 +39,10 @@ pub use chess::types::{
 pub use eval::classic::{evaluate, SEE_VALUE};
 // Evaluation tuning (Texel's method, tools/texel.rs): the weight table and the trace.
 pub use engine::engine::{available_cores, Engine};
-pub use engine::timeman::{allocate as time_budget, Budget as TimeBudget, Clock, DEFAULT_MOVE_OVERHEAD_MS};
 pub use engine::tt::AllocError;
 pub use engine::types::{
     mate_in, Bound, Features, Info, Limits, Line, SearchOutcome, Syzygy, UnknownFeature, INF, MATE, MATE_BOUND,
-    MAX_DEPTH, MAX_THREADS, TB_WIN,
+    MAX_DEPTH, MAX_THREADS, NO_DEADLINE, TB_WIN,
 };
 pub use engine::wdl::{material as wdl_material, wdl};
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};

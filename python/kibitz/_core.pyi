@@ -3,6 +3,7 @@
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Union, final
 
 from kibitz._outcome import Outcome
+from kibitz.timeman import TimeManagerLike
 
 __all__ = [
     "AmbiguousMoveError",
@@ -34,8 +35,6 @@ __all__ = [
     "PLANE_VALUES",
     "board_planes",
     "fill_planes_at",
-    "DEFAULT_MOVE_OVERHEAD_MS",
-    "time_budget",
 ]
 
 STARTING_FEN: str
@@ -760,12 +759,14 @@ class Engine:
         multipv: int = 1,
         searchmoves: list[str] | None = None,
         on_info: Callable[[SearchResult], object] | None = None,
+        time_manager: TimeManagerLike | None = None,
     ) -> SearchResult:
         """Searches the board within the limits and returns the result (UCI moves).
 
-        The clock (the side to move's ``wtime_ms``/``btime_ms``, increments, ``movestogo``)
-        goes to the engine's time manager, which keeps ``overhead_ms`` (default 30) for
-        latency; ``movetime_ms`` is exact unless ``overhead_ms`` is given; ``soft_ms`` and
+        Time is decided by ``time_manager`` (``kibitz.timeman.TimeManagerLike``) or, by
+        default, by ``kibitz.timeman.TimeManager`` made from the clock (the side to move's
+        ``wtime_ms``/``btime_ms``, increments, ``movestogo``), which keeps ``overhead_ms``
+        (default 30) for latency; ``movetime_ms`` is exact unless ``overhead_ms`` is given; ``soft_ms`` and
         ``hard_ms`` are an explicit target and cap. ``ponder=True``: the time limits wait
         for :meth:`ponderhit`."""
     def stop(self) -> None:
@@ -944,15 +945,3 @@ def fill_planes_at(
 ) -> int:
     """Fills the planes of Boards or FENs into memory the caller owns; returns the count."""
 
-DEFAULT_MOVE_OVERHEAD_MS: int
-"""The default move overhead (UCI ``Move Overhead``) in milliseconds."""
-
-def time_budget(
-    *,
-    time_left_ms: int | None = None,
-    inc_ms: int = 0,
-    movestogo: int | None = None,
-    movetime_ms: int | None = None,
-    overhead_ms: int = 30,
-) -> tuple[int | None, int | None, int | None, bool]:
-    """The engine's time budget for one move: ``(soft_ms, max_soft_ms, hard_ms, fixed)``."""

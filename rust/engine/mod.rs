@@ -18,7 +18,6 @@
 //!   structure.
 //! - `see`: static exchange evaluation, for ordering and pruning captures.
 //! - `tt`: the transposition table shared by the threads.
-//! - `timeman`: the time manager, the one owner of time decisions.
 //! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
 pub(crate) mod correction;
@@ -31,7 +30,6 @@ pub(crate) mod picker;
 pub(crate) mod pool;
 pub(crate) mod search;
 pub(crate) mod see;
-pub(crate) mod timeman;
 pub(crate) mod tt;
 pub(crate) mod types;
 pub(crate) mod wdl;

@@ -26,7 +26,6 @@ use crate::chess::types::*;
 use crate::engine::order::*;
 use crate::engine::params::*;
 use crate::engine::picker::{MovePicker, Picked};
-use crate::engine::timeman::{Iteration, TimeManager};
 use crate::engine::tt::*;
 use crate::engine::types::*;
 use crate::engine::MAX_PLY;
@@ -80,16 +79,14 @@ pub(crate) struct Search<'a> {
     /// First iteration's depth (helpers vary it).
     pub(crate) start_depth: u32,
     start: Instant,
-    /// The time decisions (`engine::timeman`); only the main thread's has a budget.
-    tm: TimeManager,
-    /// Set while a ponder search waits for `ponderhit`: no time limit applies until then.
-    ponder: Option<Arc<AtomicBool>>,
-    /// The hard limit, from the search's start (None: none, or still pondering).
+    /// The target: no iteration starts once it has passed (None: none).
+    soft: Option<Duration>,
+    /// The cap, from the search's start (None: none).
     hard: Option<Duration>,
-    /// Iterations completed, and whether the root has one legal move (played at once on a
-    /// clock).
+    /// The cap the caller may move while the search runs (`Limits::deadline`), in ms.
+    deadline: Option<Arc<AtomicU64>>,
+    /// Iterations completed.
     completed: u32,
-    only_move: bool,
     node_limit: u64,
     nodes: u64,
     seldepth: usize,
@@ -176,15 +173,10 @@ impl<'a> Search<'a> {
             main: true,
             start_depth: 1,
             start,
-            tm: {
-                let mut tm = TimeManager::new(limits.budget());
-                tm.adjust = f.time_stability;
-                tm
-            },
-            ponder: limits.ponder.clone().filter(|p| !p.load(Ordering::SeqCst)),
-            hard: None,
+            soft: limits.soft,
+            hard: limits.hard,
+            deadline: limits.deadline.clone(),
             completed: 0,
-            only_move: false,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             nodes: 0,
             seldepth: 0,
@@ -204,37 +196,18 @@ impl<'a> Search<'a> {
             syzygy: None,
             tbhits: 0,
         }
-        .with_clock_running()
     }
 
-    /// Arms the hard limit unless the search ponders (then `ponderhit` arms it).
-    fn with_clock_running(mut self) -> Self {
-        if self.ponder.is_none() {
-            self.hard = self.tm.budget.hard;
+    /// Whether a cap has been reached `elapsed` after the start: the fixed one or the one
+    /// the caller moves (read once per CHECK_EVERY nodes).
+    fn past_cap(&self, elapsed: Duration) -> bool {
+        if self.hard.is_some_and(|h| elapsed >= h) {
+            return true;
         }
-        self
-    }
-
-    /// A ponder search notices `ponderhit`: the hard limit counts from now, the target
-    /// from the search's start, so a search that pondered long enough stops at once (with
-    /// the best move of its last iteration).
-    fn poll_ponderhit(&mut self) {
-        let Some(flag) = &self.ponder else { return };
-        if !flag.load(Ordering::Relaxed) {
-            return;
-        }
-        self.ponder = None;
-        let now = self.start.elapsed();
-        self.hard = self.tm.budget.hard.map(|h| now + h);
-        if self.completed > 0 && self.tm.budget.timed() && (self.only_move || self.time_to_stop(now)) {
-            self.stopped = true;
-        }
-    }
-
-    /// After an iteration (or at ponderhit): should the next iteration not be started?
-    fn time_to_stop(&self, elapsed: Duration) -> bool {
-        let hard_left = self.hard.map(|h| h.saturating_sub(elapsed));
-        self.tm.stop_after_iteration(elapsed, hard_left)
+        self.deadline.as_ref().is_some_and(|d| {
+            let ms = d.load(Ordering::Relaxed);
+            ms != NO_DEADLINE && elapsed.as_millis() >= u128::from(ms)
+        })
     }
 
     /// The static evaluation of the current position (side to move's view): the net's
@@ -295,15 +268,8 @@ impl<'a> Search<'a> {
             if !self.main {
                 self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
             }
-            if self.ponder.is_some() {
-                self.poll_ponderhit();
-            }
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || ((self.hard.is_some() || self.deadline.is_some()) && self.past_cap(self.start.elapsed())) {
                 self.stopped = true;
-            } else if let Some(h) = self.hard {
-                if self.start.elapsed() >= h {
-                    self.stopped = true;
-                }
             }
         }
         self.stopped

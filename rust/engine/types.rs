@@ -4,12 +4,11 @@
 //! switches for the selective features (`Features`). The engine (`engine.rs`) takes and
 //! gives these; the tree search (`search.rs`) fills them.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::chess::types::*;
-use crate::engine::timeman::{self, Budget, Clock};
 use crate::engine::MAX_PLY;
 use crate::tablebase::Tablebases;
 
@@ -47,60 +46,32 @@ impl Syzygy {
 
 /// How long and how deep to search. Unset limits do not apply; with none set the search
 /// runs to `MAX_DEPTH` or until stopped.
+///
+/// The search keeps only the mechanism of time: a target it will not start an iteration
+/// after, a cap it stops at mid-iteration (checked every `CHECK_EVERY` nodes), and the
+/// report after each finished iteration, whose `false` stops it. The decisions (a budget
+/// from the clock, more time when the best move changes, the only move, ponderhit) belong
+/// to the caller's time manager: the Python package's `kibitz.timeman`, as the design card
+/// has it. Rust tools that need a clock give fixed budgets here.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// The side to move's clock (UCI `wtime`/`btime`, increments, `movestogo`): the time
-    /// manager (`engine::timeman`) makes a budget of it.
-    pub clock: Option<Clock>,
-    /// A fixed time for this move (UCI `movetime`), less `overhead` when that is given.
-    pub movetime: Option<Duration>,
-    /// The move overhead (UCI `Move Overhead`) kept off the clock for latency; `None`:
-    /// `DEFAULT_MOVE_OVERHEAD_MS` for a clock, nothing for a movetime (exact).
-    pub overhead: Option<Duration>,
-    /// An explicit target, for callers that manage time themselves: no new iteration
-    /// starts after it has passed (it may grow with an unstable best move), nor one that is
-    /// not expected to finish before the hard limit.
+    /// A target: no iteration starts once it has passed.
     pub soft: Option<Duration>,
-    /// An explicit cap: the search stops mid-iteration when it is reached (the smaller of
-    /// this and the budget's cap applies).
+    /// A cap: the search stops mid-iteration when it is reached.
     pub hard: Option<Duration>,
-    /// A ponder search (UCI `go ponder`): the time limits sleep until this flag is raised
-    /// (UCI `ponderhit`); the hard limit then counts from that moment, the target from the
-    /// search's start, so a search that has pondered long enough answers at once.
-    pub ponder: Option<Arc<AtomicBool>>,
+    /// A cap the caller may set or move while the search runs (a time manager arms it at
+    /// `ponderhit`): milliseconds from the search's start, `NO_DEADLINE` for none. The
+    /// earlier of this and `hard` applies.
+    pub deadline: Option<Arc<AtomicU64>>,
     pub multipv: usize,
     /// Restrict the root moves (UCI `go searchmoves`); empty = all.
     pub searchmoves: Vec<Move>,
 }
 
-impl Limits {
-    /// The time budget of these limits (`engine::timeman`): from the clock or the movetime,
-    /// then capped by an explicit `hard` and retargeted by an explicit `soft`.
-    pub fn budget(&self) -> Budget {
-        let mut b = match (&self.clock, self.movetime) {
-            (None, None) => Budget::UNLIMITED,
-            (clock, movetime) => {
-                let default = if clock.is_some() { timeman::DEFAULT_MOVE_OVERHEAD_MS } else { 0 };
-                let overhead = self.overhead.unwrap_or(Duration::from_millis(default));
-                timeman::allocate(clock.as_ref(), movetime, overhead)
-            }
-        };
-        if let Some(soft) = self.soft {
-            b = Budget::explicit(Some(soft), b.hard);
-        }
-        if let Some(h) = self.hard {
-            if b.soft.is_none() {
-                b = Budget::explicit(None, Some(h));
-            }
-            b.hard = Some(b.hard.map_or(h, |x| x.min(h)));
-            b.soft = b.soft.map(|x| x.min(h));
-            b.max_soft = b.max_soft.map(|x| x.min(h));
-        }
-        b
-    }
-}
+/// The value of `Limits::deadline` that means no cap.
+pub const NO_DEADLINE: u64 = u64::MAX;
 
 /// The kind of bound a reported score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,8 +153,8 @@ pub const MAX_THREADS: usize = 1024;
 /// (engine with vs without it); each has a short name (`Features::NAMES`, used by
 /// `Features::set`, kibitz.Engine's `features` argument and the hidden UCI options
 /// `SearchOff` / `SearchOn`): asp, nmp, rfp, fut, lmp, lmr, see (main-search SEE pruning),
-/// qsee (quiescence SEE pruning), delta, ext, iir, tm (soft-limit stability factor), tt (no
-/// table probes in the tree: no cut-offs, table move or stored eval), killers, counter,
+/// qsee (quiescence SEE pruning), delta, ext, iir, tt (no table probes in the tree: no
+/// cut-offs, table move or stored eval), killers, counter,
 /// history (the move-ordering heuristics; `history` also drops LMR's history term), corr
 /// (correction history), nnue. All are on by default except three that have not yet shown
 /// a gain: cont (continuation history), se (singular extensions) and corr. Measured together against the search without
@@ -205,7 +176,6 @@ pub struct Features {
     pub delta: bool,
     pub check_extension: bool,
     pub iir: bool,
-    pub time_stability: bool,
     pub tt: bool,
     pub killers: bool,
     pub counter: bool,
@@ -237,7 +207,6 @@ impl Default for Features {
             delta: true,
             check_extension: true,
             iir: true,
-            time_stability: true,
             tt: true,
             killers: true,
             counter: true,
@@ -265,8 +234,8 @@ impl std::error::Error for UnknownFeature {}
 
 impl Features {
     /// The switchable features' names.
-    pub const NAMES: [&'static str; 20] = [
-        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tm", "tt", "killers",
+    pub const NAMES: [&'static str; 19] = [
+        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tt", "killers",
         "counter", "history", "cont", "se", "corr", "nnue",
     ];
 
@@ -283,7 +252,6 @@ impl Features {
             "delta" => &mut self.delta,
             "ext" => &mut self.check_extension,
             "iir" => &mut self.iir,
-            "tm" => &mut self.time_stability,
             "tt" => &mut self.tt,
             "killers" => &mut self.killers,
             "counter" => &mut self.counter,

@@ -6,20 +6,24 @@
 //! with the GIL re-acquired once per finished iteration; an exception it raises stops the
 //! search and is raised from `search` after it has returned. A panic in the search becomes
 //! a `RuntimeError`, never a crash.
+//!
+//! Time: every decision is the Python time manager's (`kibitz.timeman`, the design card's
+//! place for it); this file passes the cap it gives to the search, asks it after each
+//! iteration whether to go on, and hands it `ponderhit`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::board::PyBoard;
 use super::interrupt::run_interruptible;
 use super::{move_err, open_regular, NetError};
 use crate::{
-    embedded_net, mate_in, time_budget as core_time_budget, wdl, wdl_material, Board as CoreBoard, Clock,
-    Engine as CoreEngine, Features, Info, Limits, Line, Move, Network, SearchOutcome, Syzygy, Tablebases,
-    DEFAULT_MOVE_OVERHEAD_MS, MAX_DEPTH, MAX_THREADS, WHITE,
+    embedded_net, mate_in, wdl, wdl_material, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line,
+    Move, MoveList, Network, SearchOutcome, Syzygy, Tablebases, MAX_DEPTH, MAX_THREADS, NO_DEADLINE, WHITE,
 };
+use pyo3::types::PyDict;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
@@ -218,12 +222,33 @@ pub struct PyEngine {
     /// not when one starts, so a `ponderhit()` that comes before the ponder search has
     /// begun is not lost (the search then runs on the clock from its start).
     ponderhit: Arc<AtomicBool>,
+    /// The running search's time manager, its movable cap and its start, for `ponderhit()`
+    /// (None between searches).
+    timing: Mutex<Option<Timing>>,
     inner: Mutex<CoreEngine>,
     hash_mb: AtomicUsize,
     threads: AtomicUsize,
     /// The evaluation choice: whether the net is used, and the net file loaded by
     /// `eval_file` / `load_eval_file` (`None`: the embedded net).
     eval: Mutex<EvalChoice>,
+}
+
+/// A running search's time manager (a `kibitz.timeman.TimeManagerLike`), the cap it may move
+/// (ms from the start, `NO_DEADLINE` for none) and the search's start.
+struct Timing {
+    manager: Py<PyAny>,
+    deadline: Arc<AtomicU64>,
+    start: Instant,
+}
+
+/// A cap in milliseconds from Python (None: none) as the search's deadline value.
+fn deadline_ms(cap: Option<f64>) -> u64 {
+    match cap {
+        Some(ms) if ms.is_finite() => ms.clamp(0.0, MAX_TIME_MS) as u64,
+        Some(ms) if ms > 0.0 => MAX_TIME_MS as u64,
+        Some(_) => 0,
+        None => NO_DEADLINE,
+    }
 }
 
 /// Which evaluation an engine uses (kept beside the core engine so that turning the net off
@@ -332,32 +357,6 @@ impl std::fmt::Display for AnyInt {
     }
 }
 
-/// The engine's time budget for one move (the time manager's first decision, before any
-/// iteration adjusts the target), as `(soft_ms, max_soft_ms, hard_ms, fixed)`; `None`
-/// where there is no limit. Arguments as UCI's `go` gives them for the side to move; a
-/// negative clock (some GUIs send one after a flag fall) counts as 0.
-#[pyfunction]
-#[pyo3(signature = (*, time_left_ms = None, inc_ms = 0, movestogo = None, movetime_ms = None,
-                    overhead_ms = DEFAULT_MOVE_OVERHEAD_MS as i64),
-       text_signature = "(*, time_left_ms=None, inc_ms=0, movestogo=None, movetime_ms=None, overhead_ms=30)")]
-pub fn time_budget(
-    time_left_ms: Option<i64>,
-    inc_ms: i64,
-    movestogo: Option<i64>,
-    movetime_ms: Option<i64>,
-    overhead_ms: i64,
-) -> (Option<u64>, Option<u64>, Option<u64>, bool) {
-    let d = |x: i64| Duration::from_millis(x.max(0) as u64);
-    let clock = time_left_ms.map(|t| Clock {
-        time_left: d(t),
-        inc: d(inc_ms),
-        movestogo: movestogo.filter(|&n| n > 0).map(|n| n.min(u32::MAX as i64) as u32),
-    });
-    let b = core_time_budget(clock.as_ref(), movetime_ms.map(d), d(overhead_ms));
-    let m = |x: Option<Duration>| x.map(|x| x.as_millis() as u64);
-    (m(b.soft), m(b.max_soft), m(b.hard), b.fixed)
-}
-
 /// A time limit in milliseconds: NaN and negative values are errors; values beyond
 /// `MAX_TIME_MS` (also `inf`, and ints too large for a float) are read as it.
 fn ms(name: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
@@ -437,6 +436,7 @@ impl PyEngine {
         Ok(PyEngine {
             stop: Arc::new(AtomicBool::new(false)),
             ponderhit: Arc::new(AtomicBool::new(false)),
+            timing: Mutex::new(None),
             inner: Mutex::new(engine),
             hash_mb: AtomicUsize::new(mb),
             threads: AtomicUsize::new(n),
@@ -553,18 +553,19 @@ impl PyEngine {
     }
 
     /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
-    /// first one reached (none = until `stop()`). The clock (`wtime_ms` / `btime_ms`,
-    /// `winc_ms` / `binc_ms`, `movestogo`, as UCI's `go` gives them; the side to move's are
-    /// used) is turned into a budget by the engine's time manager, keeping `overhead_ms`
-    /// (default 30) for latency. `movetime_ms` is the time for this move, exact unless
-    /// `overhead_ms` is given. `soft_ms` / `hard_ms` are an explicit target and cap for
-    /// callers that manage time themselves. With `ponder=True` the time limits wait for
-    /// `ponderhit()`. `on_info(info)` is called after each finished iteration, once per
-    /// MultiPV line.
+    /// first one reached (none = until `stop()`). Time is the time manager's: `time_manager`
+    /// (an object with `kibitz.timeman.TimeManagerLike`'s three methods), or by default
+    /// `kibitz.timeman.TimeManager` made from the clock (`wtime_ms` / `btime_ms`, `winc_ms` /
+    /// `binc_ms`, `movestogo`, as UCI's `go` gives them; the side to move's are used),
+    /// keeping `overhead_ms` (default 30) for latency; `movetime_ms` is the time for this
+    /// move, exact unless `overhead_ms` is given; `soft_ms` / `hard_ms` are an explicit target
+    /// and cap. With `ponder=True` the time limits wait for `ponderhit()`. `on_info(info)` is
+    /// called after each finished iteration, once per MultiPV line.
     #[pyo3(signature = (board, *, depth = None, nodes = None, movetime_ms = None, wtime_ms = None, btime_ms = None,
                         winc_ms = None, binc_ms = None, movestogo = None, overhead_ms = None, soft_ms = None,
-                        hard_ms = None, ponder = false, multipv = AnyInt(1), searchmoves = None, on_info = None),
-                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, wtime_ms=None, btime_ms=None, winc_ms=None, binc_ms=None, movestogo=None, overhead_ms=None, soft_ms=None, hard_ms=None, ponder=False, multipv=1, searchmoves=None, on_info=None)")]
+                        hard_ms = None, ponder = false, multipv = AnyInt(1), searchmoves = None, on_info = None,
+                        time_manager = None),
+                 text_signature = "($self, board, *, depth=None, nodes=None, movetime_ms=None, wtime_ms=None, btime_ms=None, winc_ms=None, binc_ms=None, movestogo=None, overhead_ms=None, soft_ms=None, hard_ms=None, ponder=False, multipv=1, searchmoves=None, on_info=None, time_manager=None)")]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -585,6 +586,7 @@ impl PyEngine {
         multipv: AnyInt,
         searchmoves: Option<Vec<String>>,
         on_info: Option<Py<PyAny>>,
+        time_manager: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
         let root = board.snapshot()?;
         drop(board);
@@ -615,10 +617,15 @@ impl PyEngine {
         if multipv_n < 1 {
             return Err(PyValueError::new_err(format!("multipv must be at least 1, got {multipv}")));
         }
-        let movetime = ms("movetime_ms", movetime_ms.as_ref())?;
-        let soft = ms("soft_ms", soft_ms.as_ref())?;
-        let hard = ms("hard_ms", hard_ms.as_ref())?;
-        let overhead = ms("overhead_ms", overhead_ms.as_ref())?;
+        // The time arguments, range-checked here (a bad value is a ValueError naming it), go
+        // to the time manager as milliseconds.
+        let msf = |name: &str, v: Option<&Bound<'_, PyAny>>| -> PyResult<Option<f64>> {
+            Ok(ms(name, v)?.map(|d| d.as_secs_f64() * 1000.0))
+        };
+        let movetime = msf("movetime_ms", movetime_ms.as_ref())?;
+        let soft = msf("soft_ms", soft_ms.as_ref())?;
+        let hard = msf("hard_ms", hard_ms.as_ref())?;
+        let overhead = msf("overhead_ms", overhead_ms.as_ref())?;
         let white = root.side_to_move() == WHITE;
         let (time, inc) = if white { (wtime_ms, winc_ms) } else { (btime_ms, binc_ms) };
         let (time_name, inc_name) = if white { ("wtime_ms", "winc_ms") } else { ("btime_ms", "binc_ms") };
@@ -631,12 +638,8 @@ impl PyEngine {
                 Some(obj.0.min(u32::MAX as i128) as u32)
             }
         };
-        let clock = match ms(time_name, time.as_ref())? {
-            None => None,
-            Some(time_left) => {
-                Some(Clock { time_left, inc: ms(inc_name, inc.as_ref())?.unwrap_or(Duration::ZERO), movestogo })
-            }
-        };
+        let time_left = msf(time_name, time.as_ref())?;
+        let inc = msf(inc_name, inc.as_ref())?;
         let mut moves = Vec::new();
         for text in searchmoves.unwrap_or_default() {
             moves.push(root.parse_uci(&text).map_err(move_err)?);
@@ -646,15 +649,55 @@ impl PyEngine {
                 return Err(PyValueError::new_err("on_info must be callable"));
             }
         }
+        let manager: Option<Py<PyAny>> = match time_manager {
+            Some(m) if !m.is_none(py) => {
+                for name in ["start", "iteration", "ponderhit"] {
+                    if !m.bind(py).hasattr(name)? {
+                        return Err(PyTypeError::new_err(format!(
+                            "time_manager must have start, iteration and ponderhit (kibitz.timeman.TimeManagerLike); it has no {name}"
+                        )));
+                    }
+                }
+                Some(m)
+            }
+            _ => {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("time_left_ms", time_left)?;
+                kwargs.set_item("inc_ms", inc)?;
+                kwargs.set_item("movestogo", movestogo)?;
+                kwargs.set_item("movetime_ms", movetime)?;
+                kwargs.set_item("overhead_ms", overhead)?;
+                kwargs.set_item("soft_ms", soft)?;
+                kwargs.set_item("hard_ms", hard)?;
+                let m = py.import("kibitz.timeman")?.getattr("for_search")?.call((), Some(&kwargs))?;
+                (!m.is_none()).then(|| m.unbind())
+            }
+        };
+        // A ponderhit that came before this search started: it searches on the clock.
+        let pondering = ponder && !self.ponderhit.load(Ordering::SeqCst);
+        // The only legal move (among searchmoves, when given), with no depth or node limit:
+        // the manager may play it after one iteration.
+        let only_move = depth.is_none() && nodes.is_none() && {
+            let mut legal = MoveList::new();
+            root.generate_legal(&mut legal);
+            let n = if moves.is_empty() { legal.len() } else { legal.iter().filter(|m| moves.contains(m)).count() };
+            n == 1
+        };
+        let deadline = Arc::new(AtomicU64::new(NO_DEADLINE));
+        let mut cap = None;
+        if let Some(m) = &manager {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("only_move", only_move)?;
+            kwargs.set_item("pondering", pondering)?;
+            let first: Option<f64> = m.bind(py).call_method("start", (), Some(&kwargs))?.extract()?;
+            cap = first.map(|c| Duration::from_millis(deadline_ms(Some(c))));
+        }
         let limits = Limits {
             depth,
             nodes,
-            clock,
-            movetime,
-            overhead,
-            soft,
-            hard,
-            ponder: ponder.then(|| Arc::clone(&self.ponderhit)),
+            soft: None,
+            hard: cap,
+            deadline: manager.is_some().then(|| Arc::clone(&deadline)),
             // 256 lines: the most the UCI front end offers (options.py); more is never useful.
             multipv: multipv_n.min(256) as usize,
             searchmoves: moves,
@@ -663,14 +706,22 @@ impl PyEngine {
         let mut engine = self.idle()?;
         let stop = Arc::clone(&self.stop);
         stop.store(false, Ordering::SeqCst);
+        let start = Instant::now();
+        if let Some(m) = &manager {
+            let timing = Timing { manager: m.clone_ref(py), deadline: Arc::clone(&deadline), start };
+            *self.timing.lock().unwrap_or_else(|p| p.into_inner()) = Some(timing);
+        }
         let mut callback_error: Option<PyErr> = None;
         let board_ref = &root;
         let engine_ref = &mut *engine;
+        let manager_ref = manager.as_ref();
         // On a worker thread, so that Ctrl-C (a signal) stops the search and raises
         // KeyboardInterrupt in the caller instead of waiting for the search to end.
         let result = run_interruptible(py, &stop, || {
             let mut report = |info: &Info| -> bool {
-                let Some(cb) = &on_info else { return true };
+                if on_info.is_none() && manager_ref.is_none() {
+                    return true;
+                }
                 Python::attach(|py| {
                     let c = Common {
                         nodes: info.nodes,
@@ -678,25 +729,44 @@ impl PyEngine {
                         hashfull: info.hashfull,
                         tbhits: info.tbhits,
                     };
-                    for line in &info.lines {
-                        let obj = match Py::new(py, line_result(board_ref, line, &c)) {
-                            Ok(o) => o,
-                            Err(e) => {
+                    if let Some(cb) = &on_info {
+                        for line in &info.lines {
+                            let obj = match Py::new(py, line_result(board_ref, line, &c)) {
+                                Ok(o) => o,
+                                Err(e) => {
+                                    callback_error = Some(e);
+                                    return false;
+                                }
+                            };
+                            if let Err(e) = cb.call1(py, (obj,)) {
                                 callback_error = Some(e);
                                 return false;
                             }
-                        };
-                        if let Err(e) = cb.call1(py, (obj,)) {
-                            callback_error = Some(e);
-                            return false;
                         }
                     }
-                    true
+                    let (Some(m), Some(first)) = (manager_ref, info.lines.first()) else { return true };
+                    // The time manager decides whether to go on.
+                    let asked = (|| -> PyResult<bool> {
+                        let kwargs = PyDict::new(py);
+                        kwargs.set_item("depth", first.depth)?;
+                        kwargs.set_item("best_move", first.pv.first().map(|&mv| board_ref.move_to_uci(mv)))?;
+                        kwargs.set_item("score_cp", (first.score.abs() < crate::MATE_BOUND).then_some(first.score))?;
+                        kwargs.set_item("elapsed_ms", start.elapsed().as_secs_f64() * 1000.0)?;
+                        m.bind(py).call_method("iteration", (), Some(&kwargs))?.is_truthy()
+                    })();
+                    match asked {
+                        Ok(stop_now) => !stop_now,
+                        Err(e) => {
+                            callback_error = Some(e);
+                            false
+                        }
+                    }
                 })
             };
             catch_unwind(AssertUnwindSafe(|| engine_ref.search(board_ref, &limits, &stop, &mut report)))
         });
         drop(engine);
+        *self.timing.lock().unwrap_or_else(|p| p.into_inner()) = None;
         self.ponderhit.store(false, Ordering::SeqCst);
         let result = result?;
         if let Some(e) = callback_error {
@@ -715,10 +785,27 @@ impl PyEngine {
     }
 
     /// The opponent played the move a ponder search (`search(..., ponder=True)`) assumed:
-    /// its clock starts now, and it answers within the budget of the clock it was given.
-    /// Safe to call from any thread; a no-op when no ponder search runs.
-    fn ponderhit(&self) {
+    /// its time manager hears it (its clock starts now; `kibitz.timeman`), and it answers
+    /// within the budget of the clock it was given. Safe to call from any thread; kept for
+    /// a ponder search that has not started yet, a no-op otherwise.
+    fn ponderhit(&self, py: Python<'_>) -> PyResult<()> {
         self.ponderhit.store(true, Ordering::SeqCst);
+        let running = {
+            let guard = self.timing.lock().unwrap_or_else(|p| p.into_inner());
+            guard.as_ref().map(|t| (t.manager.clone_ref(py), Arc::clone(&t.deadline), t.start))
+        };
+        let Some((manager, deadline, start)) = running else { return Ok(()) };
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("elapsed_ms", start.elapsed().as_secs_f64() * 1000.0)?;
+        let (cap, stop_now): (Option<f64>, bool) =
+            manager.bind(py).call_method("ponderhit", (), Some(&kwargs))?.extract()?;
+        if cap.is_some() {
+            deadline.store(deadline_ms(cap), Ordering::SeqCst);
+        }
+        if stop_now {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        Ok(())
     }
 
     /// Forgets the transposition table and the move-ordering histories (a new game).

@@ -164,8 +164,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<views::PySquareSet>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PySearchResult>()?;
-    m.add_function(wrap_pyfunction!(engine::time_budget, m)?)?;
-    m.add("DEFAULT_MOVE_OVERHEAD_MS", crate::DEFAULT_MOVE_OVERHEAD_MS)?;
     m.add("FenError", m.py().get_type::<FenError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;

@@ -2,7 +2,7 @@
 
 Used to develop and test the UCI layer without the Rust search: each "iteration" takes a
 few milliseconds (growing with depth), reports through ``on_info`` and honours depth,
-nodes, the clock (through the engine's own budget, ``kibitz._core.time_budget``),
+nodes, the clock (through the engine's own budget, ``kibitz.timeman.time_budget``),
 movetime, soft/hard limits, pondering with ``ponderhit()`` and ``stop()`` like the real
 search is specified to.
 ``install()`` puts it at ``kibitz.Engine`` when the package has none.
@@ -61,7 +61,7 @@ class FakeEngine:
         searchmoves: Optional[Sequence[str]] = None,
         on_info: Optional[Callable[[Any], None]] = None,
     ) -> Any:
-        from kibitz._core import DEFAULT_MOVE_OVERHEAD_MS, time_budget
+        from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS, time_budget
 
         self._stop.clear()
         start = time.monotonic()

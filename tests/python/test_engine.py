@@ -13,6 +13,7 @@ import chess
 import pytest
 
 import kibitz
+import kibitz.timeman
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 
@@ -216,7 +217,7 @@ def test_clock_search_stays_inside_the_engines_own_budget(engine: kibitz.Engine)
     than a 2 s clock would allow only if the wrong clock were read)."""
     board = kibitz.Board(MIDDLEGAME)
     white = board.turn
-    soft, max_soft, hard, fixed = kibitz._core.time_budget(time_left_ms=2000, inc_ms=0)
+    soft, max_soft, hard, fixed = kibitz.timeman.time_budget(time_left_ms=2000, inc_ms=0)
     assert hard is not None and not fixed
     start = time.perf_counter()
     kw = {"wtime_ms": 2000, "btime_ms": 2000} if white else {"btime_ms": 2000, "wtime_ms": 2000}
@@ -233,7 +234,7 @@ def test_clock_search_stays_inside_the_engines_own_budget(engine: kibitz.Engine)
 def test_ponder_search_waits_for_ponderhit_then_plays_on_the_clock() -> None:
     engine = kibitz.Engine(16)
     board = kibitz.Board(MIDDLEGAME)
-    _, _, hard, _ = kibitz._core.time_budget(time_left_ms=1000, inc_ms=0)
+    _, _, hard, _ = kibitz.timeman.time_budget(time_left_ms=1000, inc_ms=0)
     assert hard is not None
     hit_at: list[float] = []
 

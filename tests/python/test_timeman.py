@@ -1,7 +1,8 @@
-"""The engine's time budget (Rust, engine::timeman, through kibitz._core.time_budget):
-budgets never exceed the clock, simulated games never lose on time. The adjustments after
-each iteration are unit-tested in the Rust module; the search's use of them by the UCI
-tests (test_uci*.py) and the time-forfeit matches recorded in benches/results."""
+"""The time manager (kibitz.timeman, the Python package's, as the design card has it):
+budgets never exceed the clock, simulated games never lose on time, the adjustments after
+each iteration, ponderhit, and Engine.search driven by the default manager or by one of the
+caller's. The UCI tests (test_uci*.py) and the time-forfeit matches recorded in
+benches/results check the engine on a real clock."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from kibitz._core import DEFAULT_MOVE_OVERHEAD_MS, time_budget
-
-INCREMENT_SHARE = 0.75  # engine::timeman::INCREMENT_SHARE
+import kibitz
+from kibitz import timeman
+from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS, INCREMENT_SHARE, Budget, Iteration, TimeManager, time_budget
 
 
 def allocate(
@@ -139,3 +140,180 @@ def test_low_clock_spends_less_than_the_increment():
     assert b.soft_ms < 10 * INCREMENT_SHARE
     high = allocate(time_left_ms=5000, inc_ms=10, overhead_ms=30)
     assert high.soft_ms >= 10 * INCREMENT_SHARE
+
+
+def play_out(base: int, inc: int, moves: int, ratio: float) -> tuple[float, float]:
+    """The clock after ``moves`` moves when each takes ``ratio`` of its target (a search stops
+    after the iteration that passes NEXT_ITERATION_SHARE of the target, so it uses about 0.7
+    of it: the model gives the 40.7 s kibitz kept at 3s+2s when the increment tapered below
+    30 increments), and the share of all the time it had that it used."""
+    left, used = float(base), 0.0
+    for _ in range(moves):
+        b = timeman.allocate(time_left_ms=left, inc_ms=inc)
+        assert b.soft is not None
+        took = b.soft * ratio
+        used += took
+        left = left - took + inc
+    return left, used / (base + moves * inc)
+
+
+def test_large_increments_are_spent_not_banked():
+    # 3s+2s over 53 moves: 40.5 s left (63 % used) in this model with the old reserve of 30
+    # increments; 40.7 s was measured in a game.
+    left, used = play_out(3000, 2000, 53, 0.7)
+    assert used > 0.70 and left < 30_000, (left, used)
+    # A clock of 20 s at +2 s is no low clock: the whole increment share is spent.
+    b = timeman.allocate(time_left_ms=20_000, inc_ms=2000)
+    assert b.soft == int(19_970 / 25 + 0.75 * 2000)
+
+
+def test_small_increments_keep_their_reserve():
+    # Up to +0.1 s the reserve is 30 increments: the 1s+0.01s clock settles near 300 ms.
+    left, _ = play_out(1000, 10, 200, 1.0)
+    assert 150 <= left <= 400
+    b = timeman.allocate(time_left_ms=2000, inc_ms=100)
+    assert b.soft == int(1970 / 25 + 0.75 * 100 * 1970 / 3000)
+
+
+def it(depth: int, best: str, cp: Optional[int] = 10) -> Iteration:
+    return Iteration(depth, best, cp)
+
+
+def test_adjust_more_time_when_the_best_move_changes():
+    stable = [it(d, "e2e4") for d in range(1, 6)]
+    changing = [it(d, m) for d, m in zip(range(1, 6), ["e2e4", "d2d4", "c2c4", "g1f3", "b1c3"])]
+    assert timeman.adjust(stable) == 1.0
+    assert timeman.adjust(changing) > 1.5
+
+
+def test_adjust_more_time_when_the_score_drops():
+    assert timeman.adjust([it(5, "e2e4", 50), it(6, "e2e4", 0)]) > 1.0
+    assert timeman.adjust([it(5, "e2e4", 0), it(6, "e2e4", 50)]) == 1.0
+
+
+def test_adjust_less_time_when_one_move_stands_out():
+    f = timeman.adjust([it(d, "e2e4") for d in range(1, 13)])
+    assert timeman.MIN_FACTOR <= f < 1.0
+
+
+def test_target_is_capped():
+    b = Budget(soft=100, hard=400, max_soft=250)
+    assert [b.target(x) for x in (1.0, 2.5, 10.0, 0.5)] == [100, 250, 250, 50]
+    assert timeman.UNLIMITED.target(1.0) is None
+
+
+def test_stops_past_the_share_of_the_target_only_after_an_iteration():
+    tm = TimeManager(Budget.explicit(100, 1000))
+    assert tm.start(only_move=False, pondering=False) == 1000
+    assert not tm._stop_after_iteration(500)  # no iteration yet
+    assert not tm.iteration(depth=1, best_move="e2e4", score_cp=0, elapsed_ms=59)
+    assert tm.iteration(depth=2, best_move="e2e4", score_cp=0, elapsed_ms=60)
+    # An iteration of 300 ms: the next (~600 ms) would not end before the 1000 ms cap.
+    tm = TimeManager(Budget.explicit(10_000, 1000))
+    tm.start(only_move=False, pondering=False)
+    assert not tm.iteration(depth=1, best_move="e2e4", score_cp=0, elapsed_ms=100)
+    assert tm.iteration(depth=2, best_move="e2e4", score_cp=0, elapsed_ms=450)
+
+
+def test_only_move_is_played_after_one_iteration_on_a_clock_only():
+    tm = TimeManager.from_clock(time_left_ms=60_000)
+    tm.start(only_move=True, pondering=False)
+    assert tm.iteration(depth=1, best_move="e1f1", score_cp=0, elapsed_ms=1)
+    depth_only = TimeManager(timeman.UNLIMITED)
+    depth_only.start(only_move=True, pondering=False)
+    assert not depth_only.iteration(depth=1, best_move="e1f1", score_cp=0, elapsed_ms=1)
+
+
+def test_a_fixed_movetime_is_used_whole():
+    tm = TimeManager.from_clock(movetime_ms=500)
+    assert tm.start(only_move=False, pondering=False) == 500
+    assert not any(tm.iteration(depth=d, best_move="e2e4", score_cp=0, elapsed_ms=40 * d) for d in range(1, 12))
+
+
+def test_ponderhit_starts_the_clock():
+    tm = TimeManager(Budget.explicit(100, 400))
+    assert tm.start(only_move=False, pondering=True) is None  # no cap while pondering
+    assert not tm.iteration(depth=1, best_move="e2e4", score_cp=0, elapsed_ms=5000)  # pondering: go on
+    # A ponderhit after 5 s: the cap counts from it, the target from the start: stop at once.
+    assert tm.ponderhit(elapsed_ms=5000) == (5400, True)
+    early = TimeManager(Budget.explicit(100, 400))
+    early.start(only_move=False, pondering=True)
+    early.iteration(depth=1, best_move="e2e4", score_cp=0, elapsed_ms=10)
+    assert early.ponderhit(elapsed_ms=20) == (420, False)
+    # Not pondering: nothing changes.
+    assert early.ponderhit(elapsed_ms=30) == (None, False)
+
+
+def test_for_search_explicit_target_and_cap():
+    assert timeman.for_search() is None
+    tm = timeman.for_search(soft_ms=100)
+    assert tm is not None and tm.budget == Budget(100, None, 250, False)
+    tm = timeman.for_search(time_left_ms=10_000, inc_ms=100, hard_ms=500)
+    assert tm is not None and tm.budget.hard == 500 and tm.budget.soft == 473 and tm.budget.max_soft == 500
+
+
+class Recorder:
+    """A caller's time manager: stops after ``stop_depth``, records every call."""
+
+    def __init__(self, cap: Optional[float], stop_depth: int = 99, ponder_answer=(None, False)) -> None:
+        self.cap, self.stop_depth, self.ponder_answer = cap, stop_depth, ponder_answer
+        self.calls: list[tuple] = []
+
+    def start(self, *, only_move: bool, pondering: bool) -> Optional[float]:
+        self.calls.append(("start", only_move, pondering))
+        return self.cap
+
+    def iteration(self, *, depth: int, best_move: str, score_cp: Optional[int], elapsed_ms: float) -> bool:
+        self.calls.append(("iteration", depth, best_move, score_cp, elapsed_ms))
+        return depth >= self.stop_depth
+
+    def ponderhit(self, *, elapsed_ms: float) -> tuple:
+        self.calls.append(("ponderhit", elapsed_ms))
+        return self.ponder_answer
+
+
+def test_engine_search_follows_a_callers_time_manager():
+    engine = kibitz.Engine(hash_mb=16)
+    tm = Recorder(cap=None, stop_depth=5)
+    result = engine.search(kibitz.Board(), time_manager=tm)
+    assert result.depth == 5
+    assert tm.calls[0] == ("start", False, False)
+    iterations = [c for c in tm.calls if c[0] == "iteration"]
+    assert [c[1] for c in iterations] == [1, 2, 3, 4, 5]
+    assert all(c[2] in kibitz.Board().legal_moves_uci() for c in iterations)
+    elapsed = [c[4] for c in iterations]
+    assert elapsed == sorted(elapsed) and elapsed[-1] <= result.time_ms + 50
+    # The only legal move is said to be one.
+    tm = Recorder(cap=None, stop_depth=1)
+    engine.search(kibitz.Board("7k/8/8/8/8/8/6q1/7K w - - 0 1"), time_manager=tm)
+    assert tm.calls[0] == ("start", True, False)
+
+
+def test_the_managers_cap_stops_a_search_mid_iteration():
+    engine = kibitz.Engine(hash_mb=16)
+    board = kibitz.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    result = engine.search(board, time_manager=Recorder(cap=60.0))
+    # It never said stop: the cap did, within the check interval and scheduling slack.
+    assert result.time_ms < 60 + 250 and result.best_move in board.legal_moves_uci()
+
+
+def test_ponderhit_reaches_the_running_searchs_manager():
+    import threading
+    import time
+
+    engine = kibitz.Engine(hash_mb=16)
+    tm = Recorder(cap=None, ponder_answer=(None, True))
+    out = {}
+    thread = threading.Thread(target=lambda: out.update(r=engine.search(kibitz.Board(), ponder=True, time_manager=tm)))
+    thread.start()
+    time.sleep(0.3)
+    engine.ponderhit()  # the manager says stop at once
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert tm.calls[0] == ("start", False, True)
+    assert any(c[0] == "ponderhit" and c[1] >= 250 for c in tm.calls)
+
+
+def test_a_time_manager_without_the_protocol_is_refused():
+    with pytest.raises(TypeError, match="ponderhit"):
+        kibitz.Engine(hash_mb=1).search(kibitz.Board(), time_manager=object())

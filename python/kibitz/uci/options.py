@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Union
 
-from kibitz._core import DEFAULT_MOVE_OVERHEAD_MS
+from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS
 
 Value = Union[int, bool, str, None]
 

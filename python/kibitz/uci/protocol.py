@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
 from kibitz.uci import strength
-from kibitz._core import Board, Engine, FenError, IllegalMoveError, InvalidMoveError, SearchResult, time_budget
+from kibitz._core import Board, Engine, FenError, IllegalMoveError, InvalidMoveError, SearchResult
+from kibitz.timeman import time_budget
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)

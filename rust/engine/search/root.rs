@@ -70,16 +70,11 @@ impl<'a> Search<'a> {
         }
         let multipv = limits.multipv.clamp(1, root.len());
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        // Only one legal move and the clock running: play it at once (a one-ply search gives
-        // it a score).
-        let timed = self.tm.budget.timed();
-        self.only_move = root.len() == 1 && timed && limits.depth.is_none() && limits.nodes.is_none();
         if self.hard == Some(Duration::ZERO) {
             max_depth = 1; // no time at all: the quickest legal answer
         }
 
         for depth in self.start_depth.min(max_depth)..=max_depth {
-            let iter_start = self.start.elapsed();
             for r in root.iter_mut() {
                 r.prev_score = r.score;
             }
@@ -125,18 +120,10 @@ impl<'a> Search<'a> {
                 break;
             }
             self.completed = depth;
-            let took = self.start.elapsed() - iter_start;
-            let best = &root[0];
-            let score = (best.score.abs() < MATE_BOUND).then_some(best.score);
-            self.tm.record(Iteration { depth, best: best.mv, score }, took);
+            // The caller's time manager decides here whether to go on (false: stop).
             let info = self.info(&root, multipv, depth);
             if !report(&info) {
                 self.stopped = true;
-                break;
-            }
-            self.poll_ponderhit();
-            let clock_running = timed && self.ponder.is_none();
-            if self.only_move && clock_running {
                 break;
             }
             // A forced mate found at full width needs no deeper search once confirmed twice.
@@ -146,9 +133,8 @@ impl<'a> Search<'a> {
             {
                 break;
             }
-            // The time manager: stop when the adjusted target has passed, or when the next
-            // iteration cannot end before the hard limit.
-            if clock_running && self.time_to_stop(self.start.elapsed()) {
+            // The target: no iteration starts once it has passed.
+            if self.soft.is_some_and(|s| self.start.elapsed() >= s) {
                 break;
             }
         }

@@ -1,7 +1,7 @@
 """Analysing game collections (``kibitz analyse``, ``kibitz.analyse_games``) and reading PGN
 fast (``kibitz.read_games``).
 
-Modules: ``reader`` (PGN files to ``Game``s, in Rust), ``judgement`` (win probability,
+Modules: ``reader`` (PGN files to ``InputGame``s, in Rust), ``judgement`` (win probability,
 marks, accuracy), ``game`` (one game's record, annotated PGN), ``backends`` (serial,
 process pool, Ray), ``cli`` (the subcommand, its output files and ``--resume``).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from kibitz.analysis.game import Limits
-from kibitz.analysis.reader import Game, Source, read_games
+from kibitz.analysis.reader import InputGame, Source, read_games
 
 
 def analyse_games(
@@ -58,4 +58,4 @@ def analyse_games(
     return backends.pool(games, limits, n)
 
 
-__all__ = ["Game", "analyse_games", "read_games"]
+__all__ = ["InputGame", "analyse_games", "read_games"]

@@ -21,7 +21,7 @@ from typing import Any, Callable, Deque, Iterable, Iterator, Optional, Union
 
 from kibitz._core import Engine
 from kibitz.analysis.game import Limits, analyse_game, error_record
-from kibitz.analysis.reader import Game
+from kibitz.analysis.reader import InputGame
 
 # Games queued per worker beyond the one it is on: enough that no worker waits for the
 # reader, few enough that a long run holds only a handful of games in memory.
@@ -56,7 +56,7 @@ def _ticker(counter: Any) -> Optional[Callable[[], None]]:
     return tick
 
 
-def serial(games: Iterable[Game], limits: Limits, counter: Any = None) -> Iterator[dict[str, Any]]:
+def serial(games: Iterable[InputGame], limits: Limits, counter: Any = None) -> Iterator[dict[str, Any]]:
     """Analyses in this process, one game after the other."""
     engine = limits.engine()
     tick = _ticker(counter)
@@ -108,7 +108,7 @@ def _init_worker(limits: Limits, parent: int, counter: Any = None) -> None:
     _worker_tick = _ticker(counter)
 
 
-def _analyse_in_worker(game: Game) -> dict[str, Any]:
+def _analyse_in_worker(game: InputGame) -> dict[str, Any]:
     assert _worker_engine is not None and _worker_limits is not None
     return analyse_game(_worker_engine, game, _worker_limits, _worker_tick)
 
@@ -121,7 +121,7 @@ def _mp_context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def pool(games: Iterable[Game], limits: Limits, workers: int, counter: Any = None) -> Iterator[dict[str, Any]]:
+def pool(games: Iterable[InputGame], limits: Limits, workers: int, counter: Any = None) -> Iterator[dict[str, Any]]:
     """Analyses on ``workers`` processes; yields records in input order. ``counter`` (from
     ``position_counter``) counts the positions searched as they are."""
     if workers <= 1:
@@ -179,14 +179,14 @@ def require_ray() -> None:
         raise RuntimeError("the ray backend needs Ray: pip install 'kibitz[ray]'") from e
 
 
-def _analyse_chunk(games: list[Game], limits: Limits) -> list[dict[str, Any]]:
+def _analyse_chunk(games: list[InputGame], limits: Limits) -> list[dict[str, Any]]:
     """A Ray task: a few games on one engine, cleared before each."""
     engine = limits.engine()
     return [analyse_game(engine, g, limits) for g in games]
 
 
 def ray_cluster(
-    games: Iterable[Game], limits: Limits, address: Optional[str] = None, chunk: int = RAY_CHUNK
+    games: Iterable[InputGame], limits: Limits, address: Optional[str] = None, chunk: int = RAY_CHUNK
 ) -> Iterator[dict[str, Any]]:
     """Analyses on a Ray cluster (``address``; None starts or joins a local one), chunks of
     ``chunk`` games per task, one CPU per task; yields records in input order."""
@@ -204,7 +204,7 @@ def ray_cluster(
     exhausted = False
     while True:
         while not exhausted and len(pending) < window:
-            batch: list[Game] = []
+            batch: list[InputGame] = []
             while len(batch) < chunk:
                 game = next(it, None)
                 if game is None:

@@ -23,7 +23,7 @@ from kibitz.analysis.judgement import (
     side_summary,
     win_probability,
 )
-from kibitz.analysis.reader import Game
+from kibitz.analysis.reader import InputGame
 
 # Search budget per position when none is given: ~0.2 s a position at the core's few
 # hundred thousand nodes per second on one core; enough to spot blunders of club games.
@@ -100,7 +100,7 @@ def _white_score(mate: Optional[int], cp: Optional[int], white_to_move: bool) ->
     return {"cp": sign * (cp or 0)}
 
 
-def error_record(game: Game, limits: Limits) -> dict[str, Any]:
+def error_record(game: InputGame, limits: Limits) -> dict[str, Any]:
     """The record of a game that cannot be analysed: which game, and what is wrong."""
     return {
         "game": game.index,
@@ -112,7 +112,7 @@ def error_record(game: Game, limits: Limits) -> dict[str, Any]:
     }
 
 
-def same_game(record: dict[str, Any], game: Game) -> bool:
+def same_game(record: dict[str, Any], game: InputGame) -> bool:
     """Whether ``record`` was made from ``game`` as it reads now: the same place in the
     input, tags, start position, moves and result, or for a game that could not be
     analysed the same error. ``--resume`` asks this of every kept record."""
@@ -163,7 +163,7 @@ def _tb_mark(tb: Any, board: Board) -> Optional[dict[str, int]]:
 
 
 def analyse_game(
-    engine: Engine, game: Game, limits: Limits, on_position: Optional[Callable[[], None]] = None
+    engine: Engine, game: InputGame, limits: Limits, on_position: Optional[Callable[[], None]] = None
 ) -> dict[str, Any]:
     """The record of one game, searching each position with ``engine`` (cleared first);
     ``on_position`` is called after each search (progress within a long game)."""

@@ -1,5 +1,5 @@
 """Reading games fast: ``read_games(path)`` yields each game of a PGN file (plain, gzip or
-zstd) as a ``Game``, tokenized and replayed in Rust (``kibitz._core.PgnReader``).
+zstd) as an ``InputGame``, tokenized and replayed in Rust (``kibitz._core.PgnReader``).
 
 The input is a stream: one 64 KB chunk and one game are held at a time, so memory does not
 grow with the file. A malformed game still comes out, with ``error`` saying what is wrong.
@@ -25,7 +25,7 @@ Source = Union[str, "os.PathLike[str]", IO[bytes]]
 
 
 @dataclass(frozen=True)
-class Game:
+class InputGame:
     """One game as read: its number in the input (1-based), the line it starts on, its tags
     (file order), the start position, the main line in UCI, the result token, and what is
     wrong with it (None for a good game; its ``moves`` then stop before the bad move)."""
@@ -234,36 +234,36 @@ class _Opened:
             self.raw.close()
 
 
-def _games(opened: _Opened) -> Iterator[Game]:
+def _games(opened: _Opened) -> Iterator[InputGame]:
     try:
-        last: Optional[Game] = None
+        last: Optional[InputGame] = None
         for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
-            last = Game(index, line, headers, fen, chess960, moves, result, error)
+            last = InputGame(index, line, headers, fen, chess960, moves, result, error)
             yield last
         if opened.cut is not None and (last is None or last.error is None or opened.damaged):
             # Cut between two games, or damaged: say so in a game of its own rather than end
             # quietly (a game cut in the middle is already reported truncated).
-            yield Game(
+            yield InputGame(
                 (last.index if last else 0) + 1, 0, {}, STARTING_FEN, False, [], None, f"truncated: {opened.cut}"
             )
     finally:
         opened.close()
 
 
-def open_games(source: Source) -> tuple[_Opened, Iterator[Game]]:
+def open_games(source: Source) -> tuple[_Opened, Iterator[InputGame]]:
     """The opened source (for progress: ``fraction_read()``) and its games."""
     opened = _Opened(source)
     return opened, _games(opened)
 
 
-def read_games(source: Source) -> Iterator[Game]:
+def read_games(source: Source) -> Iterator[InputGame]:
     """Yields the games of a PGN file (a path, or a file object: binary, or text as
     python-chess reads), in order.
 
     ``.pgn.gz`` and ``.pgn.zst`` are recognised by their first bytes, and so is UTF-16 with a
     byte-order mark; text that is not UTF-8 is read as Windows-1252. A path must name a
     regular file or a pipe (NotAPgnFile, a ValueError, for a device). A damaged or cut
-    compressed file ends with a game whose ``error`` says so, after every game before it. Each ``Game`` has
+    compressed file ends with a game whose ``error`` says so, after every game before it. Each ``InputGame`` has
     ``headers`` (a dict in file order), ``start_fen``, ``moves`` (UCI) and ``error`` (None, or
     what is wrong with the game: a broken tag, a move that is not SAN, an illegal move, a
     file that ends inside the game).

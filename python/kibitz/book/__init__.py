@@ -308,7 +308,7 @@ def write_book(table: Dict[int, Dict[int, Tuple[int, int]]]) -> bytes:
 
 
 @dataclass
-class Game:
+class BookGame:
     headers: Dict[str, str]
     moves: List[str]  # the main line, UCI (from a PGN file) or SAN (a repertoire line)
     result: str
@@ -339,7 +339,7 @@ def decode_pgn(data: bytes) -> str:
 _CP1252_HIGH = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
 
 
-def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ignore[type-arg]
+def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[BookGame]:  # type: ignore[type-arg]
     """The games of a PGN file (``.pgn``, ``.pgn.gz``, ``.pgn.zst``), read by kibitz's PGN
     reader (``kibitz.read_games``): tags, the main line in UCI, the result (the movetext's,
     else the Result tag's), and what is wrong with a game (its moves stop before that).
@@ -348,12 +348,12 @@ def read_pgn_file(path: Union[str, os.PathLike]) -> Iterator[Game]:  # type: ign
 
     try:
         for g in read_games(Path(path)):
-            yield Game(g.headers, g.moves, g.result or g.headers.get("Result", "*"), g.error, g.chess960)
+            yield BookGame(g.headers, g.moves, g.result or g.headers.get("Result", "*"), g.error, g.chess960)
     except (NotAPgnFile, IsADirectoryError) as e:
         raise BookError(f"not a PGN file: {str(path)!r}: {e}") from None
 
 
-def _start_board(game: Game) -> Board:
+def _start_board(game: BookGame) -> Board:
     """The game's start position: its FEN tag, as Chess960 when the reader found the game
     to be Chess960 (else when its Variant tag names Chess960 by one of the names kibitz.pgn
     knows, python-chess's: "Chess960", "Fischerandom", "Fischer Random", ...)."""
@@ -396,7 +396,7 @@ class BuildStats:
 
 
 def build_from_games(
-    games: Iterable[Game],
+    games: Iterable[BookGame],
     *,
     max_plies: Optional[int] = DEFAULT_MAX_PLIES,
     min_games: int = DEFAULT_MIN_GAMES,
@@ -459,13 +459,13 @@ def build_from_games(
     return write_book(table)
 
 
-def parse_repertoire(text: str) -> Iterator[Game]:
+def parse_repertoire(text: str) -> Iterator[BookGame]:
     """Lines of a repertoire file: one line of play per text line (SAN with or without
     move numbers); ``#`` starts a comment. Each line counts as one game without result."""
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
-            yield Game({}, [t for t in (_MOVE_NUMBER.sub("", tok) for tok in line.split()) if t], "*")
+            yield BookGame({}, [t for t in (_MOVE_NUMBER.sub("", tok) for tok in line.split()) if t], "*")
 
 
 def build_repertoire(path: Union[str, os.PathLike] = DEFAULT_REPERTOIRE) -> bytes:  # type: ignore[type-arg]

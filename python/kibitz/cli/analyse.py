@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - not on POSIX: outputs are not locked
 
 from kibitz.analysis import backends
 from kibitz.analysis.game import DEFAULT_NODES, Limits, pgn_text, same_game
-from kibitz.analysis.reader import Game, open_games, read_games
+from kibitz.analysis.reader import InputGame, open_games, read_games
 from kibitz.cli.common import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, float_in, printable
 from kibitz.cli.outputs import OutputError, check_distinct, check_replaceable
 
@@ -125,13 +125,13 @@ class Counted:
     """The games as the backend takes them from the reader, counted: how many games and
     positions to search have been read, and whether the input has all been read."""
 
-    def __init__(self, games: Iterator[Game]) -> None:
+    def __init__(self, games: Iterator[InputGame]) -> None:
         self._games = games
         self.games = 0
         self.positions = 0
         self.exhausted = False
 
-    def __iter__(self) -> Iterator[Game]:
+    def __iter__(self) -> Iterator[InputGame]:
         for game in self._games:
             self.games += 1
             if game.error is None:
@@ -457,7 +457,7 @@ def _analyse(
     args: argparse.Namespace,
     limits: Limits,
     opened: Any,
-    games: Iterator[Game],
+    games: Iterator[InputGame],
     records_out: Optional[Output],
     pgn_out: Optional[Output],
     skip: int,

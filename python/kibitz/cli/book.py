@@ -18,7 +18,7 @@ from kibitz.book import (
     Book,
     BookError,
     BuildStats,
-    Game,
+    BookGame,
     add_line,
     build_from_games,
     decode_pgn,
@@ -43,7 +43,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     errors: List[str] = []
     try:
         if src.suffix.lower() == ".txt" or args.repertoire:
-            games: Iterable[Game] = progress(
+            games: Iterable[BookGame] = progress(
                 parse_repertoire(decode_pgn(read_regular_file(src, MAX_PGN_BYTES, "repertoire"))),
                 unit=" lines",
                 desc="book build",

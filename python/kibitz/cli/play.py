@@ -144,7 +144,7 @@ def parse_move(board: Board, text: str) -> str:
     return str(board.parse_san(t))
 
 
-class Game:
+class TerminalGame:
     def __init__(self, args: argparse.Namespace, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> None:
         self.out, self.inp = out, inp
         self.board = playable_board(args.fen, False, "a game needs")
@@ -251,7 +251,7 @@ class Game:
             over = game_over(self.board, self.history)
             if over:
                 self.show()
-                self.say(f"Game over: {over[0]} ({over[1]})")
+                self.say(f"TerminalGame over: {over[0]} ({over[1]})")
                 return 0
             if self.board.turn != self.human_white:
                 try:
@@ -300,7 +300,7 @@ class Game:
                 self.say(self.board.fen())
                 continue
             if cmd == "resign":
-                self.say(f"Game over: {'0-1' if self.human_white else '1-0'} (you resigned)")
+                self.say(f"TerminalGame over: {'0-1' if self.human_white else '1-0'} (you resigned)")
                 return 0
             try:
                 move = parse_move(self.board, text)
@@ -318,7 +318,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"kibitz play: --level must be within {ELO_MIN}..{ELO_MAX}", file=sys.stderr)
         return 2
     try:
-        game = Game(args)
+        game = TerminalGame(args)
     except (FenError, InvalidPositionError) as e:
         print(f"kibitz play: bad --fen: {e}", file=sys.stderr)
         return 2

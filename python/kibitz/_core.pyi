@@ -19,6 +19,11 @@ __all__ = [
     "Piece",
     "PseudoLegalMoveGenerator",
     "STARTING_FEN",
+    "MAX_DEPTH",
+    "MAX_THREADS",
+    "MAX_MULTIPV",
+    "MAX_HASH_MB",
+    "MAX_TIME_MS",
     "SearchResult",
     "SquareSet",
     "PgnReader",
@@ -39,6 +44,16 @@ __all__ = [
 
 STARTING_FEN: str
 """The FEN of the standard start position."""
+MAX_DEPTH: int
+"""The deepest ``Engine.search(depth=...)`` accepts (the search's MAX_PLY 128 less 8)."""
+MAX_THREADS: int
+"""The most search threads ``Engine`` accepts (the UCI ``Threads`` maximum)."""
+MAX_MULTIPV: int
+"""The most lines ``Engine.search(multipv=...)`` reports (the UCI ``MultiPV`` maximum)."""
+MAX_HASH_MB: int
+"""The largest table ``Engine`` accepts, in MB (smaller sizes the system refuses raise MemoryError)."""
+MAX_TIME_MS: int
+"""Time limits beyond this many milliseconds (about 35 years) are read as it."""
 POLYGLOT_RANDOM_ARRAY: list[int]
 """Polyglot's 781 random numbers (piece-square, castling, en-passant file, side to move)."""
 __version__: str

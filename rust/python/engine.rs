@@ -30,11 +30,15 @@ use pyo3::types::PyInt;
 
 /// Largest table accepted (MB): far beyond the machines this runs on, but it keeps a typo
 /// from asking for exabytes. Sizes below it that the system cannot give raise MemoryError.
-const MAX_HASH_MB: i64 = 1 << 20;
+pub(crate) const MAX_HASH_MB: i64 = 1 << 20;
 
 /// Longest time limit (ms): 2^40 ms is about 35 years, longer than any game; larger values
 /// (and `inf`) are read as it, so no limit can overflow a `Duration` or an `Instant`.
-const MAX_TIME_MS: f64 = (1u64 << 40) as f64;
+pub(crate) const MAX_TIME_MS: f64 = (1u64 << 40) as f64;
+
+/// Most MultiPV lines a search reports: more than any GUI shows, and every line costs a
+/// full-width re-search; the UCI option MultiPV offers this many.
+pub(crate) const MAX_MULTIPV: usize = 256;
 
 /// The result of `Engine.search`, and the object passed to `on_info` (then `multipv` tells
 /// which line it is and `lines` is empty).
@@ -698,8 +702,7 @@ impl PyEngine {
             soft: None,
             hard: cap,
             deadline: manager.is_some().then(|| Arc::clone(&deadline)),
-            // 256 lines: the most the UCI front end offers (options.py); more is never useful.
-            multipv: multipv_n.min(256) as usize,
+            multipv: multipv_n.min(MAX_MULTIPV as i128) as usize,
             searchmoves: moves,
         };
 

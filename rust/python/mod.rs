@@ -172,6 +172,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NetError", m.py().get_type::<NetError>())?;
     pgn::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
+    // The limits the front end's options and `go` parsing take from here, not copy.
+    m.add("MAX_DEPTH", crate::MAX_DEPTH)?;
+    m.add("MAX_THREADS", crate::MAX_THREADS)?;
+    m.add("MAX_MULTIPV", engine::MAX_MULTIPV)?;
+    m.add("MAX_HASH_MB", engine::MAX_HASH_MB)?;
+    m.add("MAX_TIME_MS", engine::MAX_TIME_MS as u64)?;
     // Polyglot's 781 random numbers, for `kibitz.polyglot.POLYGLOT_RANDOM_ARRAY`.
     m.add("POLYGLOT_RANDOM_ARRAY", crate::POLYGLOT_RANDOM.to_vec())?;
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.

@@ -20,6 +20,12 @@ MAX_DEPTH = 64
 
 
 class FakeEngine:
+    # kibitz.uci.engine_like.EngineLike's attributes: the net is on, one thread searches.
+    nnue = True
+    eval_file = None
+    effective_threads = 1
+    thread_limit = 1
+
     def __init__(self, hash_mb: int = 16) -> None:
         self.hash_mb = hash_mb
         self._stop = threading.Event()
@@ -28,6 +34,9 @@ class FakeEngine:
 
     def resize(self, hash_mb: int) -> None:
         self.hash_mb = hash_mb
+
+    def set_threads(self, threads: int) -> None:
+        pass
 
     def clear(self) -> None:
         pass

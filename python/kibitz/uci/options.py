@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Union
 
+from kibitz._core import MAX_MULTIPV, MAX_THREADS
 from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS
 
 Value = Union[int, bool, str, None]
@@ -97,11 +98,11 @@ def default_options() -> List[Option]:
         Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
         Option("Clear Hash", "button", help="empty the transposition table"),
         # Lazy SMP: helper threads share the table with the main thread. 1 by default (the
-        # deterministic search); 1024 at most, as kibitz.Engine accepts (GUIs often set the
+        # deterministic search); at most what kibitz.Engine accepts (GUIs often set the
         # maximum: at most as many threads as the machine has cores search).
-        Option("Threads", "spin", 1, 1, 1024, help="search threads"),
-        # 256 lines: more than any GUI shows; every line costs a full-width re-search.
-        Option("MultiPV", "spin", 1, 1, 256, help="number of best lines shown"),
+        Option("Threads", "spin", 1, 1, MAX_THREADS, help="search threads"),
+        # As many lines as the engine reports (MAX_MULTIPV): more than any GUI shows.
+        Option("MultiPV", "spin", 1, 1, MAX_MULTIPV, help="number of best lines shown"),
         Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),
         Option("OwnBook", "check", True, help="play moves from the opening book"),
         Option("BookFile", "string", "", help="Polyglot .bin book; empty = the built-in book"),

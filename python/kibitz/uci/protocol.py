@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
 from kibitz.uci import strength
-from kibitz._core import Board, Engine, FenError, IllegalMoveError, InvalidMoveError, SearchResult
+from kibitz._core import MAX_DEPTH, MAX_TIME_MS, Board, FenError, IllegalMoveError, InvalidMoveError, SearchResult
 from kibitz.timeman import time_budget
+from kibitz.uci.engine_like import EngineFactory, EngineLike
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
@@ -56,11 +57,11 @@ GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes"
 GO_FLAGS = ("infinite", "ponder")
 # Depth cap for depth-less searches the engine could otherwise run to its own maximum;
 # also the most `go depth` asks for (deeper than any search reaches in practice).
-MAX_DEPTH = 120  # the Rust search's MAX_DEPTH (MAX_PLY 128 - 8): deeper raises ValueError
+# MAX_DEPTH: the Rust search's (MAX_PLY 128 - 8), exported by _core; deeper raises ValueError.
 
 # Upper bounds of go's numbers: larger values (also inf, 1e400) are read as these, so no
 # value can overflow a conversion or reach the core out of range.
-MAX_TIME_MS = 2**40  # ~35 years; the core's own cap (rust/python/engine.rs MAX_TIME_MS)
+# MAX_TIME_MS: 2^40 ms (~35 years), the core's own cap, exported by _core.
 MAX_NODES = 2**63 - 1  # beyond it a node limit is no limit
 MAX_MOVESTOGO = 10**6  # moves to the next time control: any more is "the rest of the game"
 # `go movetime T` stops the search this long before T (not Move Overhead, which is the
@@ -167,7 +168,7 @@ class UciEngine:
         self,
         out: TextIO,
         *,
-        engine_factory: Optional[Callable[[int], Engine]] = None,
+        engine_factory: Optional[EngineFactory] = None,
         interactive: bool = False,
         rng: Optional[random.Random] = None,
     ) -> None:
@@ -180,8 +181,8 @@ class UciEngine:
         self.board = Board()
         self._engine_factory = engine_factory
         # A 1 MB engine with the hand-written evaluation, for `eval` (made on first use).
-        self._classical: Optional[Engine] = None
-        self._engine: Optional[Engine] = None
+        self._classical: Optional[EngineLike] = None
+        self._engine: Optional[EngineLike] = None
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
         # Engine changes asked for during a search, made at the next moment no clock runs
@@ -237,15 +238,12 @@ class UciEngine:
 
     # ------------------------------------------------------------------ engine
 
-    def engine(self) -> Engine:
+    def engine(self) -> EngineLike:
         """The search engine, made on first use (tests give a factory of stand-ins with the
-        same interface)."""
+        same interface, ``EngineLike``)."""
         if self._engine is None:
-            factory: Optional[Callable[[int], Engine]] = self._engine_factory
-            if factory is None:
-                factory = getattr(kibitz, "Engine", None)
-            if factory is None:
-                raise RuntimeError("this build of kibitz has no search (kibitz.Engine is missing)")
+            # kibitz.Engine looked up now: the tests' fake_engine.install() replaces it.
+            factory: EngineFactory = self._engine_factory or kibitz.Engine
             engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
@@ -295,16 +293,13 @@ class UciEngine:
             self.options.set("UseNNUE", "true" if features["nnue"] else "false")
         engine.nnue = self.options.get_bool("UseNNUE")
 
-    def _set_threads(self, engine: Engine, threads: int) -> None:
+    def _set_threads(self, engine: EngineLike, threads: int) -> None:
         """Set the search threads, saying so when fewer than asked will search (the engine
         caps them at the machine's cores)."""
         engine.set_threads(threads)
-        effective = getattr(engine, "effective_threads", threads)
+        effective = engine.effective_threads
         if effective < threads:
-            self.info(
-                f"Threads {threads}: {effective} will search "
-                f"(at most one per core: {getattr(engine, 'thread_limit', effective)})"
-            )
+            self.info(f"Threads {threads}: {effective} will search (at most one per core: {engine.thread_limit})")
 
     def _load_net(self, path: str) -> None:
         """Load a net file into the engine (empty path: the embedded net); a file that
@@ -456,7 +451,8 @@ class UciEngine:
             source = engine.eval_file or "embedded net"
             self.send(f"{prefix}NNUE evaluation: {white * engine.evaluate(self.board):+d} cp (White's view; {source})")
         if self._classical is None:
-            self._classical = type(engine)(1, nnue=False)
+            make_classical: Any = type(engine)  # kibitz.Engine or a stand-in: (hash_mb, nnue=...)
+            self._classical = make_classical(1, nnue=False)
         self.send(f"{prefix}Classical evaluation: {white * self._classical.evaluate(self.board):+d} cp (White's view)")
         return True
 
@@ -848,7 +844,7 @@ class UciEngine:
         # The strength levels are calibrated with the net (README, Strength levels); with
         # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
         want_net = self.options.get_bool("UseNNUE")
-        if getattr(engine, "nnue", want_net) != want_net:
+        if engine.nnue != want_net:
             engine.nnue = want_net
         if job.stop_event.is_set() or go.at_once:
             kwargs["depth"] = 1  # stopped before it began, or depth/nodes/mate 0: answer at once

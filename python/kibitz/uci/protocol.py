@@ -24,7 +24,6 @@ Bad input never ends the process and loses nothing: every problem is reported as
 from __future__ import annotations
 
 import io
-import math
 import random
 import sys
 import threading
@@ -35,9 +34,11 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
 from kibitz.uci import strength
-from kibitz._core import MAX_DEPTH, MAX_TIME_MS, Board, FenError, IllegalMoveError, InvalidMoveError, SearchResult
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError, SearchResult
 from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
+from kibitz.uci.go import GoParams, clock_limits, parse_go
+from kibitz.uci.info import INFO_FIELDS, format_info
 from kibitz.uci.options import OptionError, Options
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
@@ -53,45 +54,6 @@ MAX_LINE = 1 << 20
 # reports for a C tool that a closed pipe ended.
 OUTPUT_CLOSED_STATUS = 141
 
-GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
-GO_FLAGS = ("infinite", "ponder")
-# Depth cap for depth-less searches the engine could otherwise run to its own maximum;
-# also the most `go depth` asks for (deeper than any search reaches in practice).
-# MAX_DEPTH: the Rust search's (MAX_PLY 128 - 8), exported by _core; deeper raises ValueError.
-
-# Upper bounds of go's numbers: larger values (also inf, 1e400) are read as these, so no
-# value can overflow a conversion or reach the core out of range.
-# MAX_TIME_MS: 2^40 ms (~35 years), the core's own cap, exported by _core.
-MAX_NODES = 2**63 - 1  # beyond it a node limit is no limit
-MAX_MOVESTOGO = 10**6  # moves to the next time control: any more is "the rest of the game"
-# `go movetime T` stops the search this long before T (not Move Overhead, which is the
-# reserve of a game clock): the time from the search's stop to the bestmove line read by
-# the client, 1-5 ms measured through this front end and python-chess, so the answer comes
-# at about T, as Stockfish's does.
-MOVETIME_MARGIN_MS = 5
-GO_CAPS = {
-    "wtime": MAX_TIME_MS,
-    "btime": MAX_TIME_MS,
-    "winc": MAX_TIME_MS,
-    "binc": MAX_TIME_MS,
-    "movetime": MAX_TIME_MS,
-    "movestogo": MAX_MOVESTOGO,
-    "depth": MAX_DEPTH,
-    "nodes": MAX_NODES,
-    "mate": MAX_DEPTH,
-}
-
-
-def parse_go_number(text: str) -> Optional[float]:
-    """The value of a go parameter's text as a float (an int, a decimal, 1e400 = inf,
-    inf, -inf), or None when it is no number at all (also for nan)."""
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return None if math.isnan(value) else value
-
-
 BANNER = f"""{ENGINE_NAME}: a UCI chess engine (Rust core, Python front end).
 It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Arena,
 Banksia, ...) or a lichess bot as a UCI engine with the command `kibitz`.
@@ -106,37 +68,6 @@ HELP_LINES = [
     "     [nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...],",
     "  stop, ponderhit, quit; and for people: d (show the board), eval (static evaluation), help",
 ]
-
-
-@dataclass
-class GoParams:
-    wtime: Optional[int] = None
-    btime: Optional[int] = None
-    winc: Optional[int] = None
-    binc: Optional[int] = None
-    movestogo: Optional[int] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    mate: Optional[int] = None
-    movetime: Optional[int] = None
-    infinite: bool = False
-    ponder: bool = False
-    searchmoves: List[str] = field(default_factory=list)
-    at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
-
-    def clock(self, white: bool) -> tuple[Optional[int], int]:
-        """The side's time left (None: no clock) and increment. A go that gives only the
-        other side's clock gives this side no time (0): it answers at once, as Stockfish
-        does, instead of searching until a stop that will not come."""
-        t = self.wtime if white else self.btime
-        if t is None and (self.wtime is not None or self.btime is not None):
-            t = 0
-        inc = (self.winc if white else self.binc) or 0
-        return t, inc
-
-    @property
-    def game_clock(self) -> bool:
-        return self.wtime is not None or self.btime is not None or self.movetime is not None
 
 
 @dataclass
@@ -602,62 +533,6 @@ class UciEngine:
 
     # -------------------------------------------------------------- go
 
-    def _parse_go(self, args: List[str]) -> GoParams:
-        go = GoParams()
-        i = 0
-        while i < len(args):
-            tok = args[i]
-            if tok in GO_INT_PARAMS:
-                if i + 1 >= len(args):
-                    self.info(f"go {tok} needs a number; ignored")
-                    break
-                number = parse_go_number(args[i + 1])
-                if number is None:
-                    self.info(f"go {tok}: {args[i + 1]!r} is not a number; ignored")
-                    i += 2
-                    continue
-                # Clamped before int(): inf and 1e400 become the cap, never an OverflowError.
-                value = int(max(min(number, GO_CAPS[tok]), -1.0))
-                if tok in ("wtime", "btime") and value < 0:
-                    value = 0  # some GUIs send a negative clock after a flag fall
-                if tok in ("winc", "binc") and value < 0:
-                    value = 0
-                if tok in ("depth", "nodes", "mate", "movetime", "movestogo") and value <= 0:
-                    if tok == "movetime" and value == 0:
-                        setattr(go, tok, 0)
-                        i += 2
-                        continue
-                    if tok in ("depth", "nodes", "mate") and value == 0:
-                        # Nothing to search: answer at once with a legal move (waiting for
-                        # a stop that may never come would leave the GUI hanging).
-                        go.at_once = True
-                        i += 2
-                        continue
-                    self.info(f"go {tok} {value} is not positive; ignored")
-                    i += 2
-                    continue
-                if tok == "depth":
-                    value = min(value, MAX_DEPTH)
-                setattr(go, tok, value)
-                i += 2
-            elif tok in GO_FLAGS:
-                setattr(go, tok, True)
-                i += 1
-            elif tok == "searchmoves":
-                i += 1
-                legal = set(self.board.legal_moves_uci())
-                while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
-                    m = args[i]
-                    if m in legal:
-                        go.searchmoves.append(m)
-                    else:
-                        self.info(f"searchmoves: {m!r} is not a legal move here; ignored")
-                    i += 1
-            else:
-                self.info(f"go: unknown token {tok!r} ignored")
-                i += 1
-        return go
-
     def cmd_go(self, args: List[str]) -> bool:
         received = time.monotonic()  # our clock runs from here (the GUI started it before)
         job = self._job
@@ -666,7 +541,7 @@ class UciEngine:
         if self.searching:
             self.info("go while searching: stopping the current search first")
             self._stop_and_wait()
-        go = self._parse_go(args)
+        go = parse_go(args, set(self.board.legal_moves_uci()), self.info)
         board = self.board.copy()
         time_left, inc = go.clock(board.turn)
         timed = time_left is not None or go.movetime is not None
@@ -688,7 +563,7 @@ class UciEngine:
             clock_from=received,
         )
         if self.debug and timed:
-            limits = self._clock_limits(go, board.turn, 0)
+            limits = clock_limits(go, board.turn, 0, self.options.get_int("Move Overhead"))
             soft, max_soft, hard, _ = time_budget(
                 time_left_ms=limits.get("wtime_ms" if board.turn else "btime_ms"),
                 inc_ms=limits.get("winc_ms" if board.turn else "binc_ms", 0),
@@ -858,7 +733,7 @@ class UciEngine:
             # pondering): the engine's time manager makes the budget (and plays an only move
             # at once, and answers at once when there is no time).
             late_ms = 0 if pondering else int((time.monotonic() - job.clock_from) * 1000)
-            kwargs.update(self._clock_limits(go, board.turn, late_ms))
+            kwargs.update(clock_limits(go, board.turn, late_ms, self.options.get_int("Move Overhead")))
         try:
             result = engine.search(board, **kwargs)
         finally:
@@ -882,29 +757,6 @@ class UciEngine:
             best, ponder = legal[0], None
         return best, ponder
 
-    def _clock_limits(self, go: GoParams, white: bool, late_ms: int) -> dict[str, int]:
-        """The clock of ``go`` as ``Engine.search`` takes it, ``late_ms`` (spent since it
-        started) taken off. A game clock goes to the engine's time manager with Move
-        Overhead kept back; ``movetime T`` is a fixed time of T less MOVETIME_MARGIN_MS
-        (with a game clock as well, never more than the time left less Move Overhead)."""
-        overhead = self.options.get_int("Move Overhead")
-        time_left, inc = go.clock(white)
-        limits: dict[str, int] = {}
-        if go.movetime is not None:
-            budget = go.movetime - MOVETIME_MARGIN_MS
-            if time_left is not None:
-                budget = min(budget, time_left - overhead)
-            limits["movetime_ms"] = max(0, budget - late_ms)
-            limits["overhead_ms"] = 0  # kept back above
-            return limits
-        if time_left is not None:
-            limits["wtime_ms" if white else "btime_ms"] = max(0, time_left - late_ms)
-            limits["winc_ms" if white else "binc_ms"] = max(0, inc)
-            if go.movestogo is not None and go.movestogo > 0:
-                limits["movestogo"] = go.movestogo
-            limits["overhead_ms"] = overhead
-        return limits
-
     def _report_lines(self, job: SearchJob, result: Any) -> None:
         """Send the scored lines of the result that no ``info`` line reported: a search
         stopped inside its first iteration (``go nodes 1``, MultiPV 256 on a 40 ms clock)
@@ -921,7 +773,7 @@ class UciEngine:
                 best = getattr(line, "best_move", None)
                 if best is None:
                     continue
-                line = SimpleNamespace(**{k: getattr(line, k, None) for k in _INFO_FIELDS}, pv=[best])
+                line = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=[best])
             self.send(format_info(line, show_wdl=self.options.get_bool("UCI_ShowWDL")))
             job.reported.add(multipv)
 
@@ -1031,62 +883,6 @@ UciEngine._COMMANDS = {
     "d": UciEngine.cmd_d,
     "eval": UciEngine.cmd_eval,
 }
-
-
-# What format_info reads of a search report.
-_INFO_FIELDS = (
-    "depth",
-    "seldepth",
-    "multipv",
-    "mate",
-    "score_cp",
-    "bound",
-    "wdl",
-    "nodes",
-    "nps",
-    "hashfull",
-    "tbhits",
-    "time_ms",
-)
-
-
-def format_info(info: Any, *, show_wdl: bool = False) -> str:
-    """The UCI ``info`` line of one search report (with ``wdl W D L`` after the score when
-    ``show_wdl``: the UCI_ShowWDL option)."""
-    parts = ["info"]
-
-    def get(name: str) -> Any:
-        return getattr(info, name, None)
-
-    for name in ("depth", "seldepth", "multipv"):
-        v = get(name)
-        if v is not None:
-            parts += [name, str(int(v))]
-    mate, cp = get("mate"), get("score_cp")
-    if mate is not None:
-        parts += ["score", "mate", str(int(mate))]
-    elif cp is not None:
-        parts += ["score", "cp", str(int(cp))]
-    bound = get("bound")
-    if (mate is not None or cp is not None) and bound in ("lower", "upper"):
-        parts.append(f"{bound}bound")
-    wdl = get("wdl")
-    if show_wdl and wdl is not None and (mate is not None or cp is not None):
-        parts += ["wdl", *(str(int(v)) for v in wdl)]
-    for name, key in (
-        ("nodes", "nodes"),
-        ("nps", "nps"),
-        ("hashfull", "hashfull"),
-        ("tbhits", "tbhits"),
-        ("time", "time_ms"),
-    ):
-        v = get(key)
-        if v is not None:
-            parts += [name, str(int(v))]
-    pv = get("pv")
-    if pv:
-        parts += ["pv", *pv]
-    return " ".join(parts)
 
 
 def run_uci(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:

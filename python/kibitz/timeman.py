@@ -56,7 +56,7 @@ __all__ = [
 # iterations well before the target (see NEXT_ITERATION_SHARE and STABLE_FACTOR), so the
 # target can be generous. 25 against 40, self-play at 5s+0.05s, sequential test [0, 10] in two
 # runs (benches/results/sprt-timeman-mtg25-5+0.05.*): +63 =132 -31 over 226 games, then +121
-# =256 -78 over 455; pooled (benches/sprt_pool.py) 340 game pairs, +38 [+21, +55] Elo, LLR
+# =256 -78 over 455; pooled (tools/sprt_pool.py) 340 game pairs, +38 [+21, +55] Elo, LLR
 # +4.28: accepted. Against Ethereal 12 at 10s+0.1s it ends its games with a median 2.9 s left
 # instead of 4.9 s and scored 35.75 % over 200 games.
 DEFAULT_MOVES_TO_GO = 25

@@ -1,4 +1,4 @@
-"""benches/sprt_pool.py against match.py's own figures: for each sequential-test log kept in
+"""tools/sprt_pool.py against match.py's own figures: for each sequential-test log kept in
 benches/results, pooling that one log must give the LLR match.py printed after its last game
 (match.py is the independent reference: the tool that played the games)."""
 
@@ -27,9 +27,9 @@ def last_game(path: Path) -> tuple[str, float]:
 
 
 def pool(engine: str, *logs: Path) -> str:
-    """What benches/sprt_pool.py prints for these logs."""
+    """What tools/sprt_pool.py prints for these logs."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "benches" / "sprt_pool.py"), engine, *map(str, logs)],
+        [sys.executable, str(ROOT / "tools" / "sprt_pool.py"), engine, *map(str, logs)],
         capture_output=True,
         text=True,
         check=True,

@@ -1,7 +1,7 @@
 """How each engine of a match spends its clock, from the match's PGN (the ``%emt`` and
 ``%clk`` comments that ``match.py`` writes after every move).
 
-    python benches/time_usage.py MATCH.pgn [MATCH.pgn ...]
+    python tools/time_usage.py MATCH.pgn [MATCH.pgn ...]
 
 For each engine: moves played, mean seconds a move over the game and by phase (plies 0-39,
 40-99, 100 and later), and the median clock left at the end of its games. Used to compare

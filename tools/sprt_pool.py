@@ -1,7 +1,7 @@
 """Pools the game logs of several runs of one sequential test (``match.py --sprt``) and gives
 the score, Elo with its 95 % interval and the log-likelihood ratio over all of them.
 
-    python benches/sprt_pool.py ENGINE LOG [LOG ...] [--elo0 0 --elo1 10]
+    python tools/sprt_pool.py ENGINE LOG [LOG ...] [--elo0 0 --elo1 10]
 
 ENGINE is the name (or the start of the name) of the engine under test as the logs write it;
 each LOG is a match log as ``match.py`` prints it, one ``game N/M: WHITE - BLACK RESULT`` line

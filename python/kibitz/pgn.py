@@ -13,7 +13,7 @@ Differences from python-chess, on purpose:
   ``ValueError("unsupported variant: ...")`` and the game is read as standard chess.
 * :meth:`GameNode.eval` returns ``chess.engine.PovScore`` when python-chess is installed,
   otherwise the small compatible :class:`PovScore` / :class:`Cp` / :class:`Mate` below.
-* :meth:`GameNode.arrows` returns :class:`Arrow` (same fields and ``pgn()`` as
+* :meth:`GameNode.arrows` returns ``kibitz.svg.Arrow`` (python-chess returns
   ``chess.svg.Arrow``); ``set_arrows`` takes either kind, or ``(tail, head)`` pairs.
 * FENs that python-chess accepts but kibitz rejects (impossible castling rights, no kings)
   are reported as errors and the game is skipped, as python-chess does for bad FENs.
@@ -35,6 +35,7 @@ from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
 from kibitz._core import Board, GameScanner, IllegalMoveError, Move, STARTING_FEN, plain_tokens, read_plain_movetext
+from kibitz.svg import Arrow  # python-chess's chess.pgn uses chess.svg.Arrow too
 
 __all__ = [
     "LOGGER",
@@ -400,47 +401,6 @@ def _score_classes() -> tuple[Any, Any, Any]:
     except ImportError:
         return PovScore, Cp, Mate
     return chess.engine.PovScore, chess.engine.Cp, chess.engine.Mate
-
-
-class Arrow:
-    """An arrow (or, with ``tail == head``, a highlighted square) of a ``[%cal]``/``[%csl]`` annotation."""
-
-    def __init__(self, tail: int, head: int, *, color: str = "green") -> None:
-        self.tail = tail
-        self.head = head
-        self.color = color
-
-    def pgn(self) -> str:
-        """``Ga1`` or ``Ya2h2``: the annotation form; colours other than red, yellow, blue are green."""
-        letter = {"red": "R", "yellow": "Y", "blue": "B"}.get(self.color, "G")
-        if self.tail == self.head:
-            return letter + _SQUARE_NAMES[self.tail]
-        return letter + _SQUARE_NAMES[self.tail] + _SQUARE_NAMES[self.head]
-
-    @classmethod
-    def from_pgn(cls, pgn: str) -> Arrow:
-        color = {"R": "red", "Y": "yellow", "B": "blue", "G": "green"}.get(pgn[:1])
-        if color is None:
-            color, pgn = "green", "G" + pgn
-        if len(pgn) == 3:
-            tail = head = _SQUARE_NAMES.index(pgn[1:3])
-        elif len(pgn) == 5:
-            tail, head = _SQUARE_NAMES.index(pgn[1:3]), _SQUARE_NAMES.index(pgn[3:5])
-        else:
-            raise ValueError(f"invalid arrow: {pgn!r}")
-        return cls(tail, head, color=color)
-
-    def __str__(self) -> str:
-        return self.pgn()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Arrow) and (self.tail, self.head, self.color) == (other.tail, other.head, other.color)
-
-    def __hash__(self) -> int:
-        return hash((self.tail, self.head, self.color))
-
-    def __repr__(self) -> str:
-        return f"Arrow({_SQUARE_NAMES[self.tail].upper()}, {_SQUARE_NAMES[self.head].upper()}, color={self.color!r})"
 
 
 def _condense_affix(infix: str) -> Callable[[re.Match[str]], str]:

@@ -22,11 +22,9 @@ from typing import Any, Optional
 from kibitz import svg
 from kibitz.report.data import Summary
 
-_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-_PIECE_GROUP = re.compile(
-    r'<g class="piece (?P<colour>white|black) \w+" data-piece="(?P<letter>[pnbrqkPNBRQK])" '
-    r'data-square="\w+" transform="translate\(\d+,\d+\)" (?P<attrs>[^>]*)>(?P<body>.*?)</g>'
-)
+# The opening tag of a piece's drawing in ``svg.PIECES`` (its id and class, which the page's
+# symbols do not carry).
+_PIECE_TAG = re.compile(r"^<g [^>]*>")
 
 
 def _static(name: str) -> str:
@@ -34,15 +32,15 @@ def _static(name: str) -> str:
 
 
 def piece_symbols() -> str:
-    """The twelve pieces of ``kibitz.svg`` as ``<symbol id="kp-wp">`` .. ``kp-bk`` (100 x 100),
-    taken from a diagram of the starting position drawn by ``kibitz.svg.render``."""
-    found: dict[str, str] = {}
-    for m in _PIECE_GROUP.finditer(svg.render(_START)):
-        key = ("w" if m["colour"] == "white" else "b") + m["letter"].lower()
-        found.setdefault(key, f'<symbol id="kp-{key}" viewBox="0 0 100 100"><g {m["attrs"]}>{m["body"]}</g></symbol>')
-    if len(found) != 12:
-        raise RuntimeError(f"kibitz.svg drew {len(found)} kinds of piece, expected 12")
-    return "".join(found[k] for k in sorted(found))
+    """The twelve pieces of ``kibitz.svg`` as ``<symbol id="kp-wp">`` .. ``kp-bk``, one
+    square (``svg.SQUARE_SIZE`` units) each, taken from ``svg.PIECES``."""
+    box = f"0 0 {svg.SQUARE_SIZE} {svg.SQUARE_SIZE}"
+    out = []
+    for letter in "PNBRQKpnbrqk":
+        key = ("w" if letter.isupper() else "b") + letter.lower()
+        drawing = _PIECE_TAG.sub("<g>", svg.PIECES[letter], count=1)
+        out.append(f'<symbol id="kp-{key}" viewBox="{box}">{drawing}</symbol>')
+    return "".join(sorted(out))  # by id: kp-bb, kp-bk, ..., kp-wr
 
 
 def embed_json(value: Any) -> str:

@@ -6,10 +6,9 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyString};
+use pyo3::types::{IntoPyDict, PyByteArray, PyString};
 
 use super::board::PyBoard;
-use super::fen_err;
 use crate::{fill_planes, set_planes, Board as CoreBoard, PLANE_VALUES};
 
 /// The element types planes can be written as.
@@ -243,31 +242,67 @@ pub(crate) fn board_tensor<'py>(
             shape: (18, 8, 8).into_pyobject(py)?.into_any().unbind(),
         })
     })?;
-    let (name, dt) = match dtype {
-        None => ("float32", np.float32.bind(py).clone()),
+    // The dtype asked for, and its native-order twin the planes are made in (the same one
+    // unless it names the other byte order: the array is then converted).
+    let (name, dt, converted) = match dtype {
+        None => ("float32", np.float32.bind(py).clone(), None),
         Some(d) => {
             let dt = np.dtype_of.bind(py).call1((d,))?;
-            if dt.eq(np.float32.bind(py))? {
-                ("float32", dt)
-            } else if dt.eq(np.uint8.bind(py))? {
-                ("uint8", dt)
+            let twin = dt.call_method1("newbyteorder", ("=",))?;
+            let name = if twin.eq(np.float32.bind(py))? {
+                "float32"
+            } else if twin.eq(np.uint8.bind(py))? {
+                "uint8"
             } else {
-                return Err(PyValueError::new_err(format!("planes are float32 or uint8, not {}", dt.getattr("name")?)));
-            }
+                return Err(PyValueError::new_err(format!("planes are float32 or uint8, not {}", describe(&dt)?)));
+            };
+            let converted = if twin.eq(&dt)? { None } else { Some(dt.clone()) };
+            (name, twin, converted)
         }
     };
-    if let Some(api) = array_api(py) {
-        let kind = if name == "uint8" { Dtype::U8 } else { Dtype::F32 };
-        return slf.borrow().with_core(|core| new_planes_array(py, api, core, canonical, kind))?;
+    let kind = if name == "uint8" { Dtype::U8 } else { Dtype::F32 };
+    let array = match array_api(py) {
+        Some(api) => slf.borrow().with_core(|core| new_planes_array(py, api, core, canonical, kind))??,
+        None => np.ndarray.bind(py).call1((np.shape.bind(py), dt, board_planes(py, slf.borrow(), canonical, name)?))?,
+    };
+    match converted {
+        None => Ok(array),
+        Some(other) => array.call_method1("astype", (other,)),
     }
-    let raw = board_planes(py, slf.borrow(), canonical, name)?;
-    np.ndarray.bind(py).call1((np.shape.bind(py), dt, raw))
+}
+
+/// A NumPy dtype as messages name it: `'>f4' (big-endian float32)`, `'|b1' (bool)`.
+pub(crate) fn describe(dt: &Bound<'_, PyAny>) -> PyResult<String> {
+    let code: String = dt.getattr("str")?.extract()?;
+    let name: String = dt.getattr("name")?.extract()?;
+    let order = match code.as_bytes().first() {
+        Some(b'<') => "little-endian ",
+        Some(b'>') => "big-endian ",
+        _ => "",
+    };
+    Ok(format!("'{code}' ({order}{name})"))
+}
+
+/// The board a FEN string gives, read without Python where that is what `kibitz.Board(fen)`
+/// holds: a FEN whose castling field is `-` or standard letters in KQkq order (python-chess's
+/// form, which `Board(fen)` reads with this same strict reader). None for anything else (a
+/// FEN the strict reader refuses, other castling fields), which `Board(fen)` itself reads.
+fn strict_fen(fen: &str, chess960: bool) -> Option<CoreBoard> {
+    let castling = fen.split_whitespace().nth(2)?;
+    let mut order = "KQkq".chars();
+    let standard = castling == "-" || (!castling.is_empty() && castling.chars().all(|c| order.any(|o| o == c)));
+    if !standard {
+        return None;
+    }
+    CoreBoard::from_fen_with(fen, chess960).ok()
 }
 
 /// Fills the planes of a batch of positions (kibitz Boards or FEN strings) into memory at
 /// `address` (`nbytes` long, `len(items) * 1152` values of `dtype`), without the GIL once
-/// the positions are read. The caller (kibitz.tensor.to_tensors) owns the memory, made
-/// and checked it, and keeps it alive for the call.
+/// the positions are read. A FEN is read as `kibitz.Board(fen, chess960=chess960)` reads it
+/// (the same positions accepted, with the same errors; the planes are that board's). The
+/// caller (kibitz.tensor.to_tensors) owns the memory, made and checked it, and keeps it
+/// alive for the call.
 #[pyfunction]
 #[pyo3(signature = (items, address, nbytes, canonical=false, dtype="float32", chess960=false))]
 pub(crate) fn fill_planes_at(
@@ -280,15 +315,11 @@ pub(crate) fn fill_planes_at(
     chess960: bool,
 ) -> PyResult<usize> {
     let dtype = dtype_arg(dtype)?;
-    let size = match dtype {
-        Dtype::F32 => 4,
-        Dtype::U8 => 1,
-    };
     // Each item is a kibitz Board (read in place under its lock, with the GIL: a few
     // hundred nanoseconds each) or a FEN (parsed and filled with the GIL released).
     enum Item<'py> {
         Board(Bound<'py, PyBoard>),
-        Fen(String),
+        Fen(Bound<'py, PyString>),
     }
     let mut list: Vec<Item<'_>> = Vec::new();
     for (i, item) in items.try_iter()?.enumerate() {
@@ -296,7 +327,7 @@ pub(crate) fn fill_planes_at(
         if let Ok(b) = item.cast::<PyBoard>() {
             list.push(Item::Board(b.clone()));
         } else if let Ok(s) = item.cast::<PyString>() {
-            list.push(Item::Fen(s.extract()?));
+            list.push(Item::Fen(s.clone()));
         } else {
             return Err(PyTypeError::new_err(format!(
                 "item {i} is a {}, not a kibitz Board or a FEN string",
@@ -304,7 +335,7 @@ pub(crate) fn fill_planes_at(
             )));
         }
     }
-    let per = PLANE_VALUES * size;
+    let per = PLANE_VALUES * dtype.size();
     let want = list.len() * per;
     if nbytes != want {
         return Err(PyValueError::new_err(format!(
@@ -318,19 +349,29 @@ pub(crate) fn fill_planes_at(
     if address == 0 {
         return Err(PyValueError::new_err("the output's address is null"));
     }
-    // Parse every FEN first (without the GIL), so that a bad one leaves the output as it was.
-    let fens: Vec<(usize, String)> = list
+    // Read every FEN first (the common ones without the GIL, the rest as Board(fen) reads
+    // them), so that a bad one leaves the output as it was.
+    let fens: Vec<(usize, Option<String>)> = list
         .iter()
         .enumerate()
-        .filter_map(|(i, it)| if let Item::Fen(f) = it { Some((i, f.clone())) } else { None })
+        .filter_map(
+            |(i, it)| if let Item::Fen(f) = it { Some((i, f.to_cow().ok().map(|s| s.into_owned()))) } else { None },
+        )
         .collect();
-    let parsed: Vec<(usize, CoreBoard)> = py
-        .detach(|| {
-            fens.into_iter()
-                .map(|(i, f)| CoreBoard::from_fen_with(&f, chess960).map(|b| (i, b)))
-                .collect::<Result<_, _>>()
-        })
-        .map_err(fen_err)?;
+    let read: Vec<(usize, Option<CoreBoard>)> =
+        py.detach(|| fens.into_iter().map(|(i, f)| (i, f.and_then(|f| strict_fen(&f, chess960)))).collect());
+    let mut parsed = Vec::with_capacity(read.len());
+    for (i, board) in read {
+        match board {
+            Some(board) => parsed.push((i, board)),
+            None => {
+                let Item::Fen(fen) = &list[i] else { unreachable!("only FENs are read") };
+                let kwargs = [("chess960", chess960)].into_py_dict(py)?;
+                let board = py.get_type::<PyBoard>().call((fen,), Some(&kwargs))?.cast_into::<PyBoard>()?;
+                list[i] = Item::Board(board);
+            }
+        }
+    }
     // SAFETY: the caller passes the data pointer of a writable, C-contiguous array of
     // exactly `nbytes` bytes that it keeps alive for this call (checked in Python).
     {

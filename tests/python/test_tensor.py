@@ -4,7 +4,9 @@ pinned) and castling, canonical mirroring, both dtypes, batches from Boards and 
 
 from __future__ import annotations
 
+import io
 import random
+import re
 
 import chess
 import numpy as np
@@ -112,3 +114,100 @@ def test_out_is_filled_in_place_and_checked() -> None:
     with pytest.raises(ValueError):
         kibitz.Board().to_tensor(dtype=np.float64)
     assert to_tensors([]).shape == (0, 18, 8, 8)
+
+
+# FENs kibitz.Board(fen) takes that the core's strict reader does not, and some it refuses.
+LENIENT_FENS = [
+    "4k3/8/8/8/8/8/8/4K3 w",  # fields missing
+    "4k3/8/8/8/8/8/8/4K3",
+    "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",  # castling rights without their rook
+    "r3k3/8/8/8/8/8/8/4K2R b KQkq - 3 9",
+    "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",  # an en-passant square no pawn crossed
+    "4k3/8/8/3pP3/8/8/8/4K3 w - c6 0 1",
+    "8/8/8/8/8/8/8/8 w - - 0 1",  # placements kibitz cannot play
+    "8/8/8/8/8/8/8/K7 b - - 0 1",
+    "kk6/8/8/8/8/8/8/KK6 w - - 0 1",
+    "P3k3/8/8/8/8/8/8/4K2p w - - 0 1",
+    "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/k3K3 w - - 0 1",
+    "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
+]
+BAD_FENS = [
+    "not a fen",
+    "",
+    "4k3/8/8/8/8/8/8/4K2R w kqKQ - 0 1",
+    "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+    "4k3/8/8/8/8/8/8/4K3 w - - zero 1",
+    "9/8/8/8/8/8/8/8 w",
+]
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_fens_are_read_as_board_reads_them(chess960: bool) -> None:
+    """to_tensors takes what Board(fen) takes, and its planes are that board's."""
+    boards = [kibitz.Board(f, chess960=chess960) for f in LENIENT_FENS]
+    for canonical in (False, True):
+        want = np.stack([b.to_tensor(canonical=canonical) for b in boards])
+        np.testing.assert_array_equal(to_tensors(LENIENT_FENS, canonical=canonical, chess960=chess960), want)
+        mixed = [f if i % 2 else b for i, (f, b) in enumerate(zip(LENIENT_FENS, boards))]
+        np.testing.assert_array_equal(to_tensors(mixed, canonical=canonical, chess960=chess960), want)
+    # Where python-chess reads the position, the planes are the independent computation's.
+    for fen, board in zip(LENIENT_FENS, boards):
+        theirs = chess.Board(fen, chess960=chess960)
+        if theirs.is_valid():
+            np.testing.assert_array_equal(board.to_tensor(), reference_planes(theirs), err_msg=fen)
+
+
+def test_a_fen_board_refuses_is_refused_with_board_s_error() -> None:
+    out = np.full((2, 18, 8, 8), 7, dtype=np.float32)
+    for fen in BAD_FENS + ["4k3/8/8/8/8/8/8/4K3 w - - 0 1\ud800"]:
+        with pytest.raises(ValueError) as board_error:
+            kibitz.Board(fen)
+        with pytest.raises(ValueError) as batch_error:
+            to_tensors([LENIENT_FENS[0], fen], out=out)
+        assert type(batch_error.value) is type(board_error.value)
+        assert str(batch_error.value) == str(board_error.value)
+        assert (out == 7).all()  # nothing written
+
+
+@pytest.mark.parametrize("code", [">f4", "<f4", "=f4", "|u1", "f", "uint8"])
+def test_both_byte_orders_of_float32_are_written_as_asked(code: str) -> None:
+    fens = random_fens(3, 12)
+    want = np.stack([reference_planes(chess.Board(f)) for f in fens])
+    dt = np.dtype(code)
+    out = np.zeros((len(fens), 18, 8, 8), dtype=dt)
+    assert to_tensors(fens, out=out) is out
+    np.testing.assert_array_equal(out.astype(np.float32), want)  # values read through the dtype
+    made = to_tensors(fens, dtype=dt)
+    assert made.dtype == dt
+    np.testing.assert_array_equal(made.astype(np.float32), want)
+    board = kibitz.Board(fens[-1])
+    for one in (board.to_tensor(dtype=dt), board_to_tensor(board, dtype=dt)):
+        assert one.dtype == dt
+        np.testing.assert_array_equal(one.astype(np.float32), want[-1])
+    text = '[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    (chunk,) = kibitz.pgn_to_tensors(io.StringIO(text), dtype=dt)
+    assert chunk.planes.dtype == dt
+    np.testing.assert_array_equal(
+        chunk.planes.astype(np.float32), next(kibitz.pgn_to_tensors(io.StringIO(text))).planes
+    )
+
+
+def test_every_other_dtype_is_refused_by_its_exact_name() -> None:
+    codes = [c for c in np.typecodes["All"] if np.dtype(c).newbyteorder("=") not in (np.float32, np.uint8)]
+    dtypes = [np.dtype(c).newbyteorder(order) for c in codes for order in "<>"] + [np.dtype([("a", "<f4")])]
+    for dt in dtypes:
+        order = {"<": "little-endian ", ">": "big-endian "}.get(dt.str[0], "")
+        message = re.escape(f"planes are float32 or uint8, not {dt.str!r} ({order}{dt.name})")
+        with pytest.raises(ValueError, match=message):
+            kibitz.Board().to_tensor(dtype=dt)
+        with pytest.raises(ValueError, match=message):
+            board_to_tensor(kibitz.Board(), dtype=dt)
+        with pytest.raises(ValueError, match=message):
+            to_tensors([kibitz.Board()], dtype=dt)
+        with pytest.raises(ValueError, match=message):
+            next(kibitz.pgn_to_tensors(io.StringIO("1. e4 1-0\n"), dtype=dt))
+        out = np.zeros((1, 18, 8, 8), dtype=dt)  # a flexible dtype (S0, U0) gets its size here
+        with pytest.raises(ValueError, match=re.escape(f"out must be float32 or uint8, not {out.dtype.str!r}")):
+            to_tensors([kibitz.Board()], out=out)
+    with pytest.raises(ValueError, match=re.escape("dtype '<f4' (little-endian float32) differs from out's '>f4'")):
+        to_tensors([kibitz.Board()], out=np.zeros((1, 18, 8, 8), dtype=">f4"), dtype="<f4")

@@ -9,7 +9,7 @@ from typing import Any, Iterator, Union
 
 from kibitz._core import PgnReader
 from kibitz.analysis.reader import _Opened
-from kibitz.tensor import PLANES, PgnChunk, _dtype_name, _numpy
+from kibitz.tensor import PLANES, PgnChunk, _in_order, _numpy, _plane_dtype
 
 __all__ = ["pgn_to_tensors"]
 
@@ -25,7 +25,8 @@ def pgn_to_tensors(
     error are left out and counted in ``skipped``. Reading, replay and planes are in Rust;
     each array is a view of a buffer made for it (no copy)."""
     np = _numpy()
-    name = "float32" if dtype is None else _dtype_name(dtype)
+    dt = _plane_dtype(dtype)
+    name = dt.newbyteorder("=").name
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
     chunk = min(chunk, 1 << 40)  # any larger is the whole file anyway
@@ -35,7 +36,7 @@ def pgn_to_tensors(
         while (part := reader.planes_chunk(chunk, canonical, name)) is not None:
             planes, moves, results, games, n, skipped = part
             yield PgnChunk(
-                np.frombuffer(planes, name).reshape(n, PLANES, 8, 8),
+                _in_order(np.frombuffer(planes, name).reshape(n, PLANES, 8, 8), dt),
                 np.frombuffer(moves, np.int32),
                 np.frombuffer(results, np.int8),
                 np.frombuffer(games, np.int64),

@@ -119,3 +119,121 @@ fn an_endless_tag_section_is_capped() {
     assert_eq!(games[0].headers.len(), 1024);
     assert!(games[0].error.as_deref().unwrap().starts_with("more than"));
 }
+
+/// A reader that reads what python-chess reads for training data: null moves, and FEN tags
+/// through a fallback (here: an empty board for the one FEN the test gives it).
+fn read_lenient(text: &str) -> Vec<PgnGame> {
+    let fallback = |fen: &str, _chess960: bool| {
+        if fen.starts_with("8/8/8/8/8/8/8/8") {
+            Ok(("8/8/8/8/8/8/8/8 w - - 0 1".to_string(), false))
+        } else if fen.starts_with("rk5r") {
+            // Rights only Chess960 has (the kings on b1 and b8): python-chess reads Chess960.
+            Ok(("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1".to_string(), true))
+        } else {
+            Err("not a FEN".to_string())
+        }
+    };
+    let reader = PgnReader::new(text.as_bytes()).with_null_moves().with_fen_fallback(Box::new(fallback));
+    reader.map(|g| g.expect("reading from memory cannot fail")).collect()
+}
+
+#[test]
+fn a_tag_with_an_unescaped_quote_is_read_as_python_chess_reads_it() {
+    // chess.pgn.TAG_REGEX: the value runs from the first quote to the last `"]` of the line.
+    let text = "[Event \"Say \"hi\" there\"]\n[Site \"C:\\\"]\n[White \"O\"Kelly\"]  \n[Result \"1-0\"]\n\n1. e4 1-0\n";
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert!(g.error.is_none(), "{:?}", g.error);
+    let tags: Vec<(&str, &str)> = g.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(tags, [("Event", "Say \"hi\" there"), ("Site", "C:\\"), ("White", "O\"Kelly"), ("Result", "1-0")]);
+    assert_eq!(g.moves, ["e2e4"]);
+    let trickled = PgnReader::new(Trickle(text.as_bytes())).next().unwrap().unwrap();
+    assert_eq!(trickled.headers, g.headers);
+    // A line too long to keep: the value cut as values are, the line still read to its end.
+    let long = format!("[Event \"{}\"x\"]\n\n1. d4 *\n", "y".repeat(20_000));
+    let g = &read_all(long.as_bytes())[0];
+    assert_eq!((g.headers[0].1.len(), &g.moves[..]), (4096, &["d2d4".to_string()][..]));
+    assert!(g.error.is_none(), "{:?}", g.error);
+}
+
+#[test]
+fn a_tag_line_python_chess_ignores_is_reported_but_the_game_is_replayed() {
+    let games = read_all(&b"[Event \"no end\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n"[..]);
+    let g = &games[0];
+    assert!(g.error.as_deref().unwrap().starts_with("broken tag on line 1"));
+    assert!(g.whole);
+    assert_eq!((&g.moves[..], g.final_result()), (&["e2e4".to_string(), "e7e5".to_string()][..], "1-0"));
+}
+
+#[test]
+fn the_result_is_the_tag_unless_it_is_missing_or_a_star() {
+    let text = "[Result \"0-1\"]\n\n1. e4 1-0\n\n[Result \"1-0\"]\n\n1. e4 *\n\n[Result \"*\"]\n\n1. e4 1/2-1/2\n\n\
+                [Event \"no tag\"]\n\n1. e4 0-1\n\n[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n\n[Result \"?\"]\n\n1. e4 1-0\n";
+    let games = read_all(text.as_bytes());
+    let results: Vec<&str> = games.iter().map(PgnGame::final_result).collect();
+    assert_eq!(results, ["0-1", "1-0", "1/2-1/2", "0-1", "0-1", "?"]);
+    assert_eq!(games[1].result.as_deref(), Some("*")); // the token itself is kept as read
+}
+
+#[test]
+fn a_game_the_input_ends_in_is_whole_and_its_last_move_is_played() {
+    let games = read_all(&b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3"[..]);
+    let g = &games[0];
+    assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3"]);
+    assert!(g.whole && g.error.as_deref().unwrap().starts_with("truncated"));
+    // A token cut short is left, not reported as a bad move.
+    let games = read_all(&b"1. e4 e5 2. N"[..]);
+    assert_eq!(games[0].moves, ["e2e4", "e7e5"]);
+    assert!(games[0].whole && games[0].error.as_deref().unwrap().starts_with("truncated"));
+    // Inside a comment, and with a variation open at the next game's tags, too.
+    let games = read_all(&b"1. e4 (1. d4 d5\n[Event \"b\"]\n\n1. d4 {cut"[..]);
+    assert!(games.iter().all(|g| g.whole && g.error.is_some()));
+    assert_eq!((&games[0].moves, &games[1].moves), (&vec!["e2e4".to_string()], &vec!["d2d4".to_string()]));
+}
+
+#[test]
+fn null_moves_are_read_only_when_asked_for_and_never_in_check() {
+    let text = "1. e4 -- 2. d4 Z0 3. Nf3 0000 4. Nc3 @@@@ 1-0\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ -- 1-0\n";
+    let plain = read_all(text.as_bytes());
+    assert!(plain[0].error.as_deref().unwrap().starts_with("null move -- at 1... (ply 2"));
+    assert!(!plain[0].whole);
+    let games = read_lenient(text);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(games[0].moves, ["e2e4", "0000", "d2d4", "0000", "g1f3", "0000", "b1c3", "0000"]);
+    assert!(games[1].error.as_deref().unwrap().contains("in check"), "{:?}", games[1].error);
+    assert!(!games[1].whole);
+}
+
+#[test]
+fn a_fen_the_fallback_reads_starts_a_game_without_moves_only() {
+    let text = "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n[Result \"1-0\"]\n\n1-0\n\n\
+                [FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. Ke2 1-0\n\n[FEN \"junk\"]\n\n1-0\n";
+    let games = read_lenient(text);
+    assert!(games[0].error.is_none() && games[0].whole, "{:?}", games[0].error);
+    assert_eq!(games[0].start_fen, "8/8/8/8/8/8/8/8 w - - 0 1");
+    assert!(!games[1].whole && games[1].error.as_deref().unwrap().contains("kibitz cannot play this position"));
+    assert_eq!(games[2].error.as_deref(), Some("bad FEN tag \"junk\": not a FEN"));
+    let games = read_lenient("[FEN \"rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1\"]\n\n1. O-O *\n");
+    assert!(games[0].error.is_none() && games[0].chess960, "{:?}", games[0].error);
+    assert_eq!(games[0].moves, ["b1h1"]);
+    // Without a fallback the strict reader's refusal stands.
+    let strict = read_all(text.as_bytes());
+    assert!(strict.iter().all(|g| !g.whole && g.error.as_deref().unwrap().starts_with("bad FEN tag")));
+}
+
+#[test]
+fn two_blank_lines_end_a_game_of_tags_alone() {
+    // python-chess ends the tag section at a second blank line in a row; one is skipped.
+    let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n\n[Event \"b\"]\n\n[Result \"0-1\"]\n\n1. e4 0-1\n";
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 2);
+    assert!(games[0].error.is_none() && games[0].moves.is_empty(), "{:?}", games[0].error);
+    assert_eq!((games[0].final_result(), games[1].final_result()), ("1-0", "0-1"));
+    assert_eq!((games[1].headers.len(), &games[1].moves[..]), (2, &["e2e4".to_string()][..]));
+    let crlf = read_all(text.replace('\n', "\r\n").as_bytes());
+    assert_eq!(crlf.len(), 2);
+    // After a tag line read whole (python-chess's reading) too.
+    let quoted = text.replace("[Result \"1-0\"]", "[Result \"1-0\"]\n[White \"O\"Kelly\"]");
+    assert_eq!(read_all(quoted.as_bytes()).len(), 2);
+}

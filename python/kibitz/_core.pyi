@@ -867,9 +867,10 @@ class VariantBoard:
 @final
 class PgnReader:
     """A streaming PGN reader over a file object (binary, or text taken as UTF-8): yields one
-    game at a time (replayed in Rust)."""
+    game at a time (replayed in Rust). ``lenient`` (training data) reads null moves and FEN
+    tags as ``Board(fen)`` reads them, as python-chess does."""
 
-    def __new__(cls, file: Any) -> PgnReader: ...
+    def __new__(cls, file: Any, *, lenient: bool = False) -> PgnReader: ...
     def __iter__(self) -> PgnReader: ...
     def __next__(
         self,
@@ -878,8 +879,9 @@ class PgnReader:
     def planes_chunk(
         self, max_positions: int, canonical: bool, dtype: str
     ) -> tuple[bytearray, bytearray, bytearray, bytearray, int, int] | None:
-        """The next chunk of training positions of whole finished games: (planes, move
-        indexes, results, game numbers, n, games skipped), or None at the end."""
+        """The next chunk of training positions of the games python-chess reads with a
+        result: (planes, move indexes, results, game numbers, n, games skipped), or None at
+        the end."""
 
 def plain_tokens(line: str) -> list[str] | None:
     """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and

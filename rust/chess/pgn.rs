@@ -17,6 +17,11 @@
 //! illegal or ambiguous move, a bad FEN tag, a variation never closed, a file that ends inside
 //! the game) still comes out, with `error` saying what is wrong and where; the reader then
 //! goes on with the next game, which a tag section at the start of a line begins.
+//!
+//! Where python-chess (`chess.pgn.read_game`) reads past a fault, so does the replay: a tag
+//! line it ignores, a variation left open when the next game's tags begin and the input ending
+//! inside the game are reported in `error` but leave `whole` set, with the main line read to
+//! its end, so that training data (`kibitz.pgn_to_tensors`) loses no game python-chess reads.
 
 use std::io::{ErrorKind, Read};
 
@@ -40,6 +45,24 @@ pub(crate) const MAX_TAGS: usize = 1 << 10;
 /// The most bytes of a token quoted in a message.
 const QUOTE_MAX: usize = 40;
 
+/// The most bytes of a tag line kept to read it as python-chess does when it is not a tag
+/// pair of the standard's (`python_chess_tag`): a value of MAX_TOKEN bytes with room for its
+/// name and padding. The value of a longer line is cut, as values are.
+const MAX_TAG_LINE: usize = 2 * MAX_TOKEN;
+
+/// The null moves python-chess reads (`chess.Board.parse_san`, its movetext pattern): `--`
+/// is the PGN standard's, `Z0` ChessBase's, `0000` UCI's and `@@@@` python-chess's own.
+const NULL_MOVES: [&[u8]; 4] = [b"--", b"Z0", b"0000", b"@@@@"];
+
+/// Turns a FEN tag the core's strict reader refuses (and whether the game is Chess960 so far)
+/// into the FEN of the position python-chess reads from it (missing fields filled in, castling
+/// rights without their rook and an en-passant square no pawn can have crossed dropped: what
+/// `kibitz.Board(fen)` holds) and whether python-chess reads the game as Chess960 (it does
+/// when the FEN's castling rights are only Chess960's, a king off e1 or e8 say), or says why
+/// it is no FEN at all. Given by the caller (`with_fen_fallback`): those rules are the Python
+/// board's.
+pub type FenFallback = Box<dyn FnMut(&str, bool) -> Result<(String, bool), String>>;
+
 /// One game as read: its tags in file order, its start position and its main line.
 #[derive(Clone, Debug)]
 pub struct PgnGame {
@@ -59,6 +82,41 @@ pub struct PgnGame {
     pub result: Option<String>,
     /// What is wrong with the game, if anything (the first problem found).
     pub error: Option<String>,
+    /// Whether `moves` is the whole main line and `result` the game's result token, as
+    /// python-chess reads them: true without `error`, and when the only problems are ones
+    /// python-chess reads past (a tag line it ignores, a variation left open at the next
+    /// game's tags, the input ending inside the game); false once a problem stopped the replay
+    /// (a token that is not SAN, an illegal or ambiguous move, a bad FEN or Variant tag, a
+    /// null move where they are not read, more than MAX_TAGS tags).
+    pub whole: bool,
+}
+
+impl PgnGame {
+    /// Records a problem that stops the replay (`whole` becomes false).
+    fn stop(&mut self, why: String) {
+        self.error.get_or_insert(why);
+        self.whole = false;
+    }
+
+    /// Records a problem python-chess reads past: the replay goes on.
+    fn note(&mut self, why: String) {
+        self.error.get_or_insert(why);
+    }
+
+    /// The last tag of this name (python-chess keeps the last of repeated tags).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.headers.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The game's result as python-chess gives it (`game.headers["Result"]`): the Result tag
+    /// unless it is missing or `*`, else the result token of the movetext, else `*`. A tag
+    /// that says something else than a result token (`?`, `1/2`) is given as it is.
+    pub fn final_result(&self) -> &str {
+        match self.tag("Result") {
+            Some(tag) if tag != "*" => tag,
+            _ => self.result.as_deref().unwrap_or("*"),
+        }
+    }
 }
 
 /// Why reading stopped: the source itself failed (not a malformed game, which is reported
@@ -87,6 +145,81 @@ pub struct PgnReader<R: Read> {
     /// Whether the last byte consumed was a carriage return (a CR LF pair is one line end).
     after_cr: bool,
     games: u64,
+    /// Whether null moves are read (`with_null_moves`).
+    null_moves: bool,
+    /// How FEN tags the strict reader refuses are read (`with_fen_fallback`).
+    fen_fallback: Option<FenFallback>,
+}
+
+/// Python's whitespace (`str.isspace`, what `\s` matches in python-chess's patterns): Unicode
+/// White_Space and the four ASCII separators U+001C..U+001F.
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The bytes of a tag line as read from its `[`, for `python_chess_tag`: the first
+/// MAX_TAG_LINE of them, and where the last `"]` that only ASCII whitespace follows starts
+/// (for lines longer than that).
+#[derive(Default)]
+struct TagLine {
+    head: Vec<u8>,
+    len: usize,
+    close: Option<usize>,
+    prev: u8,
+}
+
+impl TagLine {
+    fn push(&mut self, b: u8) {
+        if self.head.len() < MAX_TAG_LINE {
+            self.head.push(b);
+        }
+        if b == b']' && self.prev == b'"' {
+            self.close = Some(self.len - 1);
+        } else if !(b.is_ascii_whitespace() || (0x1c..=0x1f).contains(&b)) {
+            self.close = None;
+        }
+        self.prev = b;
+        self.len += 1;
+    }
+
+    /// The line as python-chess reads it (`python_chess_tag`), the value cut to MAX_TOKEN bytes.
+    fn read(&self) -> Option<(String, String)> {
+        let text = if self.len <= MAX_TAG_LINE {
+            decode_text(&self.head)
+        } else {
+            // Too long to keep: the head, closed where the line's last `"]` stands.
+            let mut head = self.head[..self.close?.min(MAX_TAG_LINE)].to_vec();
+            head.extend_from_slice(b"\"]");
+            decode_text(&head)
+        };
+        let (name, value) = python_chess_tag(&text)?;
+        let mut cut = value.len().min(MAX_TOKEN);
+        while !value.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Some((name.to_string(), value[..cut].to_string()))
+    }
+}
+
+/// A tag line (from its `[`, without its line end) as python-chess's `TAG_REGEX` reads it,
+/// `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`: the name, then the value as
+/// written (no escape undone), from the first quote to the last `"]` that only whitespace
+/// follows. None where the pattern does not match (python-chess ignores such a line).
+fn python_chess_tag(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix('[')?;
+    if !rest.as_bytes().first()?.is_ascii_alphanumeric() {
+        return None;
+    }
+    let name_len = rest.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b)).count();
+    let (name, rest) = rest.split_at(name_len);
+    let spaced = rest.trim_start_matches(is_py_space);
+    if spaced.len() == rest.len() {
+        return None; // `\s+`: at least one
+    }
+    let inner = spaced.strip_prefix('"')?;
+    // The greedy value ends at the last `"]`; no earlier one can have only whitespace after it.
+    let end = inner.rfind("\"]")?;
+    inner[end + 2..].chars().all(is_py_space).then(|| (name, &inner[..end]))
 }
 
 /// Bytes that may continue a symbol token (SAN moves, move numbers, results, tag names).
@@ -112,7 +245,25 @@ impl<R: Read> PgnReader<R> {
             at_line_start: true,
             after_cr: false,
             games: 0,
+            null_moves: false,
+            fen_fallback: None,
         }
+    }
+
+    /// Reads null moves (`--`, `Z0`, `0000`, `@@@@`) as python-chess does: the turn passes
+    /// (`moves` has `0000`). A null move in check is still an error (the position after it is
+    /// no legal position; python-chess plays it). Without this a null move is an error.
+    pub fn with_null_moves(mut self) -> Self {
+        self.null_moves = true;
+        self
+    }
+
+    /// Reads the FEN tags the strict reader refuses through `fallback` (see `FenFallback`).
+    /// A position the core still cannot play (an empty board, no king) is the start of a
+    /// game only when no move follows: a move is an error, as without a fallback.
+    pub fn with_fen_fallback(mut self, fallback: FenFallback) -> Self {
+        self.fen_fallback = Some(fallback);
+        self
     }
 
     /// The source, e.g. to take an error it kept aside.
@@ -232,79 +383,146 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
-    /// Reads one tag pair whose `[` is next. Err(message) for a broken tag, after skipping
-    /// the rest of its line.
+    /// `skip_between_games` between two tags, where python-chess's tag section ends at a
+    /// second blank line in a row: the game then has no movetext. Returns the next byte (not
+    /// consumed), or None at the end of the input or of such a game.
+    fn skip_between_tags(&mut self) -> Result<Option<u8>, ReadError> {
+        let mut blank_lines = 0;
+        let mut line = self.line;
+        // The line read so far is blank: not on a tag's own line, yes at the start of the next.
+        let mut blank = self.at_line_start;
+        loop {
+            let Some(b) = self.peek()? else { return Ok(None) };
+            if (b == b'%' && self.at_line_start) || b == b';' {
+                // Comment lines count neither as blank nor as tags, as python-chess skips them.
+                self.skip_line()?;
+                (line, blank) = (self.line, true);
+            } else if b == b'{' {
+                self.bump();
+                self.skip_brace_comment()?;
+                blank = false;
+            } else if b.is_ascii_whitespace() || b == 0xEF || b == 0xBB || b == 0xBF {
+                self.bump();
+                if self.line != line {
+                    if blank {
+                        blank_lines += 1;
+                        if blank_lines == 2 {
+                            return Ok(None);
+                        }
+                    }
+                    (line, blank) = (self.line, true);
+                }
+            } else {
+                return Ok(Some(b));
+            }
+        }
+    }
+
+    /// Reads one tag pair whose `[` is next: `[Name "value"]` with the standard's escapes
+    /// (`\"`, `\\`) undone, and more tags or movetext may follow on the line. A line that does
+    /// not read so (a quote inside the value left unescaped, `[Event "Say "hi" there"]`; a
+    /// value ending in a backslash, `[Site "C:\"]`) is read whole as python-chess reads it
+    /// (`python_chess_tag`: the value as written, to the line's last `"]`). Err(message) for
+    /// a line that reads neither way (python-chess ignores it), after skipping it.
     fn tag(&mut self, name: &mut Vec<u8>) -> Result<Result<(String, String), String>, ReadError> {
         let line = self.line;
-        self.bump(); // '['
-        self.skip_inline_space()?;
-        self.symbol(name)?;
-        let broken = |why: &str| format!("broken tag on line {line}: {why}");
+        let mut raw = TagLine::default();
+        let why = self.standard_tag(name, &mut raw)?;
+        let why = match why {
+            Ok(value) => return Ok(Ok((decode_text(name), decode_text(&value)))),
+            Err(why) => why,
+        };
+        // The rest of the line, then python-chess's reading of all of it.
+        while let Some(b) = self.peek()? {
+            if b == b'\n' || b == b'\r' {
+                break;
+            }
+            raw.push(b);
+            self.bump();
+        }
+        self.skip_line()?;
+        Ok(raw.read().ok_or_else(|| format!("broken tag on line {line}: {why}")))
+    }
+
+    /// The standard's reading of a tag pair whose `[` is next, every byte consumed also kept
+    /// in `raw`: the value's bytes, or why the line is no such tag (the line then read up to
+    /// where that showed).
+    fn standard_tag(
+        &mut self,
+        name: &mut Vec<u8>,
+        raw: &mut TagLine,
+    ) -> Result<Result<Vec<u8>, &'static str>, ReadError> {
+        // Consumes the byte `peek` gave, keeping it in `raw`.
+        fn take<R: Read>(r: &mut PgnReader<R>, raw: &mut TagLine, b: u8) {
+            raw.push(b);
+            r.bump();
+        }
+        take(self, raw, b'[');
+        let space = |r: &mut Self, raw: &mut TagLine| -> Result<(), ReadError> {
+            while let Some(b @ (b' ' | b'\t')) = r.peek()? {
+                take(r, raw, b);
+            }
+            Ok(())
+        };
+        space(self, raw)?;
+        name.clear();
+        while let Some(b) = self.peek()? {
+            if !is_symbol(b) {
+                break;
+            }
+            if name.len() < MAX_TOKEN {
+                name.push(b);
+            }
+            take(self, raw, b);
+        }
         if self.peek()?.is_none() {
-            return Ok(Err(broken("the input ends inside the tag")));
+            return Ok(Err("the input ends inside the tag"));
         }
         if name.is_empty() {
-            self.skip_line()?;
-            return Ok(Err(broken("expected a tag name after '['")));
+            return Ok(Err("expected a tag name after '['"));
         }
-        self.skip_inline_space()?;
+        space(self, raw)?;
         if self.peek()? != Some(b'"') {
-            self.skip_line()?;
-            return Ok(Err(broken("expected a quoted value after the tag name")));
+            return Ok(Err("expected a quoted value after the tag name"));
         }
-        self.bump();
+        take(self, raw, b'"');
         let mut value = Vec::new();
         loop {
             match self.peek()? {
-                None => return Ok(Err(broken("the input ends inside the tag's value"))),
-                Some(b'\n' | b'\r') => {
-                    self.skip_line()?;
-                    return Ok(Err(broken("the tag's value has no closing quote")));
-                }
+                None => return Ok(Err("the input ends inside the tag's value")),
+                Some(b'\n' | b'\r') => return Ok(Err("the tag's value has no closing quote")),
                 Some(b'\\') => {
-                    self.bump();
+                    take(self, raw, b'\\');
                     if let Some(c) = self.peek()? {
                         if c != b'\n' && c != b'\r' {
                             if value.len() < MAX_TOKEN {
                                 value.push(c);
                             }
-                            self.bump();
+                            take(self, raw, c);
                         }
                     }
                 }
                 Some(b'"') => {
-                    self.bump();
+                    take(self, raw, b'"');
                     break;
                 }
                 Some(c) => {
                     if value.len() < MAX_TOKEN {
                         value.push(c);
                     }
-                    self.bump();
+                    take(self, raw, c);
                 }
             }
         }
-        self.skip_inline_space()?;
-        if self.peek()?.is_none() {
-            return Ok(Err(broken("the input ends inside the tag")));
-        }
-        if self.peek()? != Some(b']') {
-            self.skip_line()?;
-            return Ok(Err(broken("expected ']' after the tag's value")));
-        }
-        self.bump();
-        Ok(Ok((decode_text(name), decode_text(&value))))
-    }
-
-    fn skip_inline_space(&mut self) -> Result<(), ReadError> {
-        while let Some(b) = self.peek()? {
-            if b == b' ' || b == b'\t' {
+        space(self, raw)?;
+        match self.peek()? {
+            None => Ok(Err("the input ends inside the tag")),
+            Some(b']') => {
                 self.bump();
-            } else {
-                break;
+                Ok(Ok(value))
             }
+            Some(_) => Ok(Err("expected ']' after the tag's value")),
         }
-        Ok(())
     }
 
     /// The next game, or None at the end of the input.
@@ -320,39 +538,39 @@ impl<R: Read> PgnReader<R> {
             moves: Vec::new(),
             result: None,
             error: None,
+            whole: true,
         };
         let mut token = Vec::with_capacity(16);
 
         // The tag section.
-        while let Some(b'[') = self.skip_between_games()? {
+        let mut next = self.peek()?;
+        while next == Some(b'[') {
             match self.tag(&mut token)? {
-                Ok(_) if game.headers.len() >= MAX_TAGS => {
-                    game.error.get_or_insert_with(|| format!("more than {MAX_TAGS} tags"));
-                }
+                Ok(_) if game.headers.len() >= MAX_TAGS => game.stop(format!("more than {MAX_TAGS} tags")),
                 Ok(pair) => game.headers.push(pair),
-                Err(why) => {
-                    if game.error.is_none() {
-                        game.error = Some(why);
-                    }
-                }
+                Err(why) => game.note(why),
             }
+            next = self.skip_between_tags()?;
         }
+        // Two blank lines end a game of tags alone (as python-chess reads it): no movetext.
+        let tags_only = next.is_none() && self.peek()?.is_some();
 
-        // The start position.
-        let mut board = self.start_board(&mut game);
+        // The start position; `unplayable` says why a position the fallback read cannot be
+        // played, an error only when a move follows.
+        let (mut board, mut unplayable) = self.start_board(&mut game);
 
         // The movetext, up to the result, the next tag section or the end of the input.
         // Every pass of this loop consumes at least one byte: the input always moves on.
         let mut depth = 0u32; // variation nesting
         let mut opened_on = 0u64; // line of the outermost open variation's '('
-        let mut ended = false;
-        while let Some(b) = self.peek()? {
+        let mut ended = tags_only;
+        while let Some(b) = self.peek()?.filter(|_| !tags_only) {
             match b {
                 b'[' if self.at_line_start => {
                     // The next game's tags: this one had no result token. A variation still
                     // open here was never closed; recovering here keeps the later games.
-                    if depth > 0 && game.error.is_none() {
-                        game.error = Some(format!(
+                    if depth > 0 {
+                        game.note(format!(
                             "the variation opened on line {opened_on} is never closed (the next game's tags start on line {})",
                             self.line
                         ));
@@ -366,9 +584,7 @@ impl<R: Read> PgnReader<R> {
                     let line = self.line;
                     self.bump();
                     if !self.skip_brace_comment()? {
-                        if game.error.is_none() {
-                            game.error = Some(format!("the input ends inside a comment opened on line {line}"));
-                        }
+                        game.note(format!("the input ends inside a comment opened on line {line}"));
                         break;
                     }
                 }
@@ -405,7 +621,7 @@ impl<R: Read> PgnReader<R> {
                     if depth > 0 {
                         continue;
                     }
-                    if token.iter().all(u8::is_ascii_digit) {
+                    if token.iter().all(u8::is_ascii_digit) && token != b"0000" {
                         continue; // a move number; its dots are skipped as they come
                     }
                     if matches!(&token[..], b"1-0" | b"0-1" | b"1/2-1/2") {
@@ -413,13 +629,10 @@ impl<R: Read> PgnReader<R> {
                         ended = true;
                         break;
                     }
-                    if self.peek()?.is_none() {
-                        break; // the input ends inside the movetext: the token may be cut short
-                    }
-                    if let Some(board) = board.as_mut() {
-                        if let Err(why) = play(board, &token, line, &mut game) {
-                            game.error = Some(why);
-                        }
+                    let at_end = self.peek()?.is_none();
+                    self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
+                    if at_end {
+                        break;
                     }
                 }
                 _ => {
@@ -439,18 +652,23 @@ impl<R: Read> PgnReader<R> {
                         }
                         self.bump();
                     }
-                    if depth == 0 && game.error.is_none() {
-                        game.error = Some(format!("not a move in SAN: {} on line {line}", quote(&token)));
+                    if depth == 0 {
+                        if token == b"@@@@" {
+                            let at_end = self.peek()?.is_none();
+                            self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
+                        } else {
+                            game.stop(format!("not a move in SAN: {} on line {line}", quote(&token)));
+                        }
                     }
                 }
             }
-            if game.error.is_some() {
+            if !game.whole {
                 // Stop replaying at the first problem; read on to the game's end.
                 board = None;
             }
         }
-        if !ended && game.error.is_none() {
-            game.error = Some(if depth > 0 {
+        if !ended {
+            game.note(if depth > 0 {
                 format!("truncated: the input ends inside the variation opened on line {opened_on}")
             } else {
                 "truncated: the input ends before the game's result".to_string()
@@ -459,47 +677,89 @@ impl<R: Read> PgnReader<R> {
         Ok(Some(game))
     }
 
-    /// The game's start position from its FEN and Variant tags, or None (with `error` set)
-    /// when they are unusable.
-    fn start_board(&self, game: &mut PgnGame) -> Option<Board> {
-        let tag = |name: &str| game.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-        if let Some(variant) = tag("Variant") {
+    /// A move of the main line (`token`, SAN or a null move) played on `board`. A token the
+    /// input ends in may be cut short: it is played when it reads as a legal move (as
+    /// python-chess would read it), else left (the game is reported truncated).
+    fn movetext_move(
+        &self,
+        token: &[u8],
+        line: u64,
+        at_end: bool,
+        board: Option<&mut Board>,
+        unplayable: &mut Option<String>,
+        game: &mut PgnGame,
+    ) {
+        if let Some(why) = unplayable.take() {
+            if !at_end {
+                game.stop(why);
+            }
+            return;
+        }
+        let Some(board) = board else { return };
+        if let Err(why) = play(board, token, line, self.null_moves, game) {
+            if !at_end {
+                game.stop(why);
+            }
+        }
+    }
+
+    /// The game's start position from its FEN and Variant tags (the last of each, as
+    /// python-chess reads repeated tags): the board, or None (with `error` set) when they are
+    /// unusable. A FEN the fallback reads but the core cannot play gives no board and the
+    /// reason, for the first move to report.
+    fn start_board(&mut self, game: &mut PgnGame) -> (Option<Board>, Option<String>) {
+        if let Some(variant) = game.tag("Variant") {
             match variant.to_ascii_lowercase().as_str() {
                 "" | "standard" | "chess" | "from position" => {}
                 "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischer random chess" => {
                     game.chess960 = true
                 }
                 _ => {
-                    game.error.get_or_insert_with(|| {
-                        format!("unsupported variant {variant:?}: kibitz plays standard chess and Chess960")
-                    });
-                    return None;
+                    let why = format!("unsupported variant {variant:?}: kibitz plays standard chess and Chess960");
+                    game.stop(why);
+                    return (None, None);
                 }
             }
         }
-        if let Some(fen) = tag("FEN") {
-            match Board::from_fen_with(&fen, game.chess960) {
-                Ok(b) => {
-                    game.start_fen = b.fen();
-                    return if game.error.is_some() { None } else { Some(b) };
-                }
+        let fen = game.tag("FEN").map(str::to_string);
+        let board = match fen {
+            None => Board::from_fen_with(STARTPOS, game.chess960).expect("the start position is valid"),
+            Some(fen) => match Board::from_fen_with(&fen, game.chess960) {
+                Ok(b) => b,
                 Err(e) => {
-                    game.error.get_or_insert_with(|| format!("bad FEN tag {fen:?}: {e}"));
-                    return None;
+                    let why = format!("bad FEN tag {fen:?}: {e}");
+                    let Some(fallback) = self.fen_fallback.as_mut() else {
+                        game.stop(why);
+                        return (None, None);
+                    };
+                    match fallback(&fen, game.chess960) {
+                        Err(refused) => {
+                            game.stop(format!("bad FEN tag {fen:?}: {refused}"));
+                            return (None, None);
+                        }
+                        Ok((read, chess960)) => match Board::from_fen_with(&read, chess960) {
+                            Ok(b) => {
+                                game.chess960 = chess960;
+                                b
+                            }
+                            Err(e) => {
+                                (game.start_fen, game.chess960) = (read, chess960);
+                                let why = format!("bad FEN tag {fen:?}: kibitz cannot play this position: {e}");
+                                return (None, Some(why).filter(|_| game.whole));
+                            }
+                        },
+                    }
                 }
-            }
-        }
-        let board = Board::from_fen_with(STARTPOS, game.chess960).ok()?;
-        if game.error.is_some() {
-            None
-        } else {
-            Some(board)
-        }
+            },
+        };
+        game.start_fen = board.fen();
+        (Some(board).filter(|_| game.whole), None)
     }
 }
 
-/// Plays one SAN token on `board`, recording its UCI text in `game.moves`.
-fn play(board: &mut Board, token: &[u8], line: u64, game: &mut PgnGame) -> Result<(), String> {
+/// Plays one move token (SAN, or a null move where `null_moves`) on `board`, recording its
+/// UCI text in `game.moves` (`0000` for a null move).
+fn play(board: &mut Board, token: &[u8], line: u64, null_moves: bool, game: &mut PgnGame) -> Result<(), String> {
     // Where the move stands, for messages only (built on the error path, not per move).
     let at = |board: &Board| {
         let dots = if board.side_to_move() == crate::chess::types::WHITE { "." } else { "..." };
@@ -511,8 +771,16 @@ fn play(board: &mut Board, token: &[u8], line: u64, game: &mut PgnGame) -> Resul
     if token.len() > QUOTE_MAX {
         return Err(format!("not a move in SAN: {} {}: far too long", quote(token), at(board)));
     }
-    if text == "--" || text == "Z0" {
-        return Err(format!("null move {text} {}: null moves are not analysable", at(board)));
+    if NULL_MOVES.contains(&token) {
+        if !null_moves {
+            return Err(format!("null move {text} {}: null moves are not analysable", at(board)));
+        }
+        if board.in_check() {
+            return Err(format!("null move {text} {} in check in {}", at(board), board.fen()));
+        }
+        game.moves.push(board.move_to_uci(Move::NULL));
+        board.make_null();
+        return Ok(());
     }
     let m: Move = board.parse_san(text).map_err(|e| match e {
         MoveError::Invalid(t, why) => format!("not a move in SAN: {t:?} {}: {why}", at(board)),

@@ -9,7 +9,7 @@
 use std::io::{Error as IoError, Read};
 
 use super::tensor::{dtype_arg, write_ones};
-use super::{fen_err, move_err};
+use super::errors::{fen_err, move_err};
 use crate::{
     sq64, Board as CoreBoard, Move, PgnGame, PgnReader as CoreReader, BISHOP, BLACK, KNIGHT, PLANE_VALUES, ROOK,
 };
@@ -104,9 +104,9 @@ impl PyPgnReader {
     }
 }
 
-/// A game's result from White's side: 1, 0, -1; None when unfinished or missing.
-fn white_result(result: Option<&str>) -> Option<i8> {
-    match result? {
+/// A game's result from White's side: 1, 0, -1; None when unfinished or unknown.
+fn white_result(result: &str) -> Option<i8> {
+    match result {
         "1-0" => Some(1),
         "0-1" => Some(-1),
         "1/2-1/2" => Some(0),
@@ -114,12 +114,19 @@ fn white_result(result: Option<&str>) -> Option<i8> {
     }
 }
 
+/// The training index of a null move: 0, from a1 to a1, as python-chess's `Move.null()`
+/// names its squares (no move goes from a square to itself), canonical or not.
+const NULL_MOVE_INDEX: i32 = 0;
+
 /// The training index of move `m` in `board` (the position it is played from):
 /// `from * 64 + to + 4096 * k`, squares a1 = 0 .. h8 = 63 as `Move.uci()` names them
 /// (castling as the king's move in standard chess, king takes rook in Chess960), k = 1, 2, 3
 /// for a promotion to a knight, bishop, rook and 0 otherwise; squares mirrored (`^ 56`) when
-/// `flip` (canonical planes with Black to move).
+/// `flip` (canonical planes with Black to move). A null move is NULL_MOVE_INDEX.
 fn move_index(board: &CoreBoard, m: Move, flip: bool) -> i32 {
+    if m.is_null() {
+        return NULL_MOVE_INDEX;
+    }
     let (mut from, mut to) = (sq64(m.from()), sq64(board.uci_target(m)));
     if flip {
         from ^= 56;
@@ -137,28 +144,42 @@ fn move_index(board: &CoreBoard, m: Move, flip: bool) -> i32 {
 /// One finished game, replayed: its start and main line.
 struct Replay {
     index: u64,
-    board: CoreBoard,
+    /// None for a game without moves (its start need not be playable: an empty board).
+    board: Option<CoreBoard>,
     moves: Vec<Move>,
     result: i8,
 }
 
+/// Plays `m` (a null move too) on `board`.
+fn make(board: &mut CoreBoard, m: Move) {
+    if m.is_null() {
+        board.make_null();
+    } else {
+        board.make_move(m);
+    }
+}
+
 impl Replay {
-    /// The game ready to replay, or None when it is left out: unfinished (no result), with
-    /// an error, or with a start position or move that does not read.
+    /// The game ready to replay, or None when it is left out: without a result (python-chess's:
+    /// the Result tag, else the result token), or with a problem that stopped its replay
+    /// (`PgnGame::whole`; one python-chess reads past leaves it in).
     fn of(game: PgnGame) -> Option<Replay> {
-        if game.error.is_some() {
+        if !game.whole {
             return None;
         }
-        let result = white_result(game.result.as_deref())?;
+        let result = white_result(game.final_result())?;
+        if game.moves.is_empty() {
+            return Some(Replay { index: game.index, board: None, moves: Vec::new(), result });
+        }
         let mut board = CoreBoard::from_fen_with(&game.start_fen, game.chess960).ok()?;
         let start = board.clone();
         let mut moves = Vec::with_capacity(game.moves.len());
         for text in &game.moves {
-            let m = board.parse_uci(text).ok()?;
-            board.make_move(m);
+            let m = if text == "0000" { Move::NULL } else { board.parse_uci(text).ok()? };
+            make(&mut board, m);
             moves.push(m);
         }
-        Some(Replay { index: game.index, board: start, moves, result })
+        Some(Replay { index: game.index, board: Some(start), moves, result })
     }
 }
 
@@ -170,7 +191,8 @@ impl PyPgnReader {
     /// `dtype` (the planes, `canonical` as `Board.to_tensor` has it), n int32 move indexes
     /// (`move_index`), n int8 results (1, 0, -1 for White; for the side to move when
     /// `canonical`), n int64 game numbers (1-based, in the file); `skipped` counts the games
-    /// left out (no result, or an error). None at the end of the file.
+    /// left out (no result, or a problem that stopped the replay: `Replay::of`). None at the
+    /// end of the file.
     #[allow(clippy::type_complexity)]
     fn planes_chunk<'py>(
         &mut self,
@@ -211,14 +233,15 @@ impl PyPgnReader {
         let planes = PyByteArray::new_with(py, n * per, |bytes| {
             let mut chunks = bytes.chunks_exact_mut(per);
             for g in &mut games {
+                let Some(board) = g.board.as_mut() else { continue };
                 for &m in &g.moves {
-                    let flip = canonical && g.board.side_to_move() == BLACK;
+                    let flip = canonical && board.side_to_move() == BLACK;
                     let chunk = chunks.next().expect("one chunk per position");
-                    write_ones(&g.board, canonical, dtype, chunk);
-                    moves.extend_from_slice(&move_index(&g.board, m, flip).to_ne_bytes());
+                    write_ones(board, canonical, dtype, chunk);
+                    moves.extend_from_slice(&move_index(board, m, flip).to_ne_bytes());
                     results.push((if flip { -g.result } else { g.result }) as u8);
                     numbers.extend_from_slice(&(g.index as i64).to_ne_bytes());
-                    g.board.make_move(m);
+                    make(board, m);
                 }
             }
             Ok(())
@@ -233,9 +256,15 @@ impl PyPgnReader {
         )))
     }
 
+    /// A reader over `file`. With `lenient` (training data) it reads what python-chess reads
+    /// beyond what analysis can use: null moves, and FEN tags the core refuses read as
+    /// `kibitz.Board(fen)` reads them (`kibitz._board_ext.parse_fen`: python-chess's rules).
     #[new]
-    fn new(file: Py<PyAny>) -> Self {
-        PyPgnReader { inner: CoreReader::new(PyFile::new(file)) }
+    #[pyo3(signature = (file, *, lenient = false))]
+    fn new(file: Py<PyAny>, lenient: bool) -> Self {
+        let reader = CoreReader::new(PyFile::new(file));
+        let inner = if lenient { reader.with_null_moves().with_fen_fallback(Box::new(board_fen)) } else { reader };
+        PyPgnReader { inner }
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -257,6 +286,25 @@ impl PyPgnReader {
         let moves = PyList::new(py, &game.moves)?;
         Ok(Some((game.index, game.line, headers, game.start_fen, game.chess960, moves, game.result, game.error)))
     }
+}
+
+/// The core reader's fallback for FEN tags its strict reader refuses (`FenFallback`): the
+/// FEN `kibitz.Board(fen)` gives the core (`kibitz._board_ext.parse_fen`) and whether
+/// python-chess reads the game as Chess960 (`chess.pgn.read_game`: when the board's
+/// `has_chess960_castling_rights()`), or why python-chess's rules refuse the FEN too.
+fn board_fen(fen: &str, chess960: bool) -> Result<(String, bool), String> {
+    Python::attach(|py| {
+        let read = || -> PyResult<(String, bool)> {
+            let mut chess960 = chess960;
+            if !chess960 {
+                let board = py.import("kibitz._core")?.getattr("Board")?.call1((fen,))?;
+                chess960 = board.call_method0("has_chess960_castling_rights")?.extract()?;
+            }
+            let parsed = py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960))?;
+            Ok((parsed.get_item(0)?.extract()?, chess960))
+        };
+        read().map_err(|e| e.value(py).to_string())
+    })
 }
 
 /// The SAN of each move of `moves` (UCI) played in order from `fen`; raises the usual

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import chess.variant
 import numpy as np
 import pytest
 from test_tensor import canonical_reference, reference_planes
 
 import kibitz
 from kibitz import pgn_to_tensors
-from kibitz.tensor import MOVE_INDEXES, move_index
+from kibitz.tensor import MOVE_INDEXES, NULL_MOVE_INDEX, UnindexedMoveError, move_index
 
 RESULTS = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
 
@@ -128,3 +129,96 @@ def test_bad_arguments_are_value_errors() -> None:
     assert list(pgn_to_tensors(io.StringIO(""))) == []
     (whole,) = pgn_to_tensors(io.StringIO("1. e4 e5 1-0"), chunk=1 << 80)
     assert len(whole.moves) == 2
+
+
+def chunks_of(text: str, canonical: bool = False) -> tuple[list[int], list[int], list[int], int]:
+    """The move indexes, results, game numbers and skipped count of a PGN text."""
+    chunks = list(pgn_to_tensors(io.StringIO(text), canonical=canonical))
+    moves = [m for c in chunks for m in c.moves.tolist()]
+    results = [r for c in chunks for r in c.results.tolist()]
+    numbers = [g for c in chunks for g in c.games.tolist()]
+    return moves, results, numbers, sum(c.skipped for c in chunks)
+
+
+def test_a_tag_with_an_unescaped_quote_keeps_its_game() -> None:
+    text = '[Event "Say "hi" there"]\n[Site "C:\\"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Event"] == 'Say "hi" there' and not game.errors
+    assert chunks_of(text) == ([796, 3364], [1, 1], [1, 1], 0)
+    (ours,) = kibitz.read_games(io.StringIO(text))
+    assert ours.error is None and ours.headers["Event"] == 'Say "hi" there' and ours.headers["Site"] == "C:\\"
+
+
+@pytest.mark.parametrize(
+    ("tag", "token", "label"),
+    [
+        ('[Result "1-0"]\n', "*", 1),  # the tag wins over the token
+        ('[Result "1-0"]\n', "", 1),  # no token at all, next game's tags follow
+        ('[Result "0-1"]\n', "1-0", -1),
+        ('[Result "*"]\n', "1/2-1/2", 0),  # a `*` tag: the token
+        ("", "0-1", -1),
+        ('[Result "?"]\n', "1-0", None),  # a tag that is no result: no result, as python-chess
+    ],
+)
+def test_the_result_is_python_chess_s(tag: str, token: str, label: int) -> None:
+    text = f'{tag}\n1. e4 e5 {token}\n\n[Result "1-0"]\n\n1. d4 1-0\n'
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and RESULTS.get(game.headers.get("Result", "*")) == label
+    moves, results, numbers, skipped = chunks_of(text)
+    if label is None:
+        assert (results, numbers, skipped) == ([1], [2], 1)
+    else:
+        assert (results, numbers, skipped) == ([label, label, 1], [1, 1, 2], 0)
+
+
+def test_a_game_the_file_ends_in_without_a_result_token_is_read() -> None:
+    for text in ('[Result "1-0"]\n\n1. e4 e5\n', '[Result "1-0"]\n\n1. e4 e5', '[Result "1-0"]\n\n1. e4 e5 {cut'):
+        assert chunks_of(text) == ([796, 3364], [1, 1], [1, 1], 0), text
+
+
+def test_null_moves_are_read_with_index_0_and_the_position_passed() -> None:
+    text = '[Result "0-1"]\n\n1. e4 -- 2. d4 Z0 3. Nf3 0000 4. Nc3 @@@@ 0-1\n'
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors and len(list(game.mainline_moves())) == 8
+    for canonical in (False, True):
+        moves, results, numbers, skipped = chunks_of(text, canonical)
+        assert moves[1::2] == [NULL_MOVE_INDEX] * 4 and skipped == 0
+        assert results == ([-1, 1] * 4 if canonical else [-1] * 8)
+    planes = next(pgn_to_tensors(io.StringIO(text))).planes
+    board = game.board()
+    for got, move in zip(planes, game.mainline_moves()):
+        np.testing.assert_array_equal(got, reference_planes(board))
+        board.push(move)
+    # A null move in check leaves the game out (the position after it is no legal one).
+    in_check = '[Result "1-0"]\n\n1. e4 f5 2. Qh5+ -- 1-0\n'
+    assert chunks_of(in_check) == ([], [], [], 1)
+
+
+def test_move_index_of_a_null_move_and_of_moves_without_an_index() -> None:
+    assert move_index(kibitz.Board(), kibitz.Move.null()) == NULL_MOVE_INDEX == 0
+    assert move_index(chess.Board(), chess.Move.null(), canonical=True) == NULL_MOVE_INDEX
+    drop = chess.variant.CrazyhouseBoard("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1")
+    with pytest.raises(UnindexedMoveError, match="'P@e4' has no training index"):
+        move_index(drop, chess.Move.from_uci("P@e4"))
+    assert issubclass(UnindexedMoveError, ValueError)
+
+
+def test_a_game_without_moves_from_an_empty_board_is_read() -> None:
+    text = '[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n[Result "1-0"]\n\n1-0\n\n[Result "0-1"]\n\n1. e4 0-1\n'
+    assert chunks_of(text) == ([796], [-1], [2], 0)
+    # A move from it is an error for both readers: the game is left out.
+    moved = '[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n[Result "1-0"]\n\n1. e4 1-0\n'
+    game = chess.pgn.read_game(io.StringIO(moved))
+    assert game is not None and game.errors
+    assert chunks_of(moved) == ([], [], [], 1)
+
+
+def test_fen_tags_are_read_as_board_reads_them() -> None:
+    # Castling rights without their rook, an en-passant square no pawn crossed, missing
+    # clocks: python-chess reads the game; so does kibitz.Board(fen).
+    text = '[FEN "4k3/8/8/8/8/8/8/4K3 w KQkq e3"]\n[Result "1-0"]\n\n1. Kd2 Kd7 1-0\n'
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    (chunk,) = pgn_to_tensors(io.StringIO(text))
+    assert chunk.skipped == 0 and len(chunk.moves) == 2
+    np.testing.assert_array_equal(chunk.planes[0], reference_planes(game.board()))

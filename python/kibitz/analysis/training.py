@@ -21,9 +21,12 @@ def pgn_to_tensors(
     dtype: Any = None,
 ) -> Iterator[PgnChunk]:
     """The games of a PGN file as training data, in chunks of about ``chunk`` positions
-    (whole games; at least one game a chunk). Games without a result (``*``) or with an
-    error are left out and counted in ``skipped``. Reading, replay and planes are in Rust;
-    each array is a view of a buffer made for it (no copy)."""
+    (whole games; at least one game a chunk). Every game python-chess reads with a result
+    is there (the result python-chess gives: the Result tag, else the result token): null
+    moves, unescaped quotes in tags, FEN tags as ``Board(fen)`` reads them included. Games
+    without a result (``*``) or with a problem that stops their replay (an illegal move, a
+    null move in check...) are left out and counted in ``skipped``. Reading, replay and
+    planes are in Rust; each array is a view of a buffer made for it (no copy)."""
     np = _numpy()
     dt = _plane_dtype(dtype)
     name = dt.newbyteorder("=").name
@@ -32,7 +35,7 @@ def pgn_to_tensors(
     chunk = min(chunk, 1 << 40)  # any larger is the whole file anyway
     opened = _Opened(source)
     try:
-        reader = PgnReader(opened)
+        reader = PgnReader(opened, lenient=True)
         while (part := reader.planes_chunk(chunk, canonical, name)) is not None:
             planes, moves, results, games, n, skipped = part
             yield PgnChunk(

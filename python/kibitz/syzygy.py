@@ -1,119 +1,564 @@
-"""Syzygy endgame tablebases, with the API of python-chess's ``chess.syzygy``.
+"""Syzygy endgame tablebases, python-chess's ``chess.syzygy`` whole.
 
 ``open_tablebase(directory)`` loads the ``.rtbw`` (win/draw/loss) and ``.rtbz`` (distance
 to zeroing) tables of a directory; ``probe_wdl(board)`` and ``probe_dtz(board)`` answer for
-the side to move, ``get_wdl`` / ``get_dtz`` return a default instead of raising. Boards may
-be kibitz's or python-chess's. Probing is done in Rust (kibitz's tablebase layer, over the
-``shakmaty-syzygy`` crate) without holding the GIL.
+the side to move, ``get_wdl`` / ``get_dtz`` return a default (``None``) where those raise a
+``KeyError``. Boards may be kibitz's or python-chess's. Every public name of python-chess's
+module is here with its meaning: the table-name helpers (``tablenames``,
+``normalize_tablename``, ``calc_key``, ``dependencies``, ...), the format's constants, the
+single-file readers ``WdlTable`` and ``DtzTable``, and on ``Tablebase`` the lower-level
+probes (``probe_wdl_table``, ``probe_dtz_table``, ``probe_ab``, ``probe_dtz_no_ep``).
 
 WDL values: 2 win, 1 win that the 50-move rule spoils ("cursed"), 0 draw, -1 loss that
 the 50-move rule saves ("blessed"), -2 loss, assuming the position was reached by a
 capture or pawn move. DTZ: plies to the next capture or pawn move on the best line,
 positive when winning, negative when losing, 0 for a draw.
 
-Errors as python-chess raises them: ``MissingTableError`` (a ``KeyError``) when the table
-of the position's material is not loaded; ``KeyError`` for positions no table holds
-(castling rights, more pieces than the largest table). A table file that cannot be used
-(unreadable, or truncated: its size tells) is skipped when a directory is added, and
-listed in ``Tablebase.skipped`` with the reason.
+Two probers, one answer. ``probe_wdl`` and ``probe_dtz`` go to kibitz's Rust tables
+(the ``shakmaty-syzygy`` crate, without holding the GIL) where their answer is
+python-chess's: a valid position (``board.is_valid()``) and every table the probe may reach
+loaded. On random 3- and 4-piece positions that is 4 us a WDL probe and 16 us a DTZ probe,
+where python-chess's prober takes 110 us and 1 ms (``benches/syzygy_python.py``).
+Elsewhere they run python-chess's algorithm in Python (``kibitz._syzygy_board`` for its
+moves, ``kibitz._syzygy_format`` for the tables), at python-chess's speed, asking the Rust
+tables about the positions it reaches where they may answer: a table set with holes, where
+python-chess may still find a capture that settles the position, or else names the first
+missing table it meets; positions kibitz cannot play, such as the side not to move in
+check, where python-chess answers or raises as its move generator leads it. The tests
+compare both with python-chess's prober position by position
+(``tests/python/test_syzygy.py``).
+
+Errors as python-chess raises them: ``MissingTableError`` (a ``KeyError``) naming the
+first table a probe needs and lacks; ``KeyError`` for positions no table holds (castling
+rights, more than 8 pieces); ``OSError`` when a table needed turns out not to be a table.
+A file the Rust tables cannot use is also listed in ``Tablebase.skipped`` with the reason
+when it is added.
 """
 
 from __future__ import annotations
 
+import collections
 import os
-from typing import Any, Optional, TypeVar, Union
+import threading
+from types import TracebackType
+from typing import Any, Deque, Dict, Optional, Tuple, Type, TypeVar, Union
 
+from kibitz._bitboards import BB_ALL, popcount
 from kibitz._core import Board, MissingTableError
 from kibitz._core import Tablebase as _CoreTablebase
+from kibitz._syzygy_board import Position
+from kibitz._syzygy_format import (
+    DIAG,
+    FILE_TO_FILE,
+    FLAP,
+    INVFLAP,
+    INVTRIANGLE,
+    KK_IDX,
+    LOWER,
+    MFACTOR,
+    MTWIST,
+    MULTIDX,
+    PA_FLAGS,
+    PAWNIDX,
+    PCHR,
+    PFACTOR,
+    PP_IDX,
+    PTWIST,
+    TABLENAME_REGEX,
+    TBPIECES,
+    TRIANGLE,
+    UINT16,
+    UINT32,
+    UINT32_BE,
+    UINT64_BE,
+    WDL_TO_DTZ,
+    WDL_TO_MAP,
+    DtzTable,
+    PairsData,
+    PawnFileData,
+    PawnFileDataDtz,
+    Table,
+    WdlTable,
+    all_dependencies,
+    binom,
+    calc_key,
+    dependencies,
+    dtz_before_zeroing,
+    flipdiag,
+    is_tablename,
+    normalize_tablename,
+    offdiag,
+    recalc_key,
+    subfactor,
+    tablenames,
+    test45,
+)
 
-__all__ = ["MissingTableError", "Tablebase", "open_tablebase"]
+__all__ = [
+    "DIAG",
+    "FILE_TO_FILE",
+    "FLAP",
+    "INVFLAP",
+    "INVTRIANGLE",
+    "KK_IDX",
+    "LOWER",
+    "MFACTOR",
+    "MTWIST",
+    "MULTIDX",
+    "PAWNIDX",
+    "PA_FLAGS",
+    "PCHR",
+    "PFACTOR",
+    "PP_IDX",
+    "PTWIST",
+    "TABLENAME_REGEX",
+    "TBPIECES",
+    "TRIANGLE",
+    "UINT16",
+    "UINT32",
+    "UINT32_BE",
+    "UINT64_BE",
+    "WDL_TO_DTZ",
+    "WDL_TO_MAP",
+    "DtzTable",
+    "MissingTableError",
+    "PairsData",
+    "PawnFileData",
+    "PawnFileDataDtz",
+    "Table",
+    "Tablebase",
+    "WdlTable",
+    "all_dependencies",
+    "binom",
+    "calc_key",
+    "dependencies",
+    "dtz_before_zeroing",
+    "flipdiag",
+    "is_tablename",
+    "normalize_tablename",
+    "offdiag",
+    "open_tablebase",
+    "recalc_key",
+    "subfactor",
+    "tablenames",
+    "test45",
+]
 
 T = TypeVar("T")
 PathLike = Union[str, "os.PathLike[str]"]
 
+# Table file suffixes of standard chess.
+_WDL_SUFFIX, _DTZ_SUFFIX = ".rtbw", ".rtbz"
+# The DTZ python-chess's prober starts from when it minimizes over moves: above any
+# distance a table stores.
+_NO_DTZ = 0xFFFF
 
-def _kibitz_board(board: Any) -> Board:
-    """The board as a kibitz Board (a python-chess board is read through its FEN)."""
-    if isinstance(board, Board):
-        return board
-    fen = board.fen()
-    return Board(fen, chess960=bool(getattr(board, "chess960", False)))
+
+def _check_variant(variant: Any) -> None:
+    name = getattr(variant, "uci_variant", None)
+    if name != "chess":
+        raise ValueError(
+            f"kibitz.syzygy reads the tables of standard chess, not {name or variant!r} "
+            "(VariantBoard must be a board of standard chess)"
+        )
 
 
 class Tablebase:
-    """A set of Syzygy tables; add directories, probe positions, ``close()`` (or use as a
-    context manager). ``max_fds`` and ``VariantBoard`` are accepted for python-chess
-    compatibility: tables are memory-mapped by the Rust prober, and only standard chess
-    tables are supported."""
+    """A set of Syzygy tables: add directories or files, probe positions, ``close()`` (or
+    use as a context manager). ``wdl`` and ``dtz`` map material keys to the tables (read in
+    Python, opened on first use, at most ``max_fds`` kept open); the Rust tables hold the
+    same files. ``VariantBoard`` must be a board of standard chess (kibitz's or
+    python-chess's): kibitz reads no variant tables."""
 
-    def __init__(self, *, max_fds: Optional[int] = 128, VariantBoard: Any = None) -> None:
-        self._core = _CoreTablebase()
+    def __init__(self, *, max_fds: Optional[int] = 128, VariantBoard: Any = Board) -> None:
+        _check_variant(VariantBoard)
+        self.variant = VariantBoard
         self.max_fds = max_fds
-        #: Table files that could not be used, as (path, reason).
+        self.lru: Deque[Table] = collections.deque()
+        self.lru_lock = threading.Lock()
+        self.wdl: Dict[str, Table] = {}
+        self.dtz: Dict[str, Table] = {}
+        #: Table files the Rust tables could not use, as (path, reason).
         self.skipped: list[tuple[str, str]] = []
+        self._core = _CoreTablebase()
+        self._complete_cache: Dict[Tuple[str, bool], bool] = {}
+        self._full_up_to: Optional[int] = None
+
+    # Loading -----------------------------------------------------------------------------
 
     def add_directory(self, directory: PathLike, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
-        """Adds the tables in ``directory``; returns how many table files were added."""
-        if load_wdl and load_dtz:
-            added, skipped = self._core.add_directory(os.fspath(directory))
-            self.skipped.extend(skipped)
-            return int(added)
-        wanted = {".rtbw"} if load_wdl else set()
-        if load_dtz:
-            wanted.add(".rtbz")
-        added = 0
-        for name in sorted(os.listdir(directory)):
-            if os.path.splitext(name)[1] not in wanted:
-                continue
-            path = os.path.join(os.fspath(directory), name)
-            try:
-                self._core.add_file(path)
-            except OSError as e:
-                self.skipped.append((path, str(e)))
-                continue
-            added += 1
-        return added
+        """Adds the tables of a directory (files named like ``KQvKN.rtbw``, ``KRBvK.rtbz``);
+        returns how many table files it found. ``OSError`` when it cannot be listed."""
+        directory = os.path.abspath(os.fspath(directory))
+        return sum(
+            self.add_file(os.path.join(directory, name), load_wdl=load_wdl, load_dtz=load_dtz)
+            for name in os.listdir(directory)
+        )
 
-    def add_file(self, path: PathLike) -> None:
-        """Adds one table file; ``OSError`` when it is not a usable table."""
-        self._core.add_file(os.fspath(path))
+    def add_file(self, path: PathLike, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
+        """Adds one table file; returns 1, or 0 when the path is not a table file's (by its
+        name) or not a file. A file the Rust tables cannot use goes to ``skipped``."""
+        path = os.fspath(path)
+        name, ext = os.path.splitext(os.path.basename(path))
+        if not is_tablename(name) or not os.path.isfile(path):
+            return 0
+        if load_wdl and ext == _WDL_SUFFIX:
+            self._add(self.wdl, WdlTable(path, variant=self.variant), path)
+            return 1
+        if load_dtz and ext == _DTZ_SUFFIX:
+            self._add(self.dtz, DtzTable(path, variant=self.variant), path)
+            return 1
+        return 0
+
+    def _add(self, tables: Dict[str, Table], table: Table, path: str) -> None:
+        if table.key in tables:
+            tables[table.key].close()
+        tables[table.key] = tables[table.mirrored_key] = table
+        try:
+            self._core.add_file(path)
+        except OSError as e:
+            self.skipped.append((path, str(e)))
+        self._complete_cache.clear()
+        self._full_up_to = None
 
     @property
     def max_pieces(self) -> int:
-        """The most pieces (kings included) of any loaded table; 0 when none is loaded."""
+        """The most pieces (kings included) of any table the Rust tables loaded; 0 when none."""
         return int(self._core.max_pieces)
 
+    def _bump_lru(self, table: Table) -> None:
+        if self.max_fds is None:
+            return
+        with self.lru_lock:
+            try:
+                self.lru.remove(table)
+                self.lru.appendleft(table)
+            except ValueError:
+                self.lru.appendleft(table)
+                if len(self.lru) > self.max_fds:
+                    self.lru.pop().close()
+
+    # Which prober answers -------------------------------------------------------------
+
+    def _full_sets(self) -> int:
+        """The most pieces n such that every table of up to n pieces is loaded, both
+        kinds (2 when none: bare kings need no table)."""
+        if self._full_up_to is None:
+            n = 2
+            while n < TBPIECES and all(k in self.wdl and k in self.dtz for k in tablenames(piece_count=n + 1)):
+                n += 1
+            self._full_up_to = n
+        return self._full_up_to
+
+    def _complete(self, key: str, dtz: bool) -> bool:
+        """Whether every WDL table a probe of material `key` may reach (by captures and
+        promotions) is loaded, and with `dtz` the DTZ table of `key` itself."""
+        cached = self._complete_cache.get((key, dtz))
+        if cached is None:
+            cached = all(name in self.wdl for name in all_dependencies([key])) and (not dtz or key in self.dtz)
+            self._complete_cache[key, dtz] = cached
+        return cached
+
+    def _rust_board(self, board: Any, dtz: bool) -> Optional[Board]:
+        """The board for the Rust tables when their answer is python-chess's: a valid
+        position and every table the probe may need loaded; else None."""
+        if popcount(board.occupied) > self._full_sets() and not self._complete(calc_key(board), dtz):
+            return None
+        if not isinstance(board, Board):
+            for color in (True, False):
+                if popcount(board.kings & board.occupied_co[color]) != 1:
+                    return None  # not valid, no need to build the board to see it
+            try:
+                board = Board(Position.from_board(board).fen(en_passant="fen"))
+            except ValueError:
+                return None
+        return board if board.is_valid() else None
+
+    def _wdl(self, board: Any) -> int:
+        """``probe_wdl`` past its checks: the Rust tables when they may answer, else
+        python-chess's algorithm."""
+        rust = self._rust_board(board, False)
+        if rust is not None:
+            try:
+                return int(self._core.probe_wdl(rust))
+            except (KeyError, ValueError):
+                pass  # a table the Rust tables skipped, or a position they refuse
+        return self._py_wdl(board if isinstance(board, Position) else Position.from_board(board))
+
+    def _dtz(self, board: Any) -> int:
+        rust = self._rust_board(board, True)
+        if rust is not None:
+            try:
+                return int(self._core.probe_dtz(rust))
+            except (KeyError, ValueError):
+                pass
+        return self._py_dtz(board if isinstance(board, Position) else Position.from_board(board))
+
+    def _ab(self, pos: Position, alpha: int, beta: int) -> int:
+        """The value ``probe_ab(pos, alpha, beta)`` gives. A position without an
+        en-passant square is asked of the Rust tables when they may answer: their exact
+        value leads every caller to the same decisions as the windowed one."""
+        if not pos.ep_square:
+            rust = self._rust_board(pos, False)
+            if rust is not None:
+                try:
+                    return int(self._core.probe_wdl(rust))
+                except (KeyError, ValueError):
+                    pass
+        return self._py_ab(pos, alpha, beta)[0]
+
+    def _preconditions(self, board: Any) -> None:
+        if board.uci_variant != self.variant.uci_variant:
+            raise KeyError(
+                f"tablebase has been opened for {self.variant.uci_variant}, probed with: {board.uci_variant}"
+            )
+        if board.castling_rights:
+            raise KeyError(f"syzygy tables do not contain positions with castling rights: {board.fen()}")
+        # Captures are resolved, so one piece more than the largest table is probed.
+        pieces = popcount(board.occupied)
+        if pieces > TBPIECES + 1:
+            raise KeyError(f"syzygy tables support up to {TBPIECES} pieces, not {pieces}: {board.fen()}")
+
+    # python-chess's algorithm ---------------------------------------------------------
+
+    def _py_ab(self, pos: Position, alpha: int, beta: int, *, bounds: bool = False) -> Tuple[int, int]:
+        """python-chess's ``probe_ab``: (value, how it was found: 1 the table, 2 a capture).
+        With `bounds`, the captures are searched in Python all the way down, so that a
+        narrow window gives python-chess's bound, not the exact value, where the position
+        falls outside it."""
+        self._preconditions(pos)
+        for move in pos.generate_legal_moves(BB_ALL, pos.occupied_co[not pos.turn]):
+            child = pos.after(move)
+            if bounds:
+                v = -self._py_ab(child, -beta, -alpha, bounds=True)[0]
+            else:
+                v = -self._ab(child, -beta, -alpha)
+            if v > alpha:
+                if v >= beta:
+                    return v, 2
+                alpha = v
+        v = self.probe_wdl_table(pos)
+        if alpha >= v:
+            return alpha, 1 + int(alpha > 0)
+        return v, 1
+
+    def _best_en_passant(self, pos: Position) -> int:
+        """The best value of a legal en-passant capture, -3 when there is none."""
+        best = -3
+        for move in pos.generate_legal_ep():
+            best = max(best, -self._ab(pos.after(move), -2, 2))
+        return best
+
+    def _only_en_passant(self, pos: Position) -> bool:
+        return all(pos.is_en_passant(move) for move in pos.generate_legal_moves())
+
+    def _py_wdl(self, pos: Position) -> int:
+        v = self._py_ab(pos, -2, 2)[0]
+        if not pos.ep_square:
+            return v
+        ep = self._best_en_passant(pos)
+        if ep > -3:
+            if ep >= v:
+                v = ep
+            elif v == 0 and self._only_en_passant(pos):
+                v = ep  # the losing capture is the only legal move
+        return v
+
+    def _py_dtz_no_ep(self, pos: Position) -> int:
+        wdl, how = self._py_ab(pos, -2, 2)
+        if wdl == 0:
+            return 0
+        if how == 2 or not pos.occupied_co[pos.turn] & ~pos.pawns:
+            return dtz_before_zeroing(wdl)
+        if wdl > 0:
+            # A pawn step that keeps the win zeroes at once.
+            for move in pos.generate_legal_moves(pos.pawns, ~pos.occupied):
+                if pos.is_capture(move):
+                    continue
+                if -self._wdl(pos.after(move)) == wdl:
+                    return 1 if wdl == 2 else 101
+        dtz, stored = self.probe_dtz_table(pos, wdl)
+        if stored >= 0:
+            return dtz_before_zeroing(wdl) + (dtz if wdl > 0 else -dtz)
+        # The table stores the other side to move: one ply more than the best reply.
+        if wdl > 0:
+            best = _NO_DTZ
+            for move in pos.generate_legal_moves(~pos.pawns, ~pos.occupied):
+                child = pos.after(move)
+                v = -self._dtz(child)
+                if v == 1 and child.is_checkmate():
+                    best = 1
+                elif v > 0 and v + 1 < best:
+                    best = v + 1
+            return best
+        best = -1
+        for move in pos.generate_legal_moves():
+            child = pos.after(move)
+            if child.halfmove_clock == 0:
+                if wdl == -2:
+                    v = -1
+                else:
+                    v = 0 if self._ab(child, 1, 2) == 2 else -101
+            else:
+                v = -self._dtz(child) - 1
+            best = min(best, v)
+        return best
+
+    def _py_dtz(self, pos: Position) -> int:
+        v = self._py_dtz_no_ep(pos)
+        if not pos.ep_square:
+            return v
+        ep = self._best_en_passant(pos)
+        if ep > -3:
+            ep = WDL_TO_DTZ[ep + 2]
+            if v < -100:
+                if ep >= 0:
+                    v = ep
+            elif v < 0:
+                if ep >= 0 or ep < -100:
+                    v = ep
+            elif v > 100:
+                if ep > 0:
+                    v = ep
+            elif v > 0:
+                if ep == 1:
+                    v = ep
+            elif ep >= 0:
+                v = ep
+            elif self._only_en_passant(pos):
+                v = ep
+        return v
+
+    def _py_sprobe_capts(self, pos: Position, alpha: int, beta: int) -> Tuple[int, bool]:
+        found = False
+        for move in pos.generate_legal_captures():
+            found = True
+            alpha = max(alpha, -self._py_sprobe_ab(pos.after(move), -beta, -alpha)[0])
+            if alpha >= beta:
+                break
+        return alpha, found
+
+    def _py_sprobe_ab(self, pos: Position, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
+        if popcount(pos.occupied_co[not pos.turn]) > 1:
+            v, found = self._py_sprobe_capts(pos, alpha, beta)
+            if found:
+                return v, 2
+        elif any(pos.generate_legal_captures()):
+            return -2, 2
+        threats_found = False
+        if threats or popcount(pos.occupied) >= 6:
+            for move in pos.generate_legal_moves(~pos.pawns):
+                v_plus, found = self._py_sprobe_capts(pos.after(move), -beta, -alpha)
+                v = -v_plus
+                if found and v > alpha:
+                    threats_found = True
+                    alpha = v
+                    if alpha >= beta:
+                        return v, 3
+        v = self.probe_wdl_table(pos)
+        if v > alpha:
+            return v, 1
+        return alpha, 3 if threats_found else 1
+
+    # The API ----------------------------------------------------------------------------
+
+    def probe_wdl_table(self, board: Any) -> int:
+        """The WDL stored for the position, without looking at captures (bare kings: 0).
+        ``MissingTableError`` when its table is not loaded; ``KeyError`` past 7 pieces."""
+        if board.kings == board.occupied:
+            return 0
+        key = calc_key(board)
+        table = self.wdl.get(key)
+        if table is None:
+            pieces = popcount(board.occupied)
+            if pieces > TBPIECES:
+                raise KeyError(f"syzygy tables support up to {TBPIECES} pieces, not {pieces}: {board.fen()}")
+            raise MissingTableError(f"did not find wdl table {key}")
+        self._bump_lru(table)
+        assert isinstance(table, WdlTable)
+        return table.probe_wdl_table(board)
+
+    def probe_dtz_table(self, board: Any, wdl: int) -> Tuple[int, int]:
+        """The DTZ stored for the position of WDL `wdl`: ``(dtz, 1)``, or ``(0, -1)`` when
+        the table stores the other side to move. ``MissingTableError`` without the table."""
+        key = calc_key(board)
+        table = self.dtz.get(key)
+        if table is None:
+            raise MissingTableError(f"did not find dtz table {key}")
+        self._bump_lru(table)
+        assert isinstance(table, DtzTable)
+        return table.probe_dtz_table(board, wdl)
+
+    def probe_ab(self, board: Any, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
+        """python-chess's alpha-beta over captures from the position, en passant aside:
+        (value, 1 when the table gave it, 2 when a capture did)."""
+        return self._py_ab(Position.from_board(board), alpha, beta, bounds=True)
+
+    def sprobe_ab(self, board: Any, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
+        """python-chess's search for variants where captures are compulsory (none of
+        which kibitz's tables hold); kept for its API."""
+        return self._py_sprobe_ab(Position.from_board(board), alpha, beta, threats)
+
+    def sprobe_capts(self, board: Any, alpha: int, beta: int) -> Tuple[int, int]:
+        """The captures step of ``sprobe_ab``: (value, whether there was a capture)."""
+        return self._py_sprobe_capts(Position.from_board(board), alpha, beta)
+
     def probe_wdl(self, board: Any) -> int:
-        """WDL of the position for the side to move (see the module's doc)."""
-        return int(self._core.probe_wdl(_kibitz_board(board)))
+        """WDL of the position for the side to move (see the module's doc), assuming it
+        was reached by a capture or pawn move. ``KeyError`` (``MissingTableError`` for a
+        missing table) when the tables cannot tell."""
+        self._preconditions(board)
+        return self._wdl(board)
 
     def get_wdl(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
-        """``probe_wdl``, or ``default`` when no table answers."""
+        """``probe_wdl``, or ``default`` where it raises ``KeyError``."""
         try:
             return self.probe_wdl(board)
         except KeyError:
             return default
 
+    def probe_dtz_no_ep(self, board: Any) -> int:
+        """``probe_dtz`` with en-passant captures left out."""
+        self._preconditions(board)
+        if not board.ep_square:
+            return self._dtz(board)
+        return self._py_dtz_no_ep(Position.from_board(board))
+
     def probe_dtz(self, board: Any) -> int:
-        """DTZ of the position for the side to move, in plies (see the module's doc)."""
-        return int(self._core.probe_dtz(_kibitz_board(board)))
+        """DTZ of the position for the side to move, in plies (see the module's doc; as
+        python-chess's, it can be one ply off where that cannot change the outcome). Needs
+        the WDL tables too. ``KeyError`` (``MissingTableError``) when the tables cannot tell."""
+        self._preconditions(board)
+        return self._dtz(board)
 
     def get_dtz(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
-        """``probe_dtz``, or ``default`` when no table answers."""
+        """``probe_dtz``, or ``default`` where it raises ``KeyError``."""
         try:
             return self.probe_dtz(board)
         except KeyError:
             return default
 
     def close(self) -> None:
-        """Forgets every table."""
-        self._core.clear()
+        """Closes and forgets every table."""
+        for table in {id(t): t for t in (*self.wdl.values(), *self.dtz.values())}.values():
+            table.close()
+        self.wdl.clear()
+        self.dtz.clear()
+        self.lru.clear()
         self.skipped.clear()
+        self._core.clear()
+        self._complete_cache.clear()
+        self._full_up_to = None
 
     def __enter__(self) -> "Tablebase":
         return self
 
-    def __exit__(self, *args: object) -> None:
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
         self.close()
 
 
@@ -123,9 +568,11 @@ def open_tablebase(
     load_wdl: bool = True,
     load_dtz: bool = True,
     max_fds: Optional[int] = 128,
-    VariantBoard: Any = None,
+    VariantBoard: Any = Board,
 ) -> Tablebase:
-    """A ``Tablebase`` with the tables of ``directory`` (add more with ``add_directory``)."""
+    """A ``Tablebase`` with the tables of ``directory`` (add more with ``add_directory``).
+    Probing needs the tables of the position's material and of every material captures
+    and promotions reach from it."""
     tables = Tablebase(max_fds=max_fds, VariantBoard=VariantBoard)
     tables.add_directory(directory, load_wdl=load_wdl, load_dtz=load_dtz)
     return tables

@@ -2,8 +2,11 @@
 """Checks the layering of the source tree: no import cycles between files, in Rust or in
 Python, and no layer importing one above it.
 
-Rust: a file's imports are the module paths it names (``crate::a::b``, ``super::x``); each
-is resolved to the file that defines the module. Python: ``import kibitz.x`` and
+Rust: a file's imports are the module paths it names (``crate::a::b``, ``super::x``,
+``super::{..}``, a glob of the parent ``use super::*``) and the paths that start at one of
+its own child modules (``mod x; use x::y``); each is resolved to the file that defines the
+module (paths inside inline modules start from them). The bindings (``rust/python/``) may
+use the library only through what ``lib.rs`` re-exports. Python: ``import kibitz.x`` and
 ``from kibitz.x import y`` at any depth of the file (lazy imports inside functions count:
 a circle through a lazy import is still a circle). Prints each cycle or violation and exits
 1 when there is one, 0 otherwise.
@@ -39,8 +42,9 @@ PY_LAYERS = [
         "pgn",
         "polyglot",
         "openings",
+        "timeman",
     },
-    {"book", "variant", "perftdiff", "analysis", "testing", "report"},
+    {"book", "variant", "perftdiff", "analysis", "testing", "report", "compat"},
     {"uci"},
     {"cli", "__main__"},
 ]
@@ -57,26 +61,59 @@ def rust_module_of(path: Path) -> tuple[str, ...]:
 def rust_graph() -> dict[tuple[str, ...], set[tuple[str, ...]]]:
     files = {rust_module_of(p): p for p in (ROOT / "rust").rglob("*.rs")}
     graph: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in files}
-    path_re = re.compile(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)+)")
+    # Module paths: `crate::a::b::Item`, `super::x`, `super::{...}`, `self::x::*`.
+    # (`pub(super)` and `pub(crate)` are visibilities, not paths: a path goes on with `::`.)
+    path_re = re.compile(r"\b(crate|super|self)(?=::)((?:::[A-Za-z_][A-Za-z0-9_]*)*)(::\{|::\*)?")
+    # A path that starts at one of the file's own child modules (`mod x;` then `use x::...`
+    # or `x::f()`): the parent uses its child. A glob of the parent (`use super::*;`) uses
+    # the parent module itself.
+    child_re = re.compile(r"(?<![\w:])([a-z_][a-z0-9_]*)::(?:[A-Za-z_{*])")
+    glob_re = re.compile(r"\buse\s+(super|crate)((?:::super)*)::\*\s*;")
     for mod, path in files.items():
         text = path.read_text()
         # Strip test modules: a test may use anything.
         text = text.split("#[cfg(test)]")[0]
         # Comments name modules without importing them.
         text = re.sub(r"//.*", "", text)
-        is_dir_module = path.stem in ("mod", "lib")
+        # Inline modules (`mod avx2 { use super::*; ... }`): a path inside one starts from
+        # it, so its `super` is the file's own module, not the file's parent.
+        inline = inline_modules(text)
+
+        def depth_at(pos: int) -> int:
+            return sum(1 for start, end in inline if start <= pos < end)
+
+        # `self` is the file's module and `super` its parent, whether the file is a
+        # `mod.rs` or a leaf; `mod x;` declares the child `self::x`.
+        children = {c for c in re.findall(r"\bmod\s+([a-z_][a-z0-9_]*)\s*;", text) if mod + (c,) in files}
+        for m in glob_re.finditer(text):
+            supers = (m.group(1) == "super") + m.group(2).count("super") - depth_at(m.start())
+            if m.group(1) == "crate" or supers <= 0:
+                continue
+            target = mod[: len(mod) - supers]
+            if target in files and target != ():
+                graph[mod].add(target)
+        for m in child_re.finditer(text):
+            first = m.group(1)
+            if first in children:
+                graph[mod].add(mod + (first,))
         for m in path_re.finditer(text):
             base, rest = m.group(1), [s for s in m.group(2).split("::") if s]
             if base == "crate":
                 target: tuple[str, ...] = ()
+            elif base == "self":
+                target = mod
             else:
-                target = mod if is_dir_module else mod[:-1]
+                supers = 1
                 while rest and rest[0] == "super":
-                    target = target[:-1]
+                    supers += 1
                     rest = rest[1:]
-            # The longest prefix that is a module file.
+                supers -= depth_at(m.start())
+                if supers <= 0:
+                    continue  # a path inside this file's inline modules
+                target = mod[: len(mod) - supers]
+            # The longest prefix that is a module file (the module itself for an item of it).
             best = None
-            for i in range(len(rest), 0, -1):
+            for i in range(len(rest), -1, -1):
                 cand = target + tuple(rest[:i])
                 if cand in files:
                     best = cand
@@ -84,6 +121,35 @@ def rust_graph() -> dict[tuple[str, ...], set[tuple[str, ...]]]:
             if best is not None and best != mod and best != ():
                 graph[mod].add(best)
     return graph
+
+
+def inline_modules(text: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of each inline module's body (`mod name { ... }`), found by
+    counting braces (comments are already stripped; braces in strings are rare enough in
+    module bodies to ignore)."""
+    spans = []
+    for m in re.finditer(r"\bmod\s+[a-z_][a-z0-9_]*\s*\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        spans.append((m.end(), i))
+    return spans
+
+
+def bindings_beyond_lib() -> list[str]:
+    """The bindings (`rust/python/`) use the library only through what `lib.rs` exports
+    (`crate::Board`, `crate::perft`): a path into a module (`crate::chess::fen::...`)
+    reaches past that surface."""
+    out = []
+    inner = "|".join(sorted((set(RUST_LEVEL) | RUST_ALONE) - {"python"}))
+    reach = re.compile(rf"\bcrate::({inner})::[A-Za-z_][A-Za-z0-9_:]*")
+    for path in sorted((ROOT / "rust" / "python").rglob("*.rs")):
+        text = re.sub(r"//.*", "", path.read_text().split("#[cfg(test)]")[0])
+        for m in reach.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.append(f"rust: {path.relative_to(ROOT)}:{line} reaches past lib.rs's exports: {m.group(0)}")
+    return out
 
 
 def py_graph() -> dict[str, set[str]]:
@@ -181,6 +247,7 @@ def main() -> int:
                 continue
             if layer in RUST_LEVEL and dl in RUST_LEVEL and dl != layer and RUST_LEVEL[dl] >= RUST_LEVEL[layer]:
                 problems.append(f"rust: {'::'.join(mod)} ({layer}) reaches up or across to {'::'.join(dep)} ({dl})")
+    problems.extend(bindings_beyond_lib())
     pg = py_graph()
     for comp in cycles(pg):
         problems.append("python import cycle: " + " <-> ".join(comp))

@@ -268,7 +268,9 @@ impl<'a> Search<'a> {
             if !self.main {
                 self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
             }
-            if self.stop.load(Ordering::Relaxed) || ((self.hard.is_some() || self.deadline.is_some()) && self.past_cap(self.start.elapsed())) {
+            if self.stop.load(Ordering::Relaxed)
+                || ((self.hard.is_some() || self.deadline.is_some()) && self.past_cap(self.start.elapsed()))
+            {
                 self.stopped = true;
             }
         }

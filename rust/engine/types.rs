@@ -235,8 +235,8 @@ impl std::error::Error for UnknownFeature {}
 impl Features {
     /// The switchable features' names.
     pub const NAMES: [&'static str; 19] = [
-        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tt", "killers",
-        "counter", "history", "cont", "se", "corr", "nnue",
+        "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tt", "killers", "counter",
+        "history", "cont", "se", "corr", "nnue",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {

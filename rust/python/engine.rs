@@ -17,15 +17,15 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 use super::board::PyBoard;
+use super::errors::{move_err, open_regular, NetError};
 use super::interrupt::run_interruptible;
-use super::{move_err, open_regular, NetError};
 use crate::{
     embedded_net, mate_in, wdl, wdl_material, Board as CoreBoard, Engine as CoreEngine, Features, Info, Limits, Line,
     Move, MoveList, Network, SearchOutcome, Syzygy, Tablebases, MAX_DEPTH, MAX_THREADS, NO_DEADLINE, WHITE,
 };
-use pyo3::types::PyDict;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use pyo3::types::PyInt;
 
 /// Largest table accepted (MB): far beyond the machines this runs on, but it keeps a typo

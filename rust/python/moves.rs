@@ -6,7 +6,7 @@
 //! (`hash((from, to, promotion, drop))`), so kibitz and python-chess moves with the same fields
 //! are equal, hash alike and mix in one set or dict.
 
-use super::move_text_err;
+use super::errors::{move_text_err, text};
 use crate::{sq120, sq64, square_name, Board as CoreBoard, Move as CoreMove};
 
 use pyo3::exceptions::PyValueError;
@@ -378,7 +378,7 @@ impl PyMove {
     /// Parses UCI text into a Move (InvalidMoveError when malformed).
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
-        let text = super::text(&uci, "move", move_text_err)?;
+        let text = text(&uci, "move", move_text_err)?;
         let (from, to, promo, drop) = PyMove::parse_full(&text)?;
         make_move_object(py, from, to, promo, drop)
     }

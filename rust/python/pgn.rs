@@ -8,8 +8,8 @@
 
 use std::io::{Error as IoError, Read};
 
-use super::tensor::{dtype_arg, write_ones};
 use super::errors::{fen_err, move_err};
+use super::tensor::{dtype_arg, write_ones};
 use crate::{
     sq64, Board as CoreBoard, Move, PgnGame, PgnReader as CoreReader, BISHOP, BLACK, KNIGHT, PLANE_VALUES, ROOK,
 };

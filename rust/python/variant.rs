@@ -5,8 +5,8 @@
 //! variant's start position. Errors: `VariantError` (a `ValueError`) for a bad definition,
 //! naming file and line; `FenError`, `InvalidMoveError`, `IllegalMoveError` as for `Board`.
 
+use super::errors::{FenError, IllegalMoveError, InvalidMoveError};
 use super::interrupt::run_interruptible;
-use super::{FenError, IllegalMoveError, InvalidMoveError};
 use crate::{
     variant_divide_until, variant_perft_until, Compiled, GameValue, VBoard, VariantError as CoreVariantError,
     VariantSet,

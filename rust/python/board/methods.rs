@@ -2,9 +2,10 @@
 //! construction and FEN, moves (push, pop, parsing and writing notation), the legal move
 //! views, queries (pieces, attacks, checks), game end, perft.
 
+use super::setup::{piece_code, status_flags, Setup};
 use super::*;
+use crate::python::errors::{AmbiguousMoveError, InvalidMoveError};
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, PySquareSet};
-use crate::python::{AmbiguousMoveError, InvalidMoveError};
 use crate::{rank_of, KNIGHT, QUEEN};
 use pyo3::types::IntoPyDict;
 
@@ -1441,9 +1442,6 @@ impl PyBoard {
         Ok(())
     }
 }
-
-/// The FEN of `Board(None)`: no pieces, White to move.
-pub(super) const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
 
 /// `Board`'s first argument: a FEN, None for an empty board, or left out for the start position.
 pub(crate) enum FenArg<'py> {

@@ -20,22 +20,19 @@
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod methods;
-use methods::EMPTY_FEN;
-mod movetext;
+pub(crate) mod movetext;
 mod setup;
 mod shared;
 
-pub(crate) use movetext::read_plain_movetext;
-use setup::{piece_code, status_flags, Setup};
 use shared::SharedCore;
 
+use super::errors::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
     core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, PyMove,
     PyPiece,
 };
-use super::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
     MoveList, BLACK, EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
@@ -104,6 +101,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
         Ok(Mask(index.bitand(u64::MAX)?.extract()?))
     }
 }
+
+/// The FEN of `Board(None)`: no pieces, White to move (`Board.empty()`, `clear()`).
+pub(super) const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
 
 /// Everything behind the board's lock.
 pub(crate) struct State {
@@ -827,9 +827,22 @@ impl State {
         let parsed = match py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960)) {
             Ok(p) => p,
             // Refused by python-chess's rules too: its reason (the first thing wrong, with the
-            // text), then what a FEN holds. The strict reader's reason is left out: it speaks
-            // of the core's stricter rules and can name another fault than the real one.
-            Err(e) => return Err(fen_text_err(format!("{}; {FEN_SHAPE}", e.value(py)))),
+            // text), the strict reader's detail when both fault the placement (it names the
+            // rank), then what a FEN holds. Other strict reasons are left out: they speak of
+            // the core's stricter rules and can name another fault than the real one.
+            Err(e) => {
+                let reason = e.value(py).to_string();
+                let detail = match CoreBoard::from_fen_with(fen, chess960) {
+                    Err(
+                        d @ (crate::FenError::RankCount(_)
+                        | crate::FenError::RankLength(..)
+                        | crate::FenError::PieceLetter(_)
+                        | crate::FenError::ConsecutiveDigits(..)),
+                    ) if reason.contains("position part") => format!(" ({d})"),
+                    _ => String::new(),
+                };
+                return Err(fen_text_err(format!("{reason}{detail}; {FEN_SHAPE}")));
+            }
         };
         let (core_fen, castling, clean, ep): (String, u64, u64, Option<u8>) = parsed.extract()?;
         State::setup(&core_fen, chess960, castling, clean, ep)

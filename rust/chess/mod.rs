@@ -12,7 +12,8 @@
 //!   `fen` (reading and writing positions), `draw` (game end, repetition), `query` (what
 //!   the Python API asks of a position).
 //! - Notation: `notation` (UCI and long algebraic), `san` (standard algebraic), `pgn`
-//!   (a streaming reader of game collections).
+//!   (a streaming reader of game collections), `movetext` (plain movetext lines split into
+//!   tokens as python-chess splits them).
 //! - `perft`: leaf counts, the move generator's proof; `planes`: a position as 18 planes
 //!   of 8x8 for neural networks.
 //! - `error`: one error enum per failure, with fixed messages.
@@ -25,6 +26,9 @@ pub(crate) mod fen;
 pub(crate) mod geometry;
 pub(crate) mod makemove;
 pub(crate) mod movegen;
+// Read by the Python readers (the bindings) only: without them it is not used.
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) mod movetext;
 pub(crate) mod notation;
 pub(crate) mod perft;
 pub(crate) mod pgn;

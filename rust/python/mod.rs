@@ -9,6 +9,7 @@ mod interrupt;
 mod lock;
 mod moves;
 pub(crate) mod pgn;
+mod pgn_scan;
 mod squareset;
 mod syzygy;
 mod tensor;
@@ -22,7 +23,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_function(wrap_pyfunction!(board::movetext::read_plain_movetext, m)?)?;
-    board::install_fast_methods(m.py())?;
+    board::fast::install_fast_methods(m.py())?;
     m.add_class::<moves::PyMove>()?;
     m.add_class::<moves::PyPiece>()?;
     m.add_class::<views::PyLegalMoves>()?;
@@ -37,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidPositionError", m.py().get_type::<InvalidPositionError>())?;
     m.add("NetError", m.py().get_type::<NetError>())?;
     pgn::register(m)?;
+    pgn_scan::register(m)?;
     m.add("STARTING_FEN", crate::STARTPOS)?;
     // The limits the front end's options and `go` parsing take from here, not copy.
     m.add("MAX_DEPTH", crate::MAX_DEPTH)?;

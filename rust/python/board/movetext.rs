@@ -8,10 +8,10 @@
 //! For kibitz.pgn's own GameBuilder it grows the game tree as GameBuilder's callbacks would
 //! (`Tree`), the Python loop's inline tree building done here.
 
-use super::methods::parse_san_like_python_chess;
+use super::san::parse_san_like_python_chess;
 use super::PyBoard;
 use crate::python::moves::to_py_move;
-use crate::python::pgn::{is_blank, plain_tokens, Plain};
+use crate::{is_blank, plain_tokens, Plain};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyType};

@@ -1,0 +1,121 @@
+//! The methods of `kibitz.Board` that edit the position as python-chess's do (set and
+//! remove pieces, the board FEN, castling rights, clear, mirror and transforms) and
+//! `status()`; the rules are the lenient position's (`setup.rs`). A `#[pymethods]` block of
+//! its own (PyO3's `multiple-pymethods`).
+
+use super::setup::{piece_code, status_flags, Setup};
+use super::*;
+
+#[pymethods]
+impl PyBoard {
+    // ---- editing, mirror and status: python-chess's rules, in setup.rs ----
+
+    /// Puts a piece on a square (None empties it); clears the move stack. `promoted` is
+    /// accepted for python-chess's signature (kibitz keeps no promoted-piece mask).
+    #[pyo3(signature = (square, piece, promoted = false))]
+    fn set_piece_at(&self, square: SquareIndex, piece: Option<&Bound<'_, PyAny>>, promoted: bool) -> PyResult<()> {
+        let _ = promoted;
+        let code = match piece {
+            None => EMPTY,
+            Some(p) => piece_code(p)?,
+        };
+        self.edit(|s| s.placement[square.index()] = code)
+    }
+
+    /// Takes the piece off a square and returns it (None if it was empty); clears the move stack.
+    fn remove_piece_at(&self, py: Python<'_>, square: SquareIndex) -> PyResult<Option<Py<PyPiece>>> {
+        let p = self.st()?.core.piece_at(square.cell());
+        self.edit(|s| s.placement[square.index()] = EMPTY)?;
+        Ok((p != EMPTY).then(|| piece(py, kind_of(p), color_of(p) == WHITE)))
+    }
+
+    /// Sets the placement from a `{square: Piece}` mapping; clears the move stack.
+    fn set_piece_map(&self, py: Python<'_>, pieces: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mapping = py.get_type::<PyDict>().call1((pieces,))?;
+        let mut placement = [EMPTY; 64];
+        for (square, p) in mapping.cast::<PyDict>()?.iter() {
+            placement[square.extract::<SquareIndex>()?.index()] = piece_code(&p)?;
+        }
+        self.edit(|s| s.placement = placement)
+    }
+
+    /// No pieces, White to move, no castling rights, no en passant, clocks 0 and 1.
+    fn clear(&self) -> PyResult<()> {
+        self.edit(|s| {
+            *s = Setup {
+                placement: [EMPTY; 64],
+                white_to_move: true,
+                castling: 0,
+                ep: None,
+                halfmove: 0,
+                fullmove: 1,
+                chess960: s.chess960,
+            }
+        })
+    }
+
+    /// No pieces; turn, castling rights, en passant and clocks stay; no move stack.
+    fn clear_board(&self) -> PyResult<()> {
+        self.edit(|s| s.placement = [EMPTY; 64])
+    }
+
+    /// The start placement; turn, castling rights, en passant and clocks stay; no move stack.
+    fn reset_board(&self) -> PyResult<()> {
+        let start = Setup::read(&State::new(CoreBoard::startpos(), None)).placement;
+        self.edit(|s| s.placement = start)
+    }
+
+    /// The usable castling rights, as a mask of rook squares (python-chess's rule).
+    fn clean_castling_rights(&self) -> PyResult<u64> {
+        Ok(self.st()?.clean_castling_rights())
+    }
+
+    /// What is wrong with the position, as python-chess's `Status` flags.
+    fn status(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let bits = self.st()?.status_bits();
+        status_flags(py, bits)
+    }
+
+    /// Whether `status()` is `VALID`.
+    fn is_valid(&self) -> PyResult<bool> {
+        Ok(self.st()?.status_bits() == 0)
+    }
+
+    /// The position seen from the other side: ranks reversed, colours, turn, castling
+    /// rights and en passant swapped; no move stack.
+    fn mirror(&self) -> PyResult<PyBoard> {
+        let setup = Setup::read(&*self.st()?);
+        Ok(PyBoard::from_state(setup.mirrored().apply()?))
+    }
+
+    /// `mirror()` in place (the move stack is cleared).
+    fn apply_mirror(&self) -> PyResult<()> {
+        self.edit(|s| *s = s.mirrored())
+    }
+
+    /// The position with every square mapped by the square-mask function `f` (for example
+    /// `flip_horizontal`); castling rights and the en-passant square are mapped too.
+    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let setup = Setup::read(&*self.st()?);
+        let mapped = setup.transformed(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
+        Ok(PyBoard::from_state(mapped.apply()?))
+    }
+
+    /// `transform(f)` in place (the move stack is cleared).
+    fn apply_transform(&self, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        // `f` is Python code: it runs before the board is locked for the change.
+        let setup = Setup::read(&*self.st()?);
+        let mapped = setup.transformed(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
+        *self.st()? = mapped.apply()?;
+        Ok(())
+    }
+
+    /// Makes this board a copy of `other` (position, history and root): the primitive the
+    /// Python-level editing methods (`set_fen`, `reset`, `clear_stack`, ...) are built on.
+    fn _assign(&self, other: PyRef<'_, PyBoard>) -> PyResult<()> {
+        let copy = other.st()?.copy_with_stack(usize::MAX);
+        drop(other);
+        *self.st()? = copy;
+        Ok(())
+    }
+}

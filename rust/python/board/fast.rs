@@ -1,0 +1,211 @@
+//! push, pop and copy as plain CPython methods (METH_O / METH_NOARGS), installed on the
+//! class at import: the calls of every node of a Python search loop, kept off PyO3's
+//! generic wrapper. The safety argument of each raw function is beside it.
+
+use super::*;
+
+// ---- push and pop: the two calls of every node of a Python search loop ----
+//
+// They are installed on the class as plain CPython methods (METH_O / METH_NOARGS) instead of
+// through #[pymethods]: PyO3's generic wrapper (argument parsing for keywords, GIL-count
+// bookkeeping in thread-local storage) cost about 170 of the 600 instructions of a
+// push/pop pair (callgrind, start position depth 4), which decided the comparison with
+// bulletchess. The bodies are ordinary safe Rust; only the entry points are raw.
+
+impl PyBoard {
+    /// `push`'s work: resolve the move (fast path: a kibitz Move against the cached list) and play it.
+    fn push_impl(&self, m: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut st = self.st_attached(m.py())?;
+        // Fast path: an interned kibitz Move (exact type, compared by pointer) found in the
+        // current position's cached list, at the hint or by a scan.
+        // SAFETY: `m` is a live object; reading its type pointer is always valid.
+        if unsafe { pyo3::ffi::Py_TYPE(m.as_ptr()) } == MOVE_TYPE.load(Ordering::Relaxed) {
+            // SAFETY: its type is exactly Move.
+            let index = unsafe { m.cast_unchecked::<PyMove>() }.get().index;
+            let (ply, key) = (st.core.ply(), st.core.key());
+            if let Some(e) = st.cache.get_mut(ply).filter(|e| e.valid && e.key == key) {
+                if let Some(i) = e.find(index) {
+                    st.pending = Some((e.moves[i], index));
+                    return Ok(());
+                }
+            }
+            // The move parse_san has just found here.
+            if let Some((key, ply, i, mv)) = st.parsed.take() {
+                if i == index && key == st.core.key() && ply == st.core.ply() {
+                    st.pending = Some((mv, index));
+                    return Ok(());
+                }
+            }
+            // A move played without the list at hand (replaying a game, a line).
+            // SAFETY: as above.
+            if let Some(mv) = st.quick_move(unsafe { m.cast_unchecked::<PyMove>() }.get()) {
+                st.pending = Some((mv, index));
+                return Ok(());
+            }
+        }
+        let mv = st.resolve(m, true)?;
+        st.play(mv);
+        Ok(())
+    }
+
+    /// `pop`'s work: take back the last move and return it as an interned Move.
+    fn pop_impl(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        let mut st = self.st_pending(py)?;
+        // A move pushed and not yet made: dropping it is the whole take-back.
+        if let Some((_, index)) = st.pending.take() {
+            return Ok(interned(py, index));
+        }
+        let ply = st.core.ply();
+        if let Some(e) = st.cache.get_mut(ply) {
+            e.valid = false;
+            // Dropped as a Bound: a direct decref (a Py<T> drop outside PyO3's own entry points
+            // would be deferred to its reference pool).
+            if let Some(t) = e.tuple.take() {
+                drop(t.into_bound(py));
+            }
+        }
+        match st.core.unmake_move() {
+            Some(m) => Ok(to_py_move(py, &st.core, m)),
+            None => Err(PyIndexError::new_err("pop from a board with no moves played")),
+        }
+    }
+}
+
+/// Runs a method body for CPython: a Python error is raised, a panic becomes PanicException.
+///
+/// # Safety
+/// Called by CPython with the GIL held and `slf` a live `Board`.
+unsafe fn call_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    body: impl FnOnce(Python<'_>, &PyBoard) -> PyResult<*mut pyo3::ffi::PyObject>,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: CPython calls methods with the GIL held (the caller's contract).
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: the method is installed on the Board type only, so `slf` is a Board; CPython
+    // keeps it alive during the call (borrowed, no reference counting).
+    let board = unsafe { pyo3::Borrowed::from_ptr(py, slf).cast_unchecked::<PyBoard>() };
+    let board: &PyBoard = board.get();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(py, board)));
+    let err = match result {
+        Ok(Ok(obj)) => return obj,
+        Ok(Err(e)) => e,
+        Err(_) => {
+            pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
+        }
+    };
+    err.restore(py);
+    std::ptr::null_mut()
+}
+
+unsafe extern "C" fn push_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    arg: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_O: CPython passes a live borrowed argument, with the GIL held.
+    unsafe {
+        call_raw(slf, |py, board| {
+            let m = pyo3::Borrowed::from_ptr(py, arg);
+            board.push_impl(&m)?;
+            // SAFETY: None lives as long as the interpreter.
+            Ok(new_ref_inline(py, pyo3::ffi::Py_None()))
+        })
+    }
+}
+
+unsafe extern "C" fn pop_raw(slf: *mut pyo3::ffi::PyObject, _: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_NOARGS, GIL held.
+    unsafe { call_raw(slf, |py, board| Ok(board.pop_impl(py)?.into_ptr())) }
+}
+
+/// `copy(*, stack=None)`: METH_VARARGS | METH_KEYWORDS, so the common `copy()` passes the
+/// shared empty tuple and no dict, and skips PyO3's argument parsing (a third of the call).
+unsafe extern "C" fn copy_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    args: *mut pyo3::ffi::PyObject,
+    kwargs: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_VARARGS | METH_KEYWORDS: `args` is a live tuple, `kwargs` a dict or null.
+    unsafe {
+        call_raw(slf, |py, board| {
+            let args = pyo3::Borrowed::from_ptr(py, args).cast_unchecked::<PyTuple>();
+            if !args.is_empty() {
+                return Err(PyTypeError::new_err(format!(
+                    "copy() takes 0 positional arguments but {} were given",
+                    args.len()
+                )));
+            }
+            let mut stack = None;
+            if !kwargs.is_null() {
+                for (k, v) in pyo3::Borrowed::from_ptr(py, kwargs).cast_unchecked::<PyDict>().iter() {
+                    if k.extract::<String>().ok().as_deref() != Some("stack") {
+                        return Err(PyTypeError::new_err(format!(
+                            "copy() got an unexpected keyword argument {}",
+                            k.repr()?
+                        )));
+                    }
+                    stack = Some(v);
+                }
+            }
+            let keep = match stack {
+                None => usize::MAX,
+                Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                    if s.extract::<bool>()? {
+                        usize::MAX
+                    } else {
+                        0
+                    }
+                }
+                Some(s) => s
+                    .extract::<usize>()
+                    .map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
+            };
+            let copy = board.st_attached(py)?.copy_with_stack(keep);
+            Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
+        })
+    }
+}
+
+/// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
+static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Adds `push`, `pop` and `copy` to the Board class as raw CPython method descriptors.
+pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
+    use pyo3::ffi;
+    // The type object lives as long as the module (the class holds it); null never matches.
+    MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
+    let ty = py.get_type::<PyBoard>();
+    use ffi::PyMethodDefPointer as Meth;
+    let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 3] = [
+        (
+            c"push",
+            Meth { PyCFunction: push_raw },
+            ffi::METH_O,
+            c"push($self, move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
+        ),
+        (
+            c"pop",
+            Meth { PyCFunction: pop_raw },
+            ffi::METH_NOARGS,
+            c"pop($self, /)\n--\n\nTakes back the last move and returns it (IndexError when there is none).",
+        ),
+        (
+            c"copy",
+            Meth { PyCFunctionWithKeywords: copy_raw },
+            ffi::METH_VARARGS | ffi::METH_KEYWORDS,
+            c"copy($self, /, *, stack=None)\n--\n\nA copy with all, none (stack=False) or the last n (stack=n) moves of the history; the two boards share the position until either changes.",
+        ),
+    ];
+    for (name, meth, flags, doc) in defs {
+        // The definition must outlive the class: leaked once per interpreter start.
+        let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: name.as_ptr(),
+            ml_meth: meth,
+            ml_flags: flags,
+            ml_doc: doc.as_ptr(),
+        }));
+        // SAFETY: `ty` is a live type object and `def` lives forever.
+        let descr = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(ty.as_type_ptr(), def))? };
+        ty.setattr(name.to_str().expect("ASCII name"), descr)?;
+    }
+    Ok(())
+}

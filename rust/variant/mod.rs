@@ -17,6 +17,7 @@
 //! input; `parse_move` returns only legal moves; `make` trusts its move (it must come from
 //! `legal_moves` or `parse_move`), as perft's inner loop does.
 
+mod attack;
 mod betza;
 mod board;
 mod def;

@@ -7,7 +7,7 @@
 //! mailbox sized to the variant, up to 12 files by 10 ranks; `movegen` turns the piece
 //! tables into moves (leapers, riders with a range, lame leapers, hoppers, move-only and
 //! capture-only steps), with castling, en passant and promotion as side effects of the
-//! king's and pawn's moves; `perft` counts. Beside the mailbox the board keeps bitboards
+//! king's and pawn's moves, and `attack` is the attack test; `perft` counts. Beside the mailbox the board keeps bitboards
 //! (u128: up to 120 squares) of each side and piece type, which the check and pin
 //! analysis, the attack test and perft's leaf count read through tables compiled from the
 //! same piece definitions; no piece or variant is special-cased. Legality of one input

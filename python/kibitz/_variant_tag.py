@@ -3,9 +3,9 @@
 One answer for every part of the package that reads tags after the fact (the report, the
 book builder): the names python-chess's ``Headers.is_chess960`` takes ("chess960",
 "chess 960", "fischerandom" as Cute Chess writes it, "fischerrandom", "fischer random")
-and those the crate's PGN reader takes (the same less "fischerrandom", plus "fischer
-random chess"), in any case and with any spacing, hyphens or underscores between the
-words ("Chess-960", "Fischer_Random").
+and "fischer random chess", in any case and with any spacing, hyphens or underscores
+between the words ("Chess-960", "Fischer_Random"). The crate's PGN reader (behind
+``read_games``, ``analyse`` and the book builder) reads the same names the same way.
 """
 
 from __future__ import annotations

@@ -709,11 +709,14 @@ impl<R: Read> PgnReader<R> {
     /// reason, for the first move to report.
     fn start_board(&mut self, game: &mut PgnGame) -> (Option<Board>, Option<String>) {
         if let Some(variant) = game.tag("Variant") {
-            match variant.to_ascii_lowercase().as_str() {
-                "" | "standard" | "chess" | "from position" => {}
-                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischer random chess" => {
-                    game.chess960 = true
-                }
+            // The names, lower case with spaces, hyphens and underscores taken out: python-chess's
+            // ("chess960", "chess 960", "fischerandom" as Cute Chess writes it, "fischerrandom",
+            // "fischer random") and "fischer random chess"; kibitz/_variant_tag.py reads the same.
+            let key: String =
+                variant.chars().filter(|c| !c.is_whitespace() && *c != '-' && *c != '_').collect::<String>();
+            match key.to_ascii_lowercase().as_str() {
+                "" | "standard" | "chess" | "fromposition" => {}
+                "chess960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" => game.chess960 = true,
                 _ => {
                     let why = format!("unsupported variant {variant:?}: kibitz plays standard chess and Chess960");
                     game.stop(why);

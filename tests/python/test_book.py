@@ -333,7 +333,10 @@ CHESS960_192 = "bbqnrknr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRKNR w HEhe - 0 1"
 CHESS960_LINE = ["Nf3", "Nf6", "O-O", "O-O", "d4", "d5"]
 
 
-@pytest.mark.parametrize("variant", ["Chess960", "chess 960", "Fischerandom", "Fischer Random", "Fischer Random Chess"])
+@pytest.mark.parametrize(
+    "variant",
+    ["Chess960", "chess 960", "Fischerandom", "FischerRandom", "Fischer Random", "Fischer Random Chess", "Chess-960"],
+)
 def test_book_build_reads_every_name_of_chess960(tmp_path, variant):
     """Every Variant tag the PGN reader (and ``kibitz analyse``) takes as Chess960 builds a
     Chess960 book: castling kept, the line not cut; compared with python-chess's replay."""

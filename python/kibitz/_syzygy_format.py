@@ -26,14 +26,26 @@ from __future__ import annotations
 import math
 import mmap
 import os
-import re
 import struct
 import threading
 from types import TracebackType
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type, Union
+from typing import Any, Dict, List, Optional, Tuple, Type, Union
 
-from kibitz._bitboards import popcount, scan_forward
+from kibitz._bitboards import scan_forward
 from kibitz._constants import BLACK, WHITE
+from kibitz._syzygy_names import (  # noqa: F401  (re-exported for kibitz.syzygy)
+    TBPIECES,
+    PCHR,
+    TABLENAME_REGEX,
+    normalize_tablename,
+    is_tablename,
+    dependencies,
+    all_dependencies,
+    tablenames,
+    calc_key,
+    recalc_key,
+    dtz_before_zeroing,
+)
 
 __all__ = [
     "DIAG",
@@ -87,8 +99,6 @@ UINT32 = struct.Struct("<I")
 UINT32_BE = struct.Struct(">I")
 UINT16 = struct.Struct("<H")
 
-# The most pieces (kings included) of any published table: the 7-piece tables.
-TBPIECES = 7
 
 # WDL and DTZ file magics (the first four bytes) of standard chess.
 _WDL_MAGIC = b"\x71\xe8\x23\x5d"
@@ -272,117 +282,7 @@ PA_FLAGS = [8, 0, 0, 0, 4]
 # The DTZ a WDL value stands for when a zeroing move comes at once.
 WDL_TO_DTZ = [-1, -101, 0, 101, 1]
 
-PCHR = ["K", "Q", "R", "B", "N", "P"]
-TABLENAME_REGEX = re.compile(r"^[KQRBNP]+v[KQRBNP]+\Z")
-
-
-# Table names --------------------------------------------------------------------------
-
-
-def _strength(side: str) -> List[int]:
-    return [PCHR.index(c) for c in side]
-
-
-def normalize_tablename(name: str, *, mirror: bool = False) -> str:
-    """The name as its table file is named: each side's pieces strongest first, and the
-    side with more (or, as many, stronger) pieces first; ``mirror`` gives the other side first."""
-    left, right = (("".join(sorted(side, key=PCHR.index))) for side in name.split("v", 1))
-    swap = (len(left), _strength(right)) < (len(right), _strength(left))
-    return right + "v" + left if swap != mirror else left + "v" + right
-
-
-def is_tablename(
-    name: str, *, one_king: bool = True, piece_count: Optional[int] = TBPIECES, normalized: bool = True
-) -> bool:
-    """Whether `name` names a table (``KRvK``): pieces on both sides of a ``v``, at most
-    ``piece_count``, normalized when asked, each side with its king when ``one_king``."""
-    if piece_count is not None and len(name) > piece_count + 1:
-        return False
-    if not TABLENAME_REGEX.match(name):
-        return False
-    if normalized and normalize_tablename(name) != name:
-        return False
-    return not one_king or (name != "KvK" and name.startswith("K") and "vK" in name)
-
-
-def _reductions(target: str, *, one_king: bool = True) -> Iterator[str]:
-    """The tables one promotion or one capture away from `target`, with repeats."""
-    left, right = target.split("v", 1)
-    for piece in PCHR:
-        if piece == "K" and one_king:
-            continue
-        if piece != "P" and "P" in left:
-            yield normalize_tablename(left.replace("P", piece, 1) + "v" + right)
-        if piece != "P" and "P" in right:
-            yield normalize_tablename(left + "v" + right.replace("P", piece, 1))
-        if piece in left and len(left) > 1:
-            yield normalize_tablename(left.replace(piece, "", 1) + "v" + right)
-        if piece in right and len(right) > 1:
-            yield normalize_tablename(left + "v" + right.replace(piece, "", 1))
-
-
-def dependencies(target: str, *, one_king: bool = True) -> Iterator[str]:
-    """The tables a probe of `target` may reach in one capture or promotion (bare kings
-    need none)."""
-    seen: Set[str] = {"KvK"} if one_king else set()
-    for name in _reductions(target, one_king=one_king):
-        if name not in seen and len(name) > 2:
-            seen.add(name)
-            yield name
-
-
-def all_dependencies(targets: Iterable[str], *, one_king: bool = True) -> Iterator[str]:
-    """The `targets` and every table reachable from them by captures and promotions."""
-    seen: Set[str] = {"KvK"} if one_king else set()
-    stack = [normalize_tablename(target) for target in targets]
-    while stack:
-        name = stack.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        yield name
-        stack.extend(_reductions(name, one_king=one_king))
-
-
-def tablenames(*, one_king: bool = True, piece_count: int = 6) -> Iterator[str]:
-    """Every table of up to `piece_count` pieces."""
-    first = "K" if one_king else "P"
-    targets = []
-    for black in range((piece_count - 2) // 2 + 1):
-        white = piece_count - 2 - black
-        targets.append(first + "P" * white + "v" + first + "P" * black)
-    return all_dependencies(targets, one_king=one_king)
-
-
-def calc_key(board: Any, *, mirror: bool = False) -> str:
-    """The material of a board as a table name, white first (black first with ``mirror``)."""
-    sides = []
-    for color in (WHITE ^ mirror, BLACK ^ mirror):
-        mask = board.occupied_co[color]
-        sides.append(
-            "".join(
-                symbol * popcount(pieces & mask)
-                for symbol, pieces in zip(
-                    PCHR, (board.kings, board.queens, board.rooks, board.bishops, board.knights, board.pawns)
-                )
-            )
-        )
-    return "v".join(sides)
-
-
-def recalc_key(pieces: List[int], *, mirror: bool = False) -> str:
-    """The material of a table's piece list (the file's codes: 1-6 pawn to king for white,
-    9-14 for black) as a table name, white first (black first with ``mirror``)."""
-    first, second = (8, 0) if mirror else (0, 8)
-    return "v".join(
-        "".join(symbol * pieces.count(code ^ color) for symbol, code in zip(PCHR, (6, 5, 4, 3, 2, 1)))
-        for color in (first, second)
-    )
-
-
-def dtz_before_zeroing(wdl: int) -> int:
-    """The DTZ of a WDL value when the zeroing move is the next one (0, ±1 or ±101)."""
-    return ((wdl > 0) - (wdl < 0)) * (1 if abs(wdl) == 2 else 101)
+# Table names and material keys: kibitz/_syzygy_names.py.
 
 
 # The tables ---------------------------------------------------------------------------

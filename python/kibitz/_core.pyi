@@ -961,4 +961,3 @@ def fill_planes_at(
     items: Any, address: int, nbytes: int, canonical: bool = False, dtype: str = "float32", chess960: bool = False
 ) -> int:
     """Fills the planes of Boards or FENs into memory the caller owns; returns the count."""
-

@@ -10,6 +10,8 @@ UCI text, so the games do not depend on the order a library lists them in); only
 word, the module of the board class, differs. docs/python-chess.md times the two.
 """
 
+from __future__ import annotations
+
 import random
 import sys
 
@@ -18,7 +20,8 @@ import chess.pgn
 
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
-plies, results = 0, {}
+plies = 0
+results: dict[str, int] = {}
 for _ in range(games):
     board = chess.Board()
     while not board.is_game_over(claim_draw=True):

@@ -377,7 +377,8 @@ def test_the_documented_book_rebuild_gives_the_shipped_book(tmp_path):
     source = args[args.index("build") + 1]
     output = args[args.index("-o") + 1]
     assert not Path(output).is_absolute() and "python/kibitz" not in output, output
-    assert (root / source).resolve() == kbook.DEFAULT_REPERTOIRE
+    # The documented source is the repertoire the package ships (installed editable or not).
+    assert (root / source).read_bytes() == kbook.DEFAULT_REPERTOIRE.read_bytes()
     args[args.index("build") + 1] = str(root / source)
     r = subprocess.run(
         [sys.executable, "-m", "kibitz", *args], capture_output=True, text=True, timeout=120, cwd=tmp_path

@@ -119,6 +119,14 @@ STABLE_MIN_DEPTH = 8
 STABLE_FACTOR = 0.6
 
 
+def _overhead(overhead_ms: Optional[float], time_left_ms: Optional[float]) -> float:
+    """The move overhead to keep back: as given, else DEFAULT_MOVE_OVERHEAD_MS on a game clock
+    and none for a fixed move time (used exactly)."""
+    if overhead_ms is not None:
+        return overhead_ms
+    return DEFAULT_MOVE_OVERHEAD_MS if time_left_ms is not None else 0
+
+
 def _whole_ms(x: float) -> float:
     """Whole milliseconds, never negative (the budgets are whole milliseconds)."""
     return float(math.floor(max(x, 0.0)))
@@ -302,9 +310,7 @@ class TimeManager:
         """A manager for the clock of the side to move (or a fixed ``movetime_ms``). The
         overhead defaults to ``DEFAULT_MOVE_OVERHEAD_MS`` on a clock and to none for a move
         time, which is then used exactly."""
-        if overhead_ms is None:
-            overhead_ms = DEFAULT_MOVE_OVERHEAD_MS if time_left_ms is not None else 0
-        return cls(allocate(time_left_ms, inc_ms, movestogo, movetime_ms, overhead_ms))
+        return cls(allocate(time_left_ms, inc_ms, movestogo, movetime_ms, _overhead(overhead_ms, time_left_ms)))
 
     def target(self) -> Optional[float]:
         """The current target: the soft budget scaled by the iterations so far."""
@@ -372,10 +378,7 @@ def for_search(
     if time_left_ms is None and movetime_ms is None:
         budget = UNLIMITED
     else:
-        overhead = (
-            overhead_ms if overhead_ms is not None else (DEFAULT_MOVE_OVERHEAD_MS if time_left_ms is not None else 0)
-        )
-        budget = allocate(time_left_ms, inc_ms or 0.0, movestogo, movetime_ms, overhead)
+        budget = allocate(time_left_ms, inc_ms or 0.0, movestogo, movetime_ms, _overhead(overhead_ms, time_left_ms))
     # An explicit target replaces the budget's (and may grow); an explicit cap caps all.
     if soft_ms is not None:
         budget = Budget.explicit(_whole_ms(soft_ms), budget.hard)

@@ -518,23 +518,24 @@ impl State {
         }
     }
 
-    /// python-chess's castling-side test, as pairs of (a clean castling right's rook as a
-    /// square mask, the mask of `color`'s kings on its back rank): none when no king stands
-    /// there. python-chess compares the two masks as integers.
-    fn side_rights(&self, color: bool) -> Vec<(u64, u64)> {
+    /// python-chess's castling-side test: a clean castling right of `color` on a rook above
+    /// (`kingside`) or below the mask of `color`'s kings on its back rank, the two masks
+    /// compared as integers as python-chess compares them; false when no king stands there.
+    fn has_side_right(&self, color: bool, kingside: bool) -> bool {
         let back = back_rank(color);
         let kings = self.core.bb[crate::make_piece(KING, color_arg(color)) as usize] & back;
         if kings == 0 {
-            return Vec::new();
+            return false;
         }
         let mut rights = self.clean_castling_rights() & back;
-        let mut out = Vec::new();
         while rights != 0 {
             let rook = rights & rights.wrapping_neg();
-            out.push((rook, kings));
+            if (kingside && rook > kings) || (!kingside && rook < kings) {
+                return true;
+            }
             rights &= rights - 1;
         }
-        out
+        false
     }
 
     /// Same position, history and root (piece-list order, which depends on how the board was

@@ -171,12 +171,12 @@ impl PyBoard {
     /// rank that is a rook on the h side of it; with other kings of that colour elsewhere,
     /// only the back rank's count.
     fn has_kingside_castling_rights(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.side_rights(color).iter().any(|&(rook, kings)| rook > kings))
+        Ok(self.st()?.has_side_right(color, true))
     }
 
     /// True when `color` may still castle queen side (a right on a rook below the king mask).
     fn has_queenside_castling_rights(&self, color: bool) -> PyResult<bool> {
-        Ok(self.st()?.side_rights(color).iter().any(|&(rook, kings)| rook < kings))
+        Ok(self.st()?.has_side_right(color, false))
     }
 
     /// True when an en-passant capture is legal now.

@@ -13,6 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "benches" / "results").glob("sprt-*.log"))
+# The bounds: match.py's closing "SPRT elo0=.. elo1=.." line, or for a run stopped by hand a
+# "# sequential test: --sprt ELO0 ELO1" comment.
+NUM = r"([+-]?\d+(?:\.\d+)?)"
+BOUNDS = re.compile(rf"^(?:SPRT elo0={NUM} elo1={NUM} |# sequential test: --sprt {NUM} {NUM})")
 LAST = re.compile(r"^game\s+\d+/\d+: (\S+) - (\S+) .*\| (\S+) \+\d+=\d+-\d+\s+LLR ([+-]\d+\.\d+)")
 
 
@@ -26,10 +30,22 @@ def last_game(path: Path) -> tuple[str, float]:
     return found
 
 
+def bounds(path: Path) -> list[str]:
+    """The Elo bounds the log says its test ran with (match.py's header does not), else
+    match.py's default [0, 10]."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = BOUNDS.match(line)
+        if m:
+            lo, hi = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            return ["--elo0", lo, "--elo1", hi]
+    return []
+
+
 def pool(engine: str, *logs: Path) -> str:
     """What tools/sprt_pool.py prints for these logs."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "sprt_pool.py"), engine, *map(str, logs)],
+        [sys.executable, str(ROOT / "tools" / "sprt_pool.py"), engine, *map(str, logs),
+         *bounds(logs[0])],
         capture_output=True,
         text=True,
         check=True,

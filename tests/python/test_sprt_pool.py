@@ -44,8 +44,7 @@ def bounds(path: Path) -> list[str]:
 def pool(engine: str, *logs: Path) -> str:
     """What tools/sprt_pool.py prints for these logs."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "sprt_pool.py"), engine, *map(str, logs),
-         *bounds(logs[0])],
+        [sys.executable, str(ROOT / "tools" / "sprt_pool.py"), engine, *map(str, logs), *bounds(logs[0])],
         capture_output=True,
         text=True,
         check=True,

@@ -114,6 +114,10 @@ pub struct Info {
     pub hashfull: u32,
     /// Tablebase probes that answered (UCI `tbhits`).
     pub tbhits: u64,
+    /// Whether the iteration of `depth` is finished: false for a new best move reported in
+    /// the middle of a long iteration (for the GUI; a time manager decides only on finished
+    /// iterations).
+    pub complete: bool,
 }
 
 /// The answer of a search.

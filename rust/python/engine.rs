@@ -747,6 +747,11 @@ impl PyEngine {
                             }
                         }
                     }
+                    // A new best move in the middle of an iteration is for the GUI only: the
+                    // manager decides after finished iterations.
+                    if !info.complete {
+                        return true;
+                    }
                     let (Some(m), Some(first)) = (manager_ref, info.lines.first()) else { return true };
                     // The time manager decides whether to go on.
                     let asked = (|| -> PyResult<bool> {

@@ -317,3 +317,26 @@ def test_ponderhit_reaches_the_running_searchs_manager():
 def test_a_time_manager_without_the_protocol_is_refused():
     with pytest.raises(TypeError, match="ponderhit"):
         kibitz.Engine(hash_mb=1).search(kibitz.Board(), time_manager=object())
+
+
+def test_the_manager_hears_finished_iterations_only():
+    # After a second, a new best move in the middle of an iteration is reported to on_info
+    # (for the GUI) with the iteration's depth; the manager must not take it for a finished
+    # iteration (it would count a best-move change twice and could stop the search in the
+    # middle of an iteration). Searched until one such report has happened.
+    engine = kibitz.Engine(hash_mb=16)
+    fens = [
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNB1KB1R w KQkq - 1 5",
+        kibitz.STARTING_FEN,
+    ]
+    for fen in fens:
+        depths: list[int] = []
+        tm = Recorder(cap=2500.0)
+        engine.search(kibitz.Board(fen), time_manager=tm, on_info=lambda i: depths.append(i.depth))
+        heard = [c[1] for c in tm.calls if c[0] == "iteration"]
+        finished = [d for i, d in enumerate(depths) if i + 1 == len(depths) or depths[i + 1] != d]
+        assert heard == finished[: len(heard)] and heard == sorted(set(heard))
+        if len(depths) > len(finished):
+            return
+    pytest.skip("no new best move in the middle of an iteration in these searches")

@@ -249,6 +249,7 @@ impl<'a> Search<'a> {
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.tbhits,
+            complete: true,
         }
     }
 
@@ -328,6 +329,7 @@ impl<'a> Search<'a> {
                         elapsed: self.start.elapsed(),
                         hashfull: self.tt.hashfull(),
                         tbhits: self.tbhits,
+                        complete: false,
                     };
                     if !report(&info) {
                         self.stopped = true;

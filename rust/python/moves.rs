@@ -47,7 +47,7 @@ pub(crate) fn core_index(board: &CoreBoard, m: CoreMove) -> u16 {
 
 /// `sq64` as a table (mailbox cell -> 0..64; 0 for the border, which moves never name): the
 /// index of every generated move is computed once per position, and a load beats two divisions.
-const SQ64: [u8; 120] = {
+pub(crate) const SQ64: [u8; 120] = {
     let mut t = [0u8; 120];
     let mut i = 0;
     while i < 64 {

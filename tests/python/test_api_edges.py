@@ -266,7 +266,9 @@ class SameAsPythonChess(RuleBasedStateMachine):
         assert ours.can_claim_draw() == theirs.can_claim_draw()
         assert str(ours.outcome(claim_draw=True)) == str(theirs.outcome(claim_draw=True))
         assert ours.is_fivefold_repetition() == theirs.is_fivefold_repetition()
-        assert {m.uci() for m in ours.legal_moves} == {m.uci() for m in theirs.legal_moves}
+        # In python-chess's order: code that keeps the first of equal moves depends on it.
+        assert [m.uci() for m in ours.legal_moves] == [m.uci() for m in theirs.legal_moves]
+        assert [m.uci() for m in ours.pseudo_legal_moves] == [m.uci() for m in theirs.pseudo_legal_moves]
         assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
         for left, left_ref in self.left:
             assert left.fen() == left_ref.fen()

@@ -231,7 +231,7 @@ impl PyBoard {
     /// The legal moves as UCI strings.
     fn legal_moves_uci(&self) -> PyResult<Vec<String>> {
         let mut st = self.play()?;
-        let moves = st.entry().moves.clone();
+        let moves = st.ordered_entry().moves.clone();
         Ok(moves.iter().map(|&m| st.core.move_to_uci(m)).collect())
     }
 
@@ -246,7 +246,7 @@ impl PyBoard {
     ) -> PyResult<Bound<'py, PyIterator>> {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
         let mut st = self.play()?;
-        let e = st.entry();
+        let e = st.ordered_entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
         let idx: Vec<u16> = pairs
@@ -272,7 +272,7 @@ impl PyBoard {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
         let mut st = self.play()?;
         let them = st.core.side_to_move() ^ 1;
-        let e = st.entry();
+        let e = st.ordered_entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
         let idx: Vec<u16> = pairs

@@ -23,6 +23,7 @@ mod editing;
 pub(crate) mod fast;
 mod methods;
 pub(crate) mod movetext;
+mod order;
 mod san;
 mod setup;
 mod shared;
@@ -68,6 +69,11 @@ struct Entry {
     /// Where the next lookup starts: one past the last move found. A loop over the moves in
     /// iteration order finds each on the first comparison.
     hint: usize,
+    /// Whether `moves` and `index` are in python-chess's order (`order`): sorted only when
+    /// the order is seen (iteration, lists), not for a count or a lookup.
+    sorted: bool,
+    /// Working space of the sort, kept so that sorting allocates nothing.
+    scratch: Box<order::Scratch>,
 }
 
 impl Entry {
@@ -280,10 +286,24 @@ impl State {
             e.moves.extend_from_slice(ml.as_slice());
             e.index.clear();
             e.index.extend(ml.iter().map(|&m| core_index(&self.core, m)));
+            e.sorted = false;
             e.tuple = None;
             e.hint = 0;
             e.key = key;
             e.valid = true;
+        }
+        e
+    }
+
+    /// The current position's cache entry with its moves in python-chess's order.
+    fn ordered_entry(&mut self) -> &mut Entry {
+        self.entry();
+        let ply = self.core.ply();
+        let e = &mut self.cache[ply];
+        if !e.sorted {
+            order::sort_legal(&self.core, &mut e.moves, &mut e.index, &mut e.scratch);
+            e.sorted = true;
+            e.hint = 0;
         }
         e
     }
@@ -295,7 +315,7 @@ impl State {
 
     /// The interned Move objects of the legal moves, as a tuple made once per position.
     fn tuple(&mut self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        let e = self.entry();
+        let e = self.ordered_entry();
         if let Some(t) = &e.tuple {
             return Ok(t.clone_ref(py));
         }
@@ -716,7 +736,9 @@ impl PyBoard {
         let st = self.play()?;
         let mut ml = MoveList::new();
         st.core.generate_pseudo_legal(&mut ml);
-        Ok(ml.iter().map(|&m| core_index(&st.core, m)).collect())
+        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&st.core, m)).collect();
+        order::sort_pseudo_legal(&st.core, ml.as_mut_slice(), &mut index);
+        Ok(index)
     }
 
     /// SAN of the legal moves (or UCI of the pseudo-legal ones that are not legal), for reprs.
@@ -727,6 +749,12 @@ impl PyBoard {
             st.core.generate_pseudo_legal(&mut ml);
         } else {
             st.core.generate_legal(&mut ml);
+        }
+        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&st.core, m)).collect();
+        if pseudo {
+            order::sort_pseudo_legal(&st.core, ml.as_mut_slice(), &mut index);
+        } else {
+            order::sort_legal(&st.core, ml.as_mut_slice(), &mut index, &mut Default::default());
         }
         Ok(ml
             .iter()

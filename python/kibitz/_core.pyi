@@ -639,7 +639,7 @@ class Board:
     def __reduce__(self) -> tuple[Any, tuple[str, bool, list[str]]]:
         """Pickles as root FEN and moves."""
     def __eq__(self, other: object, /) -> bool:
-        """Same position, history and root."""
+        """The same position and move counters, as python-chess (not the history)."""
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def unicode(
         self, *, invert_color: bool = False, borders: bool = False, empty_square: str = "⭘", orientation: bool = True

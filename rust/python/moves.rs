@@ -484,10 +484,35 @@ fn kind_arg(kind: i64) -> PyResult<u8> {
     }
 }
 
+/// A colour argument as python-chess takes one: `WHITE`/`BLACK` (True/False) or the ints 1/0
+/// (python-chess indexes its per-colour lists with it, so `board.king(0)` works there).
+#[derive(Clone, Copy)]
+pub(crate) struct ColorArg(pub(crate) bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ColorArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.extract::<bool>() {
+            return Ok(ColorArg(b));
+        }
+        match obj.extract::<i64>() {
+            Ok(0) => Ok(ColorArg(false)),
+            Ok(1) => Ok(ColorArg(true)),
+            Ok(n) => Err(PyValueError::new_err(format!("a colour is WHITE (True, 1) or BLACK (False, 0), not {n}"))),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "a colour is WHITE (True, 1) or BLACK (False, 0), not a {}",
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))),
+        }
+    }
+}
+
 #[pymethods]
 impl PyPiece {
     #[new]
-    fn new(py: Python<'_>, piece_type: i64, color: bool) -> PyResult<Py<PyPiece>> {
+    fn new(py: Python<'_>, piece_type: i64, color: ColorArg) -> PyResult<Py<PyPiece>> {
+        let color = color.0;
         Ok(piece(py, kind_arg(piece_type)?, color))
     }
 

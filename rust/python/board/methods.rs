@@ -455,6 +455,10 @@ impl PyBoard {
 
     /// True when the move is pseudo-legal here (legal, or legal but for leaving the king attacked).
     fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        // As python-chess: no move (None) is not pseudo-legal.
+        if r#move.is_none() {
+            return Ok(false);
+        }
         let (from, to, promo) = move_fields(r#move)?;
         Ok(self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)))
     }
@@ -504,11 +508,12 @@ impl PyBoard {
 
     /// True when neither side has mating material.
     fn is_insufficient_material(&self) -> PyResult<bool> {
-        Ok(self.has_insufficient_material(true)? && self.has_insufficient_material(false)?)
+        Ok(self.has_insufficient_material(ColorArg(true))? && self.has_insufficient_material(ColorArg(false))?)
     }
 
     /// True when `color` cannot checkmate by any sequence of legal moves.
-    fn has_insufficient_material(&self, color: bool) -> PyResult<bool> {
+    fn has_insufficient_material(&self, color: ColorArg) -> PyResult<bool> {
+        let color = color.0;
         let st = self.st()?;
         if st.unplayable.is_none() {
             return Ok(st.core.has_insufficient_material(color_arg(color)));
@@ -665,13 +670,14 @@ impl PyBoard {
         Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves, st.root_castling)))
     }
 
-    /// Equal when position, move history and root are the same.
+    /// Equal as python-chess's boards are: the same position (pieces, side to move, usable
+    /// castling rights, a legal en-passant square) and move counters, whatever the history.
     fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let Ok(o) = other.cast::<PyBoard>() else {
             return Ok(py.NotImplemented());
         };
-        let same = slf.is(o) || slf.get().st()?.same_as(&*o.get().st()?);
+        let same = slf.is(o) || slf.get().st()?.same_position(&mut *o.get().st()?);
         Ok(same.into_pyobject(py)?.to_owned().into_any().unbind())
     }
 

@@ -35,8 +35,8 @@ use super::errors::{fen_err, fen_text_err, move_err, move_text_err, text, Illega
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
-    core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, PyMove,
-    PyPiece,
+    core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, ColorArg,
+    PyMove, PyPiece,
 };
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
@@ -560,23 +560,29 @@ impl State {
 
     /// Same position, history and root (piece-list order, which depends on how the board was
     /// built, does not count).
-    fn same_as(&self, other: &State) -> bool {
+    /// The en-passant square python-chess's position comparison counts: the square when a
+    /// legal en-passant capture exists (any square given for an unplayable position).
+    fn legal_ep(&mut self) -> Option<u8> {
+        let raw = self.ep_square_at(self.core.ply())?;
+        if self.unplayable.is_some() {
+            return Some(raw);
+        }
+        self.entry().moves.iter().any(|m| m.is_en_passant()).then_some(raw)
+    }
+
+    /// python-chess's `==`: the same position (pieces, side to move, usable castling rights,
+    /// a legal en-passant square) and the same move counters; not the history, not the
+    /// Chess960 flag.
+    fn same_position(&mut self, other: &mut State) -> bool {
+        self.settle();
+        other.settle();
         let (a, b) = (&self.core, &other.core);
-        a.cells == b.cells
+        let same = a.cells == b.cells
             && a.side == b.side
-            && a.castling_rook_mask() == b.castling_rook_mask()
-            && a.ep == b.ep
+            && self.clean_castling_rights() == other.clean_castling_rights()
             && a.halfmove == b.halfmove
-            && a.fullmove == b.fullmove
-            && a.chess960 == b.chess960
-            && self.root_ep == other.root_ep
-            && self.root_castling == other.root_castling
-            && self.unplayable == other.unplayable
-            && a.history.len() == b.history.len()
-            && a.history.iter().zip(&b.history).all(|(x, y)| {
-                (x.mv, x.captured, x.castling, x.ep, x.halfmove, x.key)
-                    == (y.mv, y.captured, y.castling, y.ep, y.halfmove, y.key)
-            })
+            && a.fullmove == b.fullmove;
+        same && self.legal_ep() == other.legal_ep()
     }
 }
 
@@ -724,6 +730,10 @@ impl PyBoard {
     /// TypeError for objects that are not moves at all.
     pub(crate) fn is_legal_move(&self, _py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut st = self.play()?;
+        // As python-chess: no move (None) is not legal (`None in board.legal_moves` is False).
+        if m.is_none() {
+            return Ok(false);
+        }
         match st.resolve(m, false) {
             Ok(_) => Ok(true),
             Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),

@@ -44,7 +44,8 @@ impl PyBoard {
     }
 
     /// The squares holding pieces of a type and colour.
-    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<PySquareSet> {
+    fn pieces(&self, piece_type: i64, color: ColorArg) -> PyResult<PySquareSet> {
+        let color = color.0;
         let st = self.st()?;
         let mask = match u8::try_from(piece_type) {
             Ok(kind @ PAWN..=KING) => st.core.bb[crate::make_piece(kind, color_arg(color)) as usize],
@@ -54,17 +55,20 @@ impl PyBoard {
     }
 
     /// The square of the king of a colour.
-    fn king(&self, color: bool) -> PyResult<Option<u8>> {
+    fn king(&self, color: ColorArg) -> PyResult<Option<u8>> {
+        let color = color.0;
         Ok(self.st()?.king64(color_arg(color)).map(|k| k as u8))
     }
 
     /// The pieces of `color` attacking `square`.
-    fn attackers(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
+    fn attackers(&self, color: ColorArg, square: SquareIndex) -> PyResult<PySquareSet> {
+        let color = color.0;
         Ok(PySquareSet { mask: self.st()?.attackers(color_arg(color), square.cell()) })
     }
 
     /// True when a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
+    fn is_attacked_by(&self, color: ColorArg, square: SquareIndex) -> PyResult<bool> {
+        let color = color.0;
         Ok(self.st()?.attackers(color_arg(color), square.cell()) != 0)
     }
 
@@ -74,13 +78,15 @@ impl PyBoard {
     }
 
     /// True when `square` is pinned to the king of `color` by an enemy slider.
-    fn is_pinned(&self, color: bool, square: SquareIndex) -> PyResult<bool> {
-        Ok(self.pin_ray(color, square)?.is_some())
+    fn is_pinned(&self, color: ColorArg, square: SquareIndex) -> PyResult<bool> {
+        let color = color.0;
+        Ok(self.pin_ray(ColorArg(color), square)?.is_some())
     }
 
     /// The pin ray through `square` (king to pinner) or all squares when it is not pinned.
-    fn pin(&self, color: bool, square: SquareIndex) -> PyResult<PySquareSet> {
-        Ok(PySquareSet { mask: self.pin_ray(color, square)?.unwrap_or(ALL) })
+    fn pin(&self, color: ColorArg, square: SquareIndex) -> PyResult<PySquareSet> {
+        let color = color.0;
+        Ok(PySquareSet { mask: self.pin_ray(ColorArg(color), square)?.unwrap_or(ALL) })
     }
 
     /// True when the side to move is in check.
@@ -97,6 +103,13 @@ impl PyBoard {
     /// True when the legal move gives check.
     fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut st = self.st()?;
+        // The null move passes the turn: the side then to move is in check only if it was
+        // attacked already, which a playable position rules out (python-chess pushes it and
+        // looks, answering the same).
+        if matches!(move_fields(r#move), Ok((0, 0, 0))) {
+            st.playable()?;
+            return Ok(false);
+        }
         let m = match st.resolve(r#move, false) {
             Ok(m) => m,
             Err(e) => {
@@ -162,7 +175,8 @@ impl PyBoard {
     }
 
     /// True when `color` still has a castling right (a clean right on its back rank).
-    fn has_castling_rights(&self, color: bool) -> PyResult<bool> {
+    fn has_castling_rights(&self, color: ColorArg) -> PyResult<bool> {
+        let color = color.0;
         Ok(self.st()?.clean_castling_rights() & back_rank(color) != 0)
     }
 
@@ -170,12 +184,14 @@ impl PyBoard {
     /// rook above (as a square number) the back-rank king mask. With one king on the back
     /// rank that is a rook on the h side of it; with other kings of that colour elsewhere,
     /// only the back rank's count.
-    fn has_kingside_castling_rights(&self, color: bool) -> PyResult<bool> {
+    fn has_kingside_castling_rights(&self, color: ColorArg) -> PyResult<bool> {
+        let color = color.0;
         Ok(self.st()?.has_side_right(color, true))
     }
 
     /// True when `color` may still castle queen side (a right on a rook below the king mask).
-    fn has_queenside_castling_rights(&self, color: bool) -> PyResult<bool> {
+    fn has_queenside_castling_rights(&self, color: ColorArg) -> PyResult<bool> {
+        let color = color.0;
         Ok(self.st()?.has_side_right(color, false))
     }
 
@@ -315,13 +331,15 @@ impl PyBoard {
     }
 
     /// The squares of `color`'s pieces of `piece_type`, as an int mask.
-    fn pieces_mask(&self, piece_type: i64, color: bool) -> PyResult<u64> {
-        Ok(self.pieces(piece_type, color)?.mask)
+    fn pieces_mask(&self, piece_type: i64, color: ColorArg) -> PyResult<u64> {
+        let color = color.0;
+        Ok(self.pieces(piece_type, ColorArg(color))?.mask)
     }
 
     /// The squares of `color`'s pieces that attack `square`, as an int mask.
-    fn attackers_mask(&self, color: bool, square: SquareIndex) -> PyResult<u64> {
-        Ok(self.attackers(color, square)?.mask)
+    fn attackers_mask(&self, color: ColorArg, square: SquareIndex) -> PyResult<u64> {
+        let color = color.0;
+        Ok(self.attackers(ColorArg(color), square)?.mask)
     }
 
     /// The squares the piece on `square` attacks, as an int mask.
@@ -336,14 +354,16 @@ impl PyBoard {
 
     /// The ray a pinned piece of `color` on `square` may move along, as an int mask (all
     /// squares when it is not pinned).
-    fn pin_mask(&self, color: bool, square: SquareIndex) -> PyResult<u64> {
-        Ok(self.pin(color, square)?.mask)
+    fn pin_mask(&self, color: ColorArg, square: SquareIndex) -> PyResult<u64> {
+        let color = color.0;
+        Ok(self.pin(ColorArg(color), square)?.mask)
     }
 }
 
 impl PyBoard {
     /// `pin_ray` for python-chess's king of `color` (the highest one; None without a king).
-    fn pin_ray(&self, color: bool, square: SquareIndex) -> PyResult<Option<u64>> {
+    fn pin_ray(&self, color: ColorArg, square: SquareIndex) -> PyResult<Option<u64>> {
+        let color = color.0;
         let st = self.st()?;
         let sq = square.cell();
         let c = color_arg(color);

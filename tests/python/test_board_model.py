@@ -1,0 +1,124 @@
+"""python-chess's board model, answer against answer: `==` compares positions (not histories),
+colours may be the ints 0 and 1, and "no move" (None, the null move) is answered, not refused.
+Each case asks python-chess and kibitz the same question."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any, Callable, List
+
+import chess
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import kibitz
+from fuzzing import examples
+
+# Knight shuffles and a few pawn moves: many transpositions, with and without the counters
+# agreeing.
+SHUFFLE = ["g1f3", "f3g1", "b1c3", "c3b1", "g8f6", "f6g8", "b8c6", "c6b8", "e2e4", "e7e5", "d2d4", "d7d5"]
+
+
+def walk(rng: random.Random, plies: int) -> tuple[list[Any], list[chess.Board]]:
+    """A random walk of mostly reversible moves: the kibitz and python-chess boards after
+    each ply (copies, so that every one can be compared with every other)."""
+    ours, theirs = kibitz.Board(), chess.Board()
+    kb, cb = [ours.copy()], [theirs.copy()]
+    for _ in range(plies):
+        legal = {m.uci() for m in theirs.legal_moves}
+        choices = [u for u in SHUFFLE if u in legal] or sorted(legal)
+        if not choices:
+            break
+        u = rng.choice(choices)
+        theirs.push_uci(u)
+        ours.push_uci(u)
+        kb.append(ours.copy())
+        cb.append(theirs.copy())
+    return kb, cb
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_equality_is_python_chess_s_across_transpositions(seed: int) -> None:
+    rng = random.Random(seed)
+    k1, c1 = walk(rng, rng.randrange(4, 30))
+    k2, c2 = walk(rng, rng.randrange(4, 30))
+    ks, cs = k1 + k2, c1 + c2
+    for i, j in itertools.combinations(range(len(ks)), 2):
+        expected = cs[i] == cs[j]
+        assert (ks[i] == ks[j]) is expected, (cs[i].fen(), cs[j].fen())
+        assert (ks[i] != ks[j]) is (not expected)
+
+
+def test_equality_ignores_history_and_chess960_but_not_counters() -> None:
+    a, b = kibitz.Board(), kibitz.Board()
+    for u in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+        a.push_uci(u)
+    # The same position, four moves on: the counters differ (python-chess: unequal too).
+    assert (a == b) is (chess.Board().copy() == _replay(["g1f3", "g8f6", "f3g1", "f6g8"]))
+    fen = a.fen()
+    assert a == kibitz.Board(fen)  # history differs, position and counters agree
+    assert _replay(["g1f3", "g8f6", "f3g1", "f6g8"]) == chess.Board(fen)
+    assert kibitz.Board(chess960=True) == kibitz.Board()
+    # An en-passant square no capture can use does not count; one that can, does.
+    assert kibitz.Board("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1") == kibitz.Board("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1")
+    assert kibitz.Board("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1") != kibitz.Board("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1")
+
+
+def _replay(ucis: List[str]) -> chess.Board:
+    b = chess.Board()
+    for u in ucis:
+        b.push_uci(u)
+    return b
+
+
+COLOUR_QUESTIONS: List[tuple[str, Callable[[Any, Any, Any], Any]]] = [
+    ("king", lambda b, lib, c: b.king(c)),
+    ("pieces", lambda b, lib, c: int(b.pieces(lib.PAWN, c))),
+    ("pieces_mask", lambda b, lib, c: b.pieces_mask(lib.KNIGHT, c)),
+    ("attackers", lambda b, lib, c: int(b.attackers(c, lib.E4))),
+    ("attackers_mask", lambda b, lib, c: b.attackers_mask(c, lib.D5)),
+    ("is_attacked_by", lambda b, lib, c: b.is_attacked_by(c, lib.E3)),
+    ("is_pinned", lambda b, lib, c: b.is_pinned(c, lib.D2)),
+    ("pin", lambda b, lib, c: int(b.pin(c, lib.D7))),
+    ("has_castling_rights", lambda b, lib, c: b.has_castling_rights(c)),
+    ("has_kingside_castling_rights", lambda b, lib, c: b.has_kingside_castling_rights(c)),
+    ("has_queenside_castling_rights", lambda b, lib, c: b.has_queenside_castling_rights(c)),
+    ("has_insufficient_material", lambda b, lib, c: b.has_insufficient_material(c)),
+    ("occupied_co", lambda b, lib, c: b.occupied_co[c]),
+    ("Piece", lambda b, lib, c: lib.Piece(lib.ROOK, c).symbol()),
+]
+
+FENS = [
+    chess.STARTING_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "4k3/3r4/8/8/8/8/3B4/3K4 w - - 0 1",
+    "8/8/4k3/8/8/8/4K3/6N1 b - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", FENS)
+@pytest.mark.parametrize("colour", [0, 1, False, True])
+@pytest.mark.parametrize("name,question", COLOUR_QUESTIONS, ids=[q[0] for q in COLOUR_QUESTIONS])
+def test_colours_as_ints(fen: str, colour: Any, name: str, question: Callable[[Any, Any, Any], Any]) -> None:
+    ours, theirs = kibitz.Board(fen), chess.Board(fen)
+    assert question(ours, kibitz, colour) == question(theirs, chess, colour)
+
+
+def test_a_colour_that_is_no_colour_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="WHITE"):
+        kibitz.Board().king(2)
+    with pytest.raises(TypeError, match="colour"):
+        kibitz.Board().king("white")
+
+
+@pytest.mark.parametrize("fen", FENS)
+def test_no_move_is_answered_as_python_chess_answers(fen: str) -> None:
+    ours, theirs = kibitz.Board(fen), chess.Board(fen)
+    assert (None in ours.legal_moves) is (None in theirs.legal_moves) is False
+    assert (None in ours.pseudo_legal_moves) is (None in theirs.pseudo_legal_moves) is False
+    assert ours.is_legal(None) is theirs.is_legal(None) is False  # type: ignore[arg-type]
+    assert ours.is_pseudo_legal(None) is theirs.is_pseudo_legal(None) is False  # type: ignore[arg-type]
+    assert ours.gives_check(kibitz.Move.null()) == theirs.gives_check(chess.Move.null())

@@ -331,21 +331,39 @@ class Board:
     @property
     def turn(self) -> bool:
         """WHITE (True) when White is to move."""
+    @turn.setter
+    def turn(self, value: bool) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def chess960(self) -> bool:
         """True for a Chess960 board."""
+    @chess960.setter
+    def chess960(self, value: bool) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def halfmove_clock(self) -> int:
         """Half-moves since the last capture or pawn move."""
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def fullmove_number(self) -> int:
         """The move number (starts at 1, incremented after Black's move)."""
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def castling_rights(self) -> int:
         """The rook squares with castling rights, as a mask."""
+    @castling_rights.setter
+    def castling_rights(self, value: int) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def ep_square(self) -> int | None:
         """The square behind a pawn that just advanced two squares, else None."""
+    @ep_square.setter
+    def ep_square(self, value: int | None) -> None:
+        """Assigns it as python-chess does: the move stack stays."""
     @property
     def move_stack(self) -> list[Move]:
         """The moves played since set-up, oldest first."""

@@ -122,3 +122,101 @@ def test_no_move_is_answered_as_python_chess_answers(fen: str) -> None:
     assert ours.is_legal(None) is theirs.is_legal(None) is False  # type: ignore[arg-type]
     assert ours.is_pseudo_legal(None) is theirs.is_pseudo_legal(None) is False  # type: ignore[arg-type]
     assert ours.gives_check(kibitz.Move.null()) == theirs.gives_check(chess.Move.null())
+
+
+# ---- writable attributes: python-chess's plain fields, the move stack kept ----
+
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule  # noqa: E402
+
+
+class AssignLikePythonChess(RuleBasedStateMachine):
+    """Pushes, pops and attribute assignments on both libraries; every answer compared."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ours = kibitz.Board()
+        self.theirs = chess.Board()
+
+    @precondition(lambda self: self.theirs.is_valid())
+    @rule(data=st.data())
+    def push(self, data: st.DataObject) -> None:
+        moves = list(self.theirs.legal_moves)
+        if moves:
+            move = data.draw(st.sampled_from(moves))
+            self.theirs.push(move)
+            self.ours.push(kibitz.Move.from_uci(move.uci()))
+
+    @precondition(lambda self: bool(self.theirs.move_stack))
+    @rule()
+    def pop(self) -> None:
+        assert self.ours.pop().uci() == self.theirs.pop().uci()
+
+    @rule()
+    def flip_turn(self) -> None:
+        self.theirs.turn = not self.theirs.turn
+        self.ours.turn = not self.ours.turn
+
+    @rule(colour=st.sampled_from([0, 1, True, False]))
+    def set_turn(self, colour: Any) -> None:
+        self.theirs.turn = bool(colour)
+        self.ours.turn = colour
+
+    @rule(mask=st.sampled_from([0, chess.BB_H1, chess.BB_A1 | chess.BB_H8, chess.BB_CORNERS, chess.BB_E4]))
+    def set_castling_rights(self, mask: int) -> None:
+        # Only rights with their king and rook: with moves on its stack python-chess keeps
+        # and writes any mask assigned, kibitz the usable rights (a difference it documents).
+        stackless = self.theirs.copy(stack=False)
+        stackless.castling_rights = mask
+        mask = stackless.clean_castling_rights()
+        self.theirs.castling_rights = mask
+        self.ours.castling_rights = mask
+
+    @rule(square=st.sampled_from([None, chess.E3, chess.D6, chess.A3, chess.H6, chess.E4]))
+    def set_ep_square(self, square: Any) -> None:
+        self.theirs.ep_square = square
+        self.ours.ep_square = square
+
+    @rule(n=st.integers(0, 120))
+    def set_halfmove_clock(self, n: int) -> None:
+        self.theirs.halfmove_clock = n
+        self.ours.halfmove_clock = n
+
+    @rule(n=st.integers(1, 200))
+    def set_fullmove_number(self, n: int) -> None:
+        self.theirs.fullmove_number = n
+        self.ours.fullmove_number = n
+
+    @rule(flag=st.booleans())
+    def set_chess960(self, flag: bool) -> None:
+        self.theirs.chess960 = flag
+        self.ours.chess960 = flag
+
+    @invariant()
+    def same_answers(self) -> None:
+        ours, theirs = self.ours, self.theirs
+        assert ours.fen() == theirs.fen()
+        assert (ours.turn, ours.castling_rights, ours.ep_square) == (
+            theirs.turn,
+            theirs.castling_rights,
+            theirs.ep_square,
+        )
+        assert (ours.halfmove_clock, ours.fullmove_number, ours.chess960) == (
+            theirs.halfmove_clock,
+            theirs.fullmove_number,
+            theirs.chess960,
+        )
+        assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
+        assert ours.root().fen() == theirs.root().fen()
+        if theirs.move_stack:
+            assert ours.peek().uci() == theirs.peek().uci()
+        assert ours.status() == theirs.status()
+        # Compared where python-chess's own moves mean something: a valid position whose
+        # castling rights have their rooks (python-chess trusts the rights while it has a
+        # move stack, and would castle with a missing rook).
+        if theirs.copy(stack=False).is_valid():
+            assert [m.uci() for m in ours.legal_moves] == [m.uci() for m in theirs.legal_moves]
+        assert ours == ours.copy() and ours.copy().fen() == theirs.copy().fen()
+
+
+AssignLikePythonChess.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=30, deadline=None)
+test_assign_like_python_chess = AssignLikePythonChess.TestCase

@@ -39,6 +39,49 @@ impl PyBoard {
         self.edit(|s| s.placement = placement)
     }
 
+    // ---- python-chess's writable attributes: each an edit of the position ----
+
+    /// Sets the side to move (python-chess's `board.turn = ...`; WHITE/BLACK or 1/0). As
+    /// with every attribute below, the move stack stays and `pop` goes back past it.
+    #[setter]
+    fn set_turn(&self, value: ColorArg) -> PyResult<()> {
+        self.assign(|s| s.white_to_move = value.0)
+    }
+
+    /// Sets the castling rights as a mask of rook squares (python-chess's
+    /// `board.castling_rights = ...`); rights without their rook are kept as python-chess
+    /// keeps them and give no castling move.
+    #[setter]
+    fn set_castling_rights(&self, value: Mask) -> PyResult<()> {
+        self.assign(|s| s.castling = value.0)
+    }
+
+    /// Sets the en-passant square (a square or None), capturable or not, as python-chess.
+    #[setter]
+    fn set_ep_square(&self, value: Option<SquareIndex>) -> PyResult<()> {
+        self.assign(|s| s.ep = value.map(|q| q.index() as u8))
+    }
+
+    /// Sets the halfmove clock (the fifty-move count).
+    #[setter]
+    fn set_halfmove_clock(&self, value: i64) -> PyResult<()> {
+        let value = counter("halfmove_clock", value)?;
+        self.assign(|s| s.halfmove = value)
+    }
+
+    /// Sets the fullmove number.
+    #[setter]
+    fn set_fullmove_number(&self, value: i64) -> PyResult<()> {
+        let value = counter("fullmove_number", value)?;
+        self.assign(|s| s.fullmove = value)
+    }
+
+    /// Makes the board a Chess960 board or a standard one (how castling is written and read).
+    #[setter]
+    fn set_chess960(&self, value: bool) -> PyResult<()> {
+        self.assign(|s| s.chess960 = value)
+    }
+
     /// No pieces, White to move, no castling rights, no en passant, clocks 0 and 1.
     fn clear(&self) -> PyResult<()> {
         self.edit(|s| {
@@ -118,4 +161,10 @@ impl PyBoard {
         *self.st()? = copy;
         Ok(())
     }
+}
+
+/// A move counter given to a setter: 0 up to 2^32 - 1, else a ValueError naming it.
+fn counter(name: &str, value: i64) -> PyResult<u32> {
+    u32::try_from(value)
+        .map_err(|_| PyValueError::new_err(format!("{name} must be from 0 to {}, got {value}", u32::MAX)))
 }

@@ -55,6 +55,17 @@ impl PyBoard {
         if let Some((_, index)) = st.pending.take() {
             return Ok(interned(py, index));
         }
+        // At the root of an assigned position: back to the board before the assignment.
+        if st.core.ply() == 0 {
+            if let Some(b) = st.before.take() {
+                // python-chess's pop restores the position, not the Chess960 flag.
+                let chess960 = st.core.is_chess960();
+                *st = *b;
+                if st.core.is_chess960() != chess960 {
+                    st.core.chess960 = chess960;
+                }
+            }
+        }
         let ply = st.core.ply();
         if let Some(e) = st.cache.get_mut(ply) {
             e.valid = false;

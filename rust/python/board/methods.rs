@@ -199,7 +199,11 @@ impl PyBoard {
     /// The moves played since set-up, oldest first.
     #[getter]
     fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
-        let mut b = self.st()?.core.clone();
+        let st = self.st()?;
+        if st.before.is_some() {
+            return Ok(st.stack_moves(py));
+        }
+        let mut b = st.core.clone();
         let mut out = Vec::with_capacity(b.ply());
         while let Some(m) = b.unmake_move() {
             out.push(to_py_move(py, &b, m));
@@ -290,7 +294,16 @@ impl PyBoard {
 
     /// The last move played (IndexError when there is none).
     fn peek(&self, py: Python<'_>) -> PyResult<Py<PyMove>> {
-        let mut b = self.st()?.core.clone();
+        let st = self.st()?;
+        // At the root of an assigned position: the last move before the assignment.
+        let mut s: &State = &st;
+        while s.core.ply() == 0 {
+            match &s.before {
+                Some(b) => s = b,
+                None => break,
+            }
+        }
+        let mut b = s.core.clone();
         match b.unmake_move() {
             Some(m) => Ok(to_py_move(py, &b, m)),
             None => Err(PyIndexError::new_err("peek at a board with no moves played")),
@@ -651,7 +664,7 @@ impl PyBoard {
     /// The position the move stack starts from, as a new Board without history.
     fn root(&self) -> PyResult<Self> {
         let st = self.st()?;
-        Ok(PyBoard::from_state(st.copy_with_stack(usize::MAX).root_only()))
+        Ok(PyBoard::from_state(st.bottom().copy_with_stack(usize::MAX).root_only()))
     }
 
     fn __copy__(&self) -> PyResult<Self> {

@@ -145,6 +145,13 @@ pub(crate) struct State {
     /// nothing read between, so costs no make and no unmake. Only `pop` sees the state with a
     /// move pending (`PyBoard::st_pending`); to everything else it has been made.
     pending: Option<(Move, u16)>,
+    /// The board as it was before an attribute assignment (`board.turn = ...` and the other
+    /// setters) made this position, when it had moves: python-chess's attributes are plain
+    /// fields, so its move stack survives an assignment and `pop` goes back past it. The
+    /// core starts a new history at the assigned position; `pop` at its root returns to
+    /// this state, and `move_stack` lists its moves first. (The editing methods clear the
+    /// stack, as python-chess's do, and drop this.)
+    before: Option<Box<State>>,
 }
 
 impl State {
@@ -164,6 +171,7 @@ impl State {
             cache: Vec::new(),
             parsed: None,
             pending: None,
+            before: None,
         }
     }
 
@@ -524,7 +532,30 @@ impl State {
             cache: Vec::new(),
             parsed: None,
             pending: None,
+            before: self.before.as_ref().map(|b| Box::new(b.copy_with_stack(usize::MAX))),
         }
+    }
+
+    /// The moves of the whole stack, oldest first: those before attribute assignments
+    /// (`before`) and this core's.
+    fn stack_moves(&self, py: Python<'_>) -> Vec<Py<PyMove>> {
+        let mut out = self.before.as_ref().map(|b| b.stack_moves(py)).unwrap_or_default();
+        let mut b = self.core.clone();
+        let start = out.len();
+        while let Some(m) = b.unmake_move() {
+            out.push(to_py_move(py, &b, m));
+        }
+        out[start..].reverse();
+        out
+    }
+
+    /// The state whose root is the root of the whole stack (before every assignment).
+    fn bottom(&self) -> &State {
+        let mut s = self;
+        while let Some(b) = &s.before {
+            s = b;
+        }
+        s
     }
 
     /// The Polyglot key as python-chess computes it: at the root, an en-passant square the

@@ -41,7 +41,7 @@ fn msb(mask: u64) -> usize {
 }
 
 /// python-chess's position state: what its `Board` stores besides the move stack.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub(super) struct Setup {
     /// Piece codes (or EMPTY) by square, a1 = 0.
     pub(super) placement: [u8; 64],
@@ -305,6 +305,11 @@ mod flag {
 impl State {
     /// python-chess's `clean_castling_rights()`.
     pub(super) fn clean_castling_rights(&self) -> u64 {
+        // Moves played before an attribute assignment: python-chess takes the rights as
+        // clean whenever its move stack is not empty.
+        if self.before.is_some() {
+            return self.raw_castling();
+        }
         if self.unplayable.is_some() {
             Setup::read(self).clean_castling()
         } else {
@@ -411,6 +416,29 @@ impl PyBoard {
         let mut setup = Setup::read(&st);
         change(&mut setup);
         *st = setup.apply()?;
+        Ok(())
+    }
+
+    /// Applies `change` as an attribute assignment does in python-chess (`board.turn = ...`):
+    /// the move stack stays, and `pop` goes back past the assignment. An assignment that
+    /// gives back the position before an earlier one (a turn flipped and flipped back)
+    /// returns to that board, history and repetitions whole.
+    pub(super) fn assign(&self, change: impl FnOnce(&mut Setup)) -> PyResult<()> {
+        let mut st = self.st()?;
+        let mut setup = Setup::read(&st);
+        change(&mut setup);
+        if st.core.ply() == 0 {
+            if let Some(b) = &st.before {
+                if Setup::read(b) == setup {
+                    let b = st.before.take().expect("checked above");
+                    *st = *b;
+                    return Ok(());
+                }
+            }
+        }
+        let new = setup.apply()?;
+        let mut old = std::mem::replace(&mut *st, new);
+        st.before = if old.core.ply() > 0 { Some(Box::new(old)) } else { old.before.take() };
         Ok(())
     }
 }

@@ -932,6 +932,22 @@ def _needs_python_chess(convert: Callable[[Board], Any]) -> Callable[[Board], An
     return to_chess
 
 
+def _subclass_new(cls: type, *args: Any, **kwargs: Any) -> Any:
+    """A subclass's board before its ``__init__`` runs: the start position, whatever the
+    arguments (they are the subclass's own, for its ``__init__``)."""
+    return Board.__new__(cls)
+
+
+def _init_subclass(cls: type, /, **kwargs: Any) -> None:
+    """``Board.__init_subclass__``: a subclass may take arguments of its own, as
+    python-chess's may; ``Board``'s constructor takes only ``(fen, *, chess960)``, so the
+    subclass gets a ``__new__`` that takes any, and sets its position in ``__init__`` through
+    ``super().__init__(fen, chess960=...)`` (or Board's, when it has none)."""
+    super(Board, cls).__init_subclass__(**kwargs)  # type: ignore[misc]
+    if "__new__" not in cls.__dict__:
+        cls.__new__ = staticmethod(_subclass_new)  # type: ignore[assignment]
+
+
 def _install() -> None:
     """Sets the functions above on the Board class (the Rust class's own attributes win),
     and wraps ``to_chess`` for its message when python-chess is missing."""
@@ -939,6 +955,7 @@ def _install() -> None:
         if not hasattr(Board, name):
             setattr(Board, name, function)
     setattr(Board, "to_chess", _needs_python_chess(Board.to_chess))
+    setattr(Board, "__init_subclass__", classmethod(_init_subclass))
 
 
 _install()

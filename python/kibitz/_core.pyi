@@ -262,6 +262,9 @@ class SquareSet:
 class LegalMoveGenerator:
     """A live view of a board's legal moves: iterate for Moves, len, in, count(), any()."""
 
+    def __new__(cls, board: Board) -> LegalMoveGenerator:
+        """The view of ``board``'s legal moves (as ``board.legal_moves``)."""
+
     def __iter__(self) -> Iterator[Move]:
         """The legal moves of the board as it is now."""
     def __len__(self) -> int:
@@ -278,6 +281,9 @@ class LegalMoveGenerator:
 @final
 class PseudoLegalMoveGenerator:
     """A live view of the pseudo-legal moves (legal ones and those leaving the own king attacked)."""
+
+    def __new__(cls, board: Board) -> PseudoLegalMoveGenerator:
+        """The view of ``board``'s pseudo-legal moves (as ``board.pseudo_legal_moves``)."""
 
     def __iter__(self) -> Iterator[Move]:
         """The pseudo-legal moves of the board as it is now."""
@@ -297,6 +303,8 @@ class Board:
     """A chess position with its move history, shaped like python-chess's chess.Board."""
 
     def __new__(cls, fen: str | None = ..., *, chess960: bool = False) -> Board: ...
+    def __init__(self, fen: str | None = ..., *, chess960: bool = False) -> None:
+        """Sets the position of a subclass's board (what its ``super().__init__`` reaches)."""
     @classmethod
     def empty(cls, *, chess960: bool = False) -> Board:
         """A board with no pieces (the same as Board(None))."""

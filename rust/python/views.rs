@@ -17,6 +17,12 @@ pub struct PyLegalMoves {
 
 #[pymethods]
 impl PyLegalMoves {
+    /// `LegalMoveGenerator(board)`, as python-chess's (the same view as `board.legal_moves`).
+    #[new]
+    fn new(board: Py<PyBoard>) -> Self {
+        PyLegalMoves { board }
+    }
+
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
         self.board.get().legal_tuple(py)?.bind(py).try_iter()
     }
@@ -57,6 +63,12 @@ pub struct PyPseudoLegalMoves {
 
 #[pymethods]
 impl PyPseudoLegalMoves {
+    /// `PseudoLegalMoveGenerator(board)`, as python-chess's.
+    #[new]
+    fn new(board: Py<PyBoard>) -> Self {
+        PyPseudoLegalMoves { board }
+    }
+
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
         let indexes = self.board.get().pseudo_indexes()?;
         PyTuple::new(py, indexes.iter().map(|&i| interned(py, i)))?.try_iter()

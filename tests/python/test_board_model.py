@@ -220,3 +220,66 @@ class AssignLikePythonChess(RuleBasedStateMachine):
 
 AssignLikePythonChess.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=30, deadline=None)
 test_assign_like_python_chess = AssignLikePythonChess.TestCase
+
+
+# ---- subclasses ----
+
+
+class Counting(kibitz.Board):
+    """A python-chess-style subclass: its own __init__ and attribute, an overridden push."""
+
+    def __init__(self, fen: Any = kibitz.STARTING_FEN, *, chess960: bool = False, label: str = "x") -> None:
+        super().__init__(fen, chess960=chess960)
+        self.label = label
+        self.pushes = 0
+
+    def push(self, move: Any) -> None:
+        self.pushes += 1
+        super().push(move)
+
+
+class CountingChess(chess.Board):
+    def __init__(self, fen: Any = chess.STARTING_FEN, *, chess960: bool = False, label: str = "x") -> None:
+        super().__init__(fen, chess960=chess960)
+        self.label = label
+        self.pushes = 0
+
+    def push(self, move: Any) -> None:
+        self.pushes += 1
+        super().push(move)
+
+
+def test_a_subclass_behaves_as_python_chess_s() -> None:
+    ours, theirs = Counting(label="mine"), CountingChess(label="mine")
+    for b in (ours, theirs):
+        b.push_san("e4")
+        b.push_uci("e7e5")
+        b.push(b.parse_san("Nf3"))
+    assert ours.pushes == theirs.pushes == 3 and ours.label == "mine"
+    assert ours.fen() == theirs.fen()
+    import pickle
+
+    for make in (
+        lambda b: b.copy(),
+        lambda b: b.copy(stack=1),
+        lambda b: b.mirror(),
+        lambda b: b.root(),
+        lambda b: pickle.loads(pickle.dumps(b)),
+        lambda b: (
+            b.transform(kibitz.flip_vertical) if isinstance(b, kibitz.Board) else b.transform(chess.flip_vertical)
+        ),
+    ):
+        a, c = make(ours), make(theirs)
+        assert type(a) is Counting and type(c) is CountingChess
+        assert a.fen() == c.fen() and [m.uci() for m in a.move_stack] == [m.uci() for m in c.move_stack]
+    assert isinstance(ours, kibitz.Board) and Counting("8/8/8/4k3/8/8/8/4K3 w - - 0 1").king(True) == chess.E1
+    assert [m.uci() for m in kibitz.LegalMoveGenerator(ours)] == [m.uci() for m in chess.LegalMoveGenerator(theirs)]
+    assert kibitz.PseudoLegalMoveGenerator(ours).count() == chess.PseudoLegalMoveGenerator(theirs).count()
+
+
+def test_a_subclass_for_another_variant_is_refused() -> None:
+    class Atomicish(kibitz.Board):
+        uci_variant = "atomic"
+
+    with pytest.raises(ValueError, match="standard chess"):
+        Atomicish()

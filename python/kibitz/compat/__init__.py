@@ -8,9 +8,10 @@ kibitz's modules of those names. python-chess's modules kibitz has no counterpar
 is installed, on top of kibitz: their own ``import chess`` gives kibitz, so their classes
 work with kibitz boards (``chess.engine.SimpleEngine.play(board, ...)`` with a
 ``kibitz.Board``). Without python-chess, importing one of them raises ``ImportError`` saying
-so. ``chess.variant`` cannot load on kibitz: its boards subclass ``chess.Board``, and
-``kibitz.Board``, a Rust class, cannot be subclassed; importing it raises ``ImportError``
-saying that, before python-chess's module starts.
+so. ``chess.variant`` loads (its boards subclass ``chess.Board``, that is ``kibitz.Board``),
+so that programs importing it run; but making one of its boards for another variant
+raises ``ValueError`` saying so, since kibitz's board underneath plays standard chess and
+Chess960 only (an atomic board would silently get standard chess's moves).
 
 ``uninstall()`` takes the hook out and puts back the ``chess`` modules imported before
 ``install()`` (python-chess's, if a program had imported them): both are idempotent.
@@ -57,14 +58,6 @@ def _python_chess_dir() -> Optional[Sequence[str]]:
     if spec is None or not spec.submodule_search_locations:
         return None
     return list(spec.submodule_search_locations)
-
-
-def _board_can_be_subclassed() -> bool:
-    try:
-        type("_Probe", (kibitz.Board,), {})
-    except TypeError:
-        return False
-    return True
 
 
 class _ChessModule(types.ModuleType):
@@ -136,12 +129,6 @@ class _Finder(importlib.abc.MetaPathFinder):
                 f"{fullname} is python-chess's module, and python-chess is not installed: kibitz.compat gives "
                 f"kibitz for chess, chess.pgn, chess.polyglot, chess.syzygy and chess.svg and loads the rest "
                 f"from python-chess ({_INSTALL_HINT})",
-                name=fullname,
-            )
-        if fullname == "chess.variant" and not _board_can_be_subclassed():
-            raise ImportError(
-                "chess.variant cannot load under kibitz.compat: its boards subclass chess.Board, and "
-                "kibitz.Board (a Rust class) cannot be subclassed; kibitz plays standard chess and Chess960",
                 name=fullname,
             )
         # python-chess's own module, run under its own name: its `import chess` gives kibitz.

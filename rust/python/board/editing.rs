@@ -126,9 +126,9 @@ impl PyBoard {
 
     /// The position seen from the other side: ranks reversed, colours, turn, castling
     /// rights and en passant swapped; no move stack.
-    fn mirror(&self) -> PyResult<PyBoard> {
-        let setup = Setup::read(&*self.st()?);
-        Ok(PyBoard::from_state(setup.mirrored().apply()?))
+    fn mirror(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let setup = Setup::read(&*slf.get().st()?);
+        PyBoard::new_of(&slf.get_type(), setup.mirrored().apply()?)
     }
 
     /// `mirror()` in place (the move stack is cleared).
@@ -138,10 +138,10 @@ impl PyBoard {
 
     /// The position with every square mapped by the square-mask function `f` (for example
     /// `flip_horizontal`); castling rights and the en-passant square are mapped too.
-    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
-        let setup = Setup::read(&*self.st()?);
+    fn transform(slf: &Bound<'_, Self>, f: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let setup = Setup::read(&*slf.get().st()?);
         let mapped = setup.transformed(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
-        Ok(PyBoard::from_state(mapped.apply()?))
+        PyBoard::new_of(&slf.get_type(), mapped.apply()?)
     }
 
     /// `transform(f)` in place (the move stack is cleared).

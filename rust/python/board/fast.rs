@@ -171,6 +171,11 @@ unsafe extern "C" fn copy_raw(
                     .map_err(|_| PyValueError::new_err("stack must be a bool or a move count >= 0"))?,
             };
             let copy = board.st_attached(py)?.copy_with_stack(keep);
+            // A subclass's copy is of its class, made as python-chess makes it.
+            let ty = pyo3::Borrowed::from_ptr(py, slf).get_type();
+            if !ty.is(py.get_type::<PyBoard>()) {
+                return Ok(PyBoard::new_of(&ty, copy)?.into_ptr());
+            }
             Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
         })
     }

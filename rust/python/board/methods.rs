@@ -9,15 +9,31 @@ use pyo3::types::IntoPyDict;
 
 #[pymethods]
 impl PyBoard {
+    /// `Board(fen=STARTING_FEN, *, chess960=False)`. A subclass may take arguments of its
+    /// own: `Board.__init_subclass__` (kibitz/_board_ext.py) gives it a `__new__` that takes
+    /// any, and its `__init__` sets the position through `Board.__init__`, as python-chess's.
     #[new]
+    #[classmethod]
     #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
-    fn new(py: Python<'_>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
-        let fen = match &fen {
-            FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
-            FenArg::Start => crate::STARTPOS.into(),
-            FenArg::Empty => return Ok(PyBoard::from_state(State::empty(chess960))),
-        };
-        Ok(PyBoard::from_state(State::parse(py, &fen, chess960)?))
+    fn new(cls: &Bound<'_, PyType>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
+        let py = cls.py();
+        if !cls.is(py.get_type::<PyBoard>()) {
+            refuse_other_variants(cls)?;
+        }
+        Ok(PyBoard::from_state(state_of(py, fen, chess960)?))
+    }
+
+    /// Sets the position of a subclass's board from `fen` and `chess960` (what a subclass's
+    /// `super().__init__(fen, chess960=...)` reaches); a plain `Board` is set up by `new`.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __init__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let py = slf.py();
+        if slf.get_type().is(py.get_type::<PyBoard>()) {
+            return Ok(());
+        }
+        let st = state_from_args(py, args, kwargs)?;
+        *slf.get().st()? = st;
+        Ok(())
     }
 
     /// A board with no pieces (python-chess's `Board.empty()`, the same as `Board(None)`).
@@ -92,17 +108,21 @@ impl PyBoard {
     #[classmethod]
     #[pyo3(signature = (fen, chess960, moves, castling = None))]
     fn _from_moves(
-        _cls: &Bound<'_, PyType>,
+        cls: &Bound<'_, PyType>,
         fen: &str,
         chess960: bool,
         moves: Vec<String>,
         castling: Option<u64>,
-    ) -> PyResult<Self> {
+    ) -> PyResult<Py<PyAny>> {
         let board = PyBoard::replay(fen, chess960, &moves)?;
         if let Some(c) = castling {
             board.st()?.root_castling = c;
         }
-        Ok(board)
+        if cls.is(cls.py().get_type::<PyBoard>()) {
+            return Ok(Py::new(cls.py(), board)?.into_any());
+        }
+        let st = board.st()?.copy_with_stack(usize::MAX);
+        PyBoard::new_of(cls, st)
     }
 
     /// The same position as a `chess.Board` of python-chess (which must be installed),
@@ -375,10 +395,16 @@ impl PyBoard {
 
     /// Plays a move given as UCI text and returns it. Raises InvalidMoveError for malformed
     /// text and IllegalMoveError for an illegal move; the board is then unchanged.
-    fn push_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
-        let mut st = self.st()?;
+    fn push_uci(slf: &Bound<'_, Self>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let py = slf.py();
+        let mut st = slf.get().st()?;
         let m = st.resolve(uci.as_any(), true)?;
         let out = to_py_move(py, &st.core, m);
+        if overrides_push(slf) {
+            drop(st);
+            slf.call_method1("push", (&out,))?;
+            return Ok(out);
+        }
         st.play(m);
         Ok(out)
     }
@@ -397,9 +423,10 @@ impl PyBoard {
 
     /// Plays a move given in SAN and returns it; on error the board is unchanged. The null
     /// move ("--", "Z0", "0000", "@@@@") is played as `push(Move.null())` plays it.
-    fn push_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+    fn push_san(slf: &Bound<'_, Self>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        let py = slf.py();
         let san = text(&san, "move", move_text_err)?;
-        let mut st = self.play()?;
+        let mut st = slf.get().play()?;
         let m = parse_san_like_python_chess(&mut st, &san)?;
         if m.is_null() && st.core.in_check() {
             // python-chess plays it, leaving the side that moved in check: a position kibitz's
@@ -411,6 +438,11 @@ impl PyBoard {
             )));
         }
         let out = to_py_move(py, &st.core, m);
+        if overrides_push(slf) {
+            drop(st);
+            slf.call_method1("push", (&out,))?;
+            return Ok(out);
+        }
         st.play(m);
         Ok(out)
     }
@@ -662,17 +694,19 @@ impl PyBoard {
     }
 
     /// The position the move stack starts from, as a new Board without history.
-    fn root(&self) -> PyResult<Self> {
-        let st = self.st()?;
-        Ok(PyBoard::from_state(st.bottom().copy_with_stack(usize::MAX).root_only()))
+    fn root(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let st = slf.get().st()?.bottom().copy_with_stack(usize::MAX).root_only();
+        PyBoard::new_of(&slf.get_type(), st)
     }
 
-    fn __copy__(&self) -> PyResult<Self> {
-        Ok(PyBoard::from_state(self.st()?.copy_with_stack(usize::MAX)))
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let st = slf.get().st()?.copy_with_stack(usize::MAX);
+        PyBoard::new_of(&slf.get_type(), st)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyBoard::from_state(self.st()?.copy_with_stack(usize::MAX)))
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let st = slf.get().st()?.copy_with_stack(usize::MAX);
+        PyBoard::new_of(&slf.get_type(), st)
     }
 
     /// Pickles as the root FEN and the moves since (so boards go through multiprocessing).
@@ -804,4 +838,72 @@ impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
         }
         Ok(FenArg::Text(obj.cast::<PyString>()?.to_owned()))
     }
+}
+
+/// The state `Board(fen=STARTING_FEN, *, chess960=False)` makes, from its arguments as given.
+fn state_from_args(py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<State> {
+    if args.len() > 1 {
+        return Err(PyTypeError::new_err(format!(
+            "Board() takes at most 1 positional argument (fen) but {} were given; chess960 is a keyword",
+            args.len()
+        )));
+    }
+    let mut fen: Option<Bound<'_, PyAny>> = args.get_item(0).ok();
+    let mut chess960 = false;
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            match k.extract::<String>()?.as_str() {
+                "fen" if fen.is_none() => fen = Some(v),
+                "fen" => return Err(PyTypeError::new_err("Board() got multiple values for argument 'fen'")),
+                "chess960" => chess960 = v.is_truthy()?,
+                other => {
+                    return Err(PyTypeError::new_err(format!("Board() got an unexpected keyword argument '{other}'")))
+                }
+            }
+        }
+    }
+    let fen = match fen {
+        None => FenArg::Start,
+        Some(f) => f.extract::<FenArg<'_>>()?,
+    };
+    state_of(py, fen, chess960)
+}
+
+/// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
+/// and `push_uci` go through `self.push`, so such a subclass sees every move.
+fn overrides_push(board: &Bound<'_, PyBoard>) -> bool {
+    let ty = board.get_type();
+    if ty.is(board.py().get_type::<PyBoard>()) {
+        return false;
+    }
+    let base = board.py().get_type::<PyBoard>();
+    match (ty.getattr("push"), base.getattr("push")) {
+        (Ok(a), Ok(b)) => !a.is(&b),
+        _ => false,
+    }
+}
+
+/// A subclass for another variant (python-chess's chess.variant boards) would get standard
+/// chess's moves from the board underneath: refused, saying so.
+fn refuse_other_variants(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    let variant: String = cls.getattr("uci_variant")?.extract().unwrap_or_else(|_| "chess".into());
+    if variant != "chess" {
+        return Err(PyValueError::new_err(format!(
+            "{}: a kibitz.Board plays standard chess and Chess960 only, and a subclass for the variant \
+             {variant:?} would get standard chess's moves; use python-chess's board for it (kibitz.variant \
+             has its own variant boards)",
+            cls.name()?
+        )));
+    }
+    Ok(())
+}
+
+/// The state of `Board(fen, chess960=...)`.
+fn state_of(py: Python<'_>, fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
+    let fen = match &fen {
+        FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
+        FenArg::Start => crate::STARTPOS.into(),
+        FenArg::Empty => return Ok(State::empty(chess960)),
+    };
+    State::parse(py, &fen, chess960)
 }

@@ -625,7 +625,7 @@ type Pickled = (String, bool, Vec<String>, u64);
 ///
 /// `Board()` is the start position; `Board(fen)` parses a FEN (raising `FenError`);
 /// `Board(fen, chess960=True)` accepts Chess960 positions and Shredder/X-FEN castling.
-#[pyclass(module = "kibitz", name = "Board", frozen)]
+#[pyclass(module = "kibitz", name = "Board", frozen, subclass)]
 pub struct PyBoard {
     state: TryLock<State>,
 }
@@ -701,6 +701,21 @@ static OUTCOME: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
 impl PyBoard {
     pub(crate) fn from_state(state: State) -> PyBoard {
         PyBoard { state: TryLock::new(state) }
+    }
+
+    /// A new board of class `ty` (Board or a subclass) holding `state`. A subclass's board is
+    /// made as python-chess makes its copies, `ty(None, chess960=...)`, so that its
+    /// `__init__` runs; the state is then put in.
+    pub(crate) fn new_of(ty: &Bound<'_, PyType>, state: State) -> PyResult<Py<PyAny>> {
+        let py = ty.py();
+        if ty.is(py.get_type::<PyBoard>()) {
+            return Ok(Py::new(py, PyBoard::from_state(state))?.into_any());
+        }
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("chess960", state.core.is_chess960())?;
+        let obj = ty.call((py.None(),), Some(&kwargs))?;
+        *obj.cast::<PyBoard>()?.get().st()? = state;
+        Ok(obj.unbind())
     }
 
     /// The board's state, or the BUSY error when another thread holds it.

@@ -11,8 +11,9 @@ are built on first use: they take a noticeable moment and few programs read them
 from __future__ import annotations
 
 import enum
+import functools
 import re
-from typing import Iterable, Iterator, List, Literal, SupportsInt, TypeVar, Union
+from typing import Callable, Iterable, Iterator, List, Literal, SupportsInt, TypeVar, Union
 
 from kibitz._constants import PIECE_NAMES, PIECE_SYMBOLS, SQUARES, PieceType, Square
 
@@ -431,7 +432,21 @@ def shift_down_right(b: Bitboard) -> Bitboard:
     return (b >> 7) & _NOT_A
 
 
+def _same_kind(flip: Callable[[Bitboard], Bitboard]) -> Callable[[Bitboard], Bitboard]:
+    """A flip of ints that also takes a SquareSet (or any int-like mask) and gives back the
+    same kind, as python-chess's flips do: computed on the int, then converted back."""
+
+    @functools.wraps(flip)
+    def wrapper(bb: Bitboard) -> Bitboard:
+        if type(bb) is int:
+            return flip(bb)
+        return type(bb)(flip(int(bb)))
+
+    return wrapper
+
+
 # Flips by delta swaps (the chessprogramming wiki's "Flipping Mirroring and Rotating").
+@_same_kind
 def flip_vertical(bb: Bitboard) -> Bitboard:
     """Ranks reversed (a1 <-> a8)."""
     bb = ((bb >> 8) & 0x00FF_00FF_00FF_00FF) | ((bb & 0x00FF_00FF_00FF_00FF) << 8)
@@ -439,6 +454,7 @@ def flip_vertical(bb: Bitboard) -> Bitboard:
     return ((bb >> 32) | (bb << 32)) & BB_ALL
 
 
+@_same_kind
 def flip_horizontal(bb: Bitboard) -> Bitboard:
     """Files reversed (a1 <-> h1)."""
     bb = ((bb >> 1) & 0x5555_5555_5555_5555) | ((bb & 0x5555_5555_5555_5555) << 1)
@@ -446,6 +462,7 @@ def flip_horizontal(bb: Bitboard) -> Bitboard:
     return ((bb >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((bb & 0x0F0F_0F0F_0F0F_0F0F) << 4)
 
 
+@_same_kind
 def flip_diagonal(bb: Bitboard) -> Bitboard:
     """Mirrored in the a1-h8 diagonal (a8 <-> h1)."""
     t = (bb ^ (bb << 28)) & 0x0F0F_0F0F_0000_0000
@@ -456,6 +473,7 @@ def flip_diagonal(bb: Bitboard) -> Bitboard:
     return (bb ^ t ^ (t >> 7)) & BB_ALL
 
 
+@_same_kind
 def flip_anti_diagonal(bb: Bitboard) -> Bitboard:
     """Mirrored in the a8-h1 diagonal (a1 <-> h8)."""
     t = bb ^ (bb << 36)

@@ -1191,7 +1191,13 @@ class GameBuilder(BaseVisitor[GameT]):
             self.starting_comment = " ".join(c for c in (self.starting_comment, comment) if c)
 
     def visit_move(self, board: Board, move: Move) -> None:
-        node = ChildNode(self.variation_stack[-1], move, starting_comment=self.starting_comment)
+        top = self.variation_stack[-1]
+        if type(top).add_variation is GameNode.add_variation:
+            node: GameNode = ChildNode(top, move, starting_comment=self.starting_comment)
+        else:
+            # A node class of the caller's (python-chess's GameNode subclasses make their
+            # children in add_variation): its children are made its way.
+            node = top.add_variation(move, starting_comment=self.starting_comment)
         self.variation_stack[-1] = node
         self.starting_comment = ""
         self.in_variation = True

@@ -283,3 +283,11 @@ def test_a_subclass_for_another_variant_is_refused() -> None:
 
     with pytest.raises(ValueError, match="standard chess"):
         Atomicish()
+
+
+@pytest.mark.parametrize("name", ["flip_vertical", "flip_horizontal", "flip_diagonal", "flip_anti_diagonal"])
+def test_flips_of_square_sets_as_python_chess(name: str) -> None:
+    for mask in (0x1E22_2212_0E0A_1222, chess.BB_ALL, chess.BB_A1 | chess.BB_G7, 0):
+        ours, theirs = getattr(kibitz, name)(kibitz.SquareSet(mask)), getattr(chess, name)(chess.SquareSet(mask))
+        assert type(ours).__name__ == type(theirs).__name__ == "SquareSet"
+        assert int(ours) == int(theirs) == getattr(kibitz, name)(mask)

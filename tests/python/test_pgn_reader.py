@@ -421,3 +421,25 @@ def test_utf16_files_with_a_byte_order_mark_are_read(tmp_path):
         source = io.BytesIO(data)
         assert [(g.headers, g.moves, g.error) for g in kibitz.read_games(source)] == expected
         assert not source.closed
+
+
+def test_game_node_subclasses_make_their_own_children() -> None:
+    # python-chess's way of extending the tree: a node class whose add_variation makes the
+    # children, and read_game(..., Visitor=MyGame.builder) building with it.
+    import kibitz.pgn
+
+    class MyGameNode(kibitz.pgn.GameNode):
+        def add_variation(self, move, *, comment="", starting_comment="", nags=()):  # type: ignore[no-untyped-def]
+            return MyChildNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
+
+    class MyChildNode(kibitz.pgn.ChildNode, MyGameNode):
+        pass
+
+    class MyGame(kibitz.pgn.Game, MyGameNode):
+        pass
+
+    game = kibitz.pgn.read_game(io.StringIO("1. e4 (1. d4 d5) e5 2. Nf3 *"), Visitor=MyGame.builder)
+    assert isinstance(game, MyGame)
+    nodes = list(game.mainline()) + [game.variations[1], game.variations[1].variations[0]]
+    assert [n.move.uci() for n in nodes] == ["e2e4", "e7e5", "g1f3", "d2d4", "d7d5"]
+    assert all(isinstance(n, MyChildNode) for n in nodes)

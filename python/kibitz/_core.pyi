@@ -390,7 +390,7 @@ class Board:
     def generate_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
         """The legal captures (en passant included)."""
     def push(self, move: _MoveLike, /) -> None:
-        """Plays a legal move (IllegalMoveError, board unchanged, otherwise)."""
+        """Plays a legal or pseudo-legal move, as python-chess (IllegalMoveError, board unchanged, otherwise)."""
     def pop(self) -> Move:
         """Takes back the last move and returns it (IndexError when none)."""
     def peek(self) -> Move:

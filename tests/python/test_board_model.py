@@ -130,7 +130,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 
 class AssignLikePythonChess(RuleBasedStateMachine):
-    """Pushes, pops and attribute assignments on both libraries; every answer compared."""
+    """Pushes (legal, pseudo-legal, the null move in check), pops and attribute assignments
+    on both libraries; every answer compared."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -150,6 +151,26 @@ class AssignLikePythonChess(RuleBasedStateMachine):
     @rule()
     def pop(self) -> None:
         assert self.ours.pop().uci() == self.theirs.pop().uci()
+
+    @precondition(lambda self: self.theirs.is_valid())
+    @rule(data=st.data())
+    def push_pseudo_legal(self, data: st.DataObject) -> None:
+        # python-chess plays a pseudo-legal move that leaves the own king attacked (engines
+        # written in Python push, look at was_into_check() and pop).
+        moves = [m for m in self.theirs.pseudo_legal_moves if not self.theirs.is_legal(m)] or list(
+            self.theirs.pseudo_legal_moves
+        )
+        if moves:
+            move = data.draw(st.sampled_from(moves))
+            self.theirs.push(move)
+            self.ours.push(kibitz.Move.from_uci(move.uci()))
+            assert self.ours.was_into_check() == self.theirs.was_into_check()
+
+    @precondition(lambda self: self.theirs.is_check() and self.theirs.is_valid())
+    @rule()
+    def push_null_in_check(self) -> None:
+        self.theirs.push(chess.Move.null())
+        self.ours.push(kibitz.Move.null())
 
     @rule()
     def flip_turn(self) -> None:

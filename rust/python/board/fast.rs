@@ -43,7 +43,19 @@ impl PyBoard {
                 return Ok(());
             }
         }
-        let mv = st.resolve(m, true)?;
+        let mv = match st.resolve(m, true) {
+            Ok(mv) => mv,
+            // python-chess plays what it is given (pseudo-legal moves, the null move in check,
+            // moves in positions kibitz cannot play): so does push, keeping the board before.
+            Err(refused)
+                if refused.is_instance_of::<IllegalMoveError>(m.py())
+                    || refused.is_instance_of::<InvalidPositionError>(m.py()) =>
+            {
+                let fields = PyMove::fields_of(m).ok().flatten();
+                return st.push_lenient(fields, refused);
+            }
+            Err(e) => return Err(e),
+        };
         st.play(mv);
         Ok(())
     }
@@ -56,14 +68,19 @@ impl PyBoard {
             return Ok(interned(py, index));
         }
         // At the root of an assigned position: back to the board before the assignment.
-        if st.core.ply() == 0 {
-            if let Some(b) = st.before.take() {
-                // python-chess's pop restores the position, not the Chess960 flag.
-                let chess960 = st.core.is_chess960();
-                *st = *b;
-                if st.core.is_chess960() != chess960 {
-                    st.core.chess960 = chess960;
-                }
+        // At the root of the core's history: back past attribute assignments to the board
+        // before, and past a move the core could not play (taking it back is going back).
+        while st.core.ply() == 0 {
+            let Some(b) = st.before.take() else { break };
+            // python-chess's pop restores the position, not the Chess960 flag.
+            let chess960 = st.core.is_chess960();
+            let via = st.via.take();
+            *st = *b;
+            if st.core.is_chess960() != chess960 {
+                st.core.chess960 = chess960;
+            }
+            if let Some((from, to, promo)) = via {
+                return Ok(interned(py, move_index(from as usize, to as usize, promo)));
             }
         }
         let ply = st.core.ply();
@@ -196,7 +213,7 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
             c"push",
             Meth { PyCFunction: push_raw },
             ffi::METH_O,
-            c"push($self, move, /)\n--\n\nPlays a legal move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn (not in check). IllegalMoveError (board unchanged) for anything else.",
+            c"push($self, move, /)\n--\n\nPlays a move: a kibitz Move, a python-chess Move or UCI text; Move.null() passes the turn. As python-chess, also a pseudo-legal move that leaves the own king attacked (pop takes it back). IllegalMoveError (board unchanged) for a move that is not even pseudo-legal.",
         ),
         (
             c"pop",

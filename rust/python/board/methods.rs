@@ -318,6 +318,9 @@ impl PyBoard {
         // At the root of an assigned position: the last move before the assignment.
         let mut s: &State = &st;
         while s.core.ply() == 0 {
+            if let Some((from, to, promo)) = s.via {
+                return Ok(interned(py, move_index(from as usize, to as usize, promo)));
+            }
             match &s.before {
                 Some(b) => s = b,
                 None => break,

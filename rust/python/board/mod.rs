@@ -152,6 +152,10 @@ pub(crate) struct State {
     /// this state, and `move_stack` lists its moves first. (The editing methods clear the
     /// stack, as python-chess's do, and drop this.)
     before: Option<Box<State>>,
+    /// The move (from, to, promotion kind; all 0 for the null move) that led from `before` to
+    /// this position, when it was a move the core could not play (`push_lenient`); None when
+    /// `before` is an attribute assignment's.
+    via: Option<(u8, u8, u8)>,
 }
 
 impl State {
@@ -172,6 +176,7 @@ impl State {
             parsed: None,
             pending: None,
             before: None,
+            via: None,
         }
     }
 
@@ -533,6 +538,7 @@ impl State {
             parsed: None,
             pending: None,
             before: self.before.as_ref().map(|b| Box::new(b.copy_with_stack(usize::MAX))),
+            via: self.via,
         }
     }
 
@@ -540,6 +546,9 @@ impl State {
     /// (`before`) and this core's.
     fn stack_moves(&self, py: Python<'_>) -> Vec<Py<PyMove>> {
         let mut out = self.before.as_ref().map(|b| b.stack_moves(py)).unwrap_or_default();
+        if let Some((from, to, promo)) = self.via {
+            out.push(interned(py, move_index(from as usize, to as usize, promo)));
+        }
         let mut b = self.core.clone();
         let start = out.len();
         while let Some(m) = b.unmake_move() {

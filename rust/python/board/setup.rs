@@ -408,6 +408,81 @@ impl State {
     }
 }
 
+impl Setup {
+    /// The position after `from`-`to` (promotion kind `promo`, 0 for none; all zero for the
+    /// null move) as python-chess's `push` makes it, for a move that is pseudo-legal but not
+    /// legal (it leaves the own king attacked) or a move in a position kibitz cannot play.
+    /// Castling is the king onto its own rook, or e1g1 / e1c1 (e8g8 / e8c8) with the king on
+    /// e1 (e8) and no rook on the target; the clocks, castling rights and en-passant square
+    /// follow python-chess's rules. None when no piece of the side to move is on `from`.
+    pub(super) fn after_move(&self, from: usize, mut to: usize, promo: u8) -> Option<Setup> {
+        let mut s = self.clone();
+        let us = if self.white_to_move { WHITE } else { BLACK };
+        let ep = s.ep.take();
+        s.halfmove += 1;
+        if !self.white_to_move {
+            s.fullmove += 1;
+        }
+        s.white_to_move = !self.white_to_move;
+        if from == 0 && to == 0 && promo == 0 {
+            return Some(s);
+        }
+        let piece = self.placement[from];
+        if piece == EMPTY || color_of(piece) != us {
+            return None;
+        }
+        let kind = kind_of(piece);
+        let home = if us == WHITE { 0 } else { 56 };
+        let own_rook = make_piece(ROOK, us);
+        // Standard-chess castling written as the king's two-square step.
+        if kind == KING && from == home + 4 && (to == home + 6 || to == home + 2) && self.placement[to] != own_rook {
+            to = if to == home + 6 { home + 7 } else { home };
+        }
+        let target = self.placement[to];
+        let castling = kind == KING && target != EMPTY && color_of(target) == us;
+        if kind == PAWN || (target != EMPTY && !castling) {
+            s.halfmove = 0;
+        }
+        s.castling &= !(1u64 << to) & !(1u64 << from);
+        if kind == KING {
+            s.castling &= !(if us == WHITE { RANK_1 } else { RANK_8 });
+        } else if target != EMPTY && kind_of(target) == KING && color_of(target) != us {
+            // python-chess: taking a king on its back rank takes its side's rights.
+            if us == WHITE && to / 8 == 7 {
+                s.castling &= !RANK_8;
+            } else if us == BLACK && to / 8 == 0 {
+                s.castling &= !RANK_1;
+            }
+        }
+        s.placement[from] = EMPTY;
+        let mut put = piece;
+        if kind == PAWN {
+            let diff = to as i32 - from as i32;
+            if diff == 16 && from / 8 == 1 {
+                s.ep = Some(from as u8 + 8);
+            } else if diff == -16 && from / 8 == 6 {
+                s.ep = Some(from as u8 - 8);
+            } else if Some(to as u8) == ep && (diff.abs() == 7 || diff.abs() == 9) && target == EMPTY {
+                let taken = if us == WHITE { to - 8 } else { to + 8 };
+                s.placement[taken] = EMPTY;
+            }
+        }
+        if promo != 0 {
+            put = make_piece(promo, us);
+        }
+        if castling {
+            s.placement[to] = EMPTY;
+            let a_side = to % 8 < from % 8;
+            let (king_to, rook_to) = if a_side { (home + 2, home + 3) } else { (home + 6, home + 5) };
+            s.placement[king_to] = piece;
+            s.placement[rook_to] = own_rook;
+        } else {
+            s.placement[to] = put;
+        }
+        Some(s)
+    }
+}
+
 impl PyBoard {
     /// Applies `change` to the board's position as python-chess holds it; the move stack goes.
     /// The board is left as it was when the result cannot be set up.
@@ -427,7 +502,7 @@ impl PyBoard {
         let mut st = self.st()?;
         let mut setup = Setup::read(&st);
         change(&mut setup);
-        if st.core.ply() == 0 {
+        if st.core.ply() == 0 && st.via.is_none() {
             if let Some(b) = &st.before {
                 if Setup::read(b) == setup {
                     let b = st.before.take().expect("checked above");
@@ -438,7 +513,40 @@ impl PyBoard {
         }
         let new = setup.apply()?;
         let mut old = std::mem::replace(&mut *st, new);
-        st.before = if old.core.ply() > 0 { Some(Box::new(old)) } else { old.before.take() };
+        // A board whose root came by a move (`via`) keeps it: that move is on the stack.
+        st.before = if old.core.ply() > 0 || old.via.is_some() { Some(Box::new(old)) } else { old.before.take() };
+        Ok(())
+    }
+}
+
+impl State {
+    /// `push` of a move the core cannot play, as python-chess plays it: a pseudo-legal move
+    /// that leaves the own king attacked, the null move in check, or a move of one's own
+    /// piece in a position kibitz cannot play (python-chess trusts its caller there). The
+    /// position after it is set up from python-chess's rules (`Setup::after_move`) and the
+    /// board before it kept (`before`, with the move as `via`): `pop` goes back to it. Err
+    /// (`refused`, the error the legal push gave) for anything else.
+    pub(super) fn push_lenient(&mut self, fields: Option<(u8, u8, u8)>, refused: PyErr) -> PyResult<()> {
+        let Some((from, to, promo)) = fields else { return Err(refused) };
+        if promo == PAWN || promo == KING {
+            return Err(refused);
+        }
+        let null = from == 0 && to == 0 && promo == 0;
+        if self.unplayable.is_none() && !null {
+            let mut ml = crate::MoveList::new();
+            self.core.generate_pseudo_legal(&mut ml);
+            let index = super::move_index(from as usize, to as usize, promo);
+            if !ml.iter().any(|&m| super::core_index(&self.core, m) == index) {
+                return Err(refused);
+            }
+        }
+        let Some(setup) = Setup::read(self).after_move(from as usize, to as usize, promo) else {
+            return Err(refused);
+        };
+        let new = setup.apply()?;
+        let old = std::mem::replace(self, new);
+        self.before = Some(Box::new(old));
+        self.via = Some((from, to, promo));
         Ok(())
     }
 }

@@ -189,8 +189,8 @@ unsafe extern "C" fn copy_raw(
             };
             let copy = board.st_attached(py)?.copy_with_stack(keep);
             // A subclass's copy is of its class, made as python-chess makes it.
-            let ty = pyo3::Borrowed::from_ptr(py, slf).get_type();
-            if !ty.is(py.get_type::<PyBoard>()) {
+            if pyo3::ffi::Py_TYPE(slf) != BOARD_TYPE.load(Ordering::Relaxed) {
+                let ty = pyo3::Borrowed::from_ptr(py, slf).get_type();
                 return Ok(PyBoard::new_of(&ty, copy)?.into_ptr());
             }
             Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
@@ -200,6 +200,8 @@ unsafe extern "C" fn copy_raw(
 
 /// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
 static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
+/// The Board type object, for `copy`'s test for a subclass (set by `install_fast_methods`).
+static BOARD_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Adds `push`, `pop` and `copy` to the Board class as raw CPython method descriptors.
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
@@ -207,6 +209,7 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     // The type object lives as long as the module (the class holds it); null never matches.
     MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
     let ty = py.get_type::<PyBoard>();
+    BOARD_TYPE.store(ty.as_type_ptr(), Ordering::Relaxed);
     use ffi::PyMethodDefPointer as Meth;
     let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 3] = [
         (

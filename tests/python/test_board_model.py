@@ -312,3 +312,30 @@ def test_flips_of_square_sets_as_python_chess(name: str) -> None:
         ours, theirs = getattr(kibitz, name)(kibitz.SquareSet(mask)), getattr(chess, name)(chess.SquareSet(mask))
         assert type(ours).__name__ == type(theirs).__name__ == "SquareSet"
         assert int(ours) == int(theirs) == getattr(kibitz, name)(mask)
+
+
+def test_move_generators_take_any_board_like_object() -> None:
+    # python-chess's generators read any object with its methods, walking it once a use.
+    class Mock:
+        def __init__(self) -> None:
+            self.walks = 0
+
+        def generate_legal_moves(self) -> Any:
+            self.walks += 1
+            yield from kibitz.Board().generate_legal_moves()
+
+        def generate_pseudo_legal_moves(self) -> Any:
+            yield from kibitz.Board().generate_pseudo_legal_moves()
+
+        def is_legal(self, move: Any) -> bool:
+            return move in kibitz.Board().legal_moves
+
+        def is_pseudo_legal(self, move: Any) -> bool:
+            return kibitz.Board().is_pseudo_legal(move)
+
+    mock = Mock()
+    gen = kibitz.LegalMoveGenerator(mock)
+    assert [m.uci() for m in gen] == [m.uci() for m in chess.Board().legal_moves] and mock.walks == 1
+    assert gen.count() == 20 and bool(gen) and kibitz.Move.from_uci("e2e4") in gen and None not in gen
+    pseudo = kibitz.PseudoLegalMoveGenerator(mock)
+    assert pseudo.count() == 20 and kibitz.Move.from_uci("g1f3") in pseudo

@@ -4,7 +4,7 @@
 
 use super::san::{parse_san_like_python_chess, py_repr};
 use super::*;
-use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves};
+use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
 use pyo3::types::IntoPyDict;
 
 #[pymethods]
@@ -243,13 +243,13 @@ impl PyBoard {
     #[getter]
     fn legal_moves(slf: &Bound<'_, Self>) -> PyResult<Py<PyLegalMoves>> {
         // Untracked: a view refers to its board, never the other way, so it is never in a cycle.
-        Py::new(slf.py(), PyLegalMoves { board: slf.clone().unbind() }).map(untracked)
+        Py::new(slf.py(), PyLegalMoves { board: Source::Board(slf.clone().unbind()) }).map(untracked)
     }
 
     /// The pseudo-legal moves (legal ones and those leaving the own king attacked): a live view.
     #[getter]
     fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PyResult<Py<PyPseudoLegalMoves>> {
-        Py::new(slf.py(), PyPseudoLegalMoves { board: slf.clone().unbind() })
+        Py::new(slf.py(), PyPseudoLegalMoves { board: Source::Board(slf.clone().unbind()) })
     }
 
     /// The legal moves as UCI strings.

@@ -4,6 +4,7 @@
 use super::board::PyBoard;
 use super::moves::{interned, PyMove};
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyIterator, PyList, PyTuple};
 
@@ -53,25 +54,32 @@ impl PyLegalMoves {
         }
     }
 
-    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+    /// `len()` of a Board's view (python-chess's generators have none: for another object
+    /// it is a TypeError, so that `list(view)` walks the object's moves once).
+    fn __len__(&self) -> PyResult<usize> {
         match &self.board {
             Source::Board(b) => b.get().legal_count(),
-            Source::Other(o) => Ok(listed(o.bind(py), "generate_legal_moves")?.len()),
+            Source::Other(_) => {
+                Err(PyTypeError::new_err("this move view of a board-like object has no len(); use count()"))
+            }
         }
     }
 
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.__len__(py)? > 0)
+        Ok(self.count(py)? > 0)
     }
 
     /// The number of legal moves.
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
-        self.__len__(py)
+        match &self.board {
+            Source::Board(_) => self.__len__(),
+            Source::Other(o) => Ok(listed(o.bind(py), "generate_legal_moves")?.len()),
+        }
     }
 
     /// True when there is at least one legal move.
     fn any(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.__len__(py)? > 0)
+        Ok(self.count(py)? > 0)
     }
 
     fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -115,25 +123,32 @@ impl PyPseudoLegalMoves {
         }
     }
 
-    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+    /// `len()` of a Board's view (python-chess's generators have none: for another object
+    /// it is a TypeError, so that `list(view)` walks the object's moves once).
+    fn __len__(&self) -> PyResult<usize> {
         match &self.board {
             Source::Board(b) => Ok(b.get().pseudo_indexes()?.len()),
-            Source::Other(o) => Ok(listed(o.bind(py), "generate_pseudo_legal_moves")?.len()),
+            Source::Other(_) => {
+                Err(PyTypeError::new_err("this move view of a board-like object has no len(); use count()"))
+            }
         }
     }
 
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.__len__(py)? > 0)
+        Ok(self.count(py)? > 0)
     }
 
     /// The number of pseudo-legal moves.
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
-        self.__len__(py)
+        match &self.board {
+            Source::Board(_) => self.__len__(),
+            Source::Other(o) => Ok(listed(o.bind(py), "generate_pseudo_legal_moves")?.len()),
+        }
     }
 
     /// True when there is at least one pseudo-legal move.
     fn any(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.__len__(py)? > 0)
+        Ok(self.count(py)? > 0)
     }
 
     fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {

@@ -24,11 +24,89 @@ pub(crate) enum Source {
     Other(Py<PyAny>),
 }
 
+/// Which moves a view lists.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Legal,
+    PseudoLegal,
+}
+
+impl Kind {
+    /// python-chess's generator and test of this kind, for a board-like object.
+    fn methods(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Legal => ("generate_legal_moves", "is_legal"),
+            Kind::PseudoLegal => ("generate_pseudo_legal_moves", "is_pseudo_legal"),
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            Kind::Legal => "LegalMoveGenerator",
+            Kind::PseudoLegal => "PseudoLegalMoveGenerator",
+        }
+    }
+}
+
 impl Source {
     fn of(obj: &Bound<'_, PyAny>) -> Source {
         match obj.cast::<PyBoard>() {
             Ok(b) => Source::Board(b.clone().unbind()),
             Err(_) => Source::Other(obj.clone().unbind()),
+        }
+    }
+
+    fn iter<'py>(&self, py: Python<'py>, kind: Kind) -> PyResult<Bound<'py, PyIterator>> {
+        match (self, kind) {
+            (Source::Board(b), Kind::Legal) => b.get().legal_tuple(py)?.bind(py).try_iter(),
+            (Source::Board(b), Kind::PseudoLegal) => {
+                let indexes = b.get().pseudo_indexes()?;
+                PyTuple::new(py, indexes.iter().map(|&i| interned(py, i)))?.try_iter()
+            }
+            (Source::Other(o), _) => listed(o.bind(py), kind.methods().0)?.try_iter(),
+        }
+    }
+
+    /// `len()` of a Board's view (python-chess's generators have none: for another object
+    /// it is a TypeError, so that `list(view)` walks the object's moves once).
+    fn len(&self, kind: Kind) -> PyResult<usize> {
+        match (self, kind) {
+            (Source::Board(b), Kind::Legal) => b.get().legal_count(),
+            (Source::Board(b), Kind::PseudoLegal) => Ok(b.get().pseudo_indexes()?.len()),
+            (Source::Other(_), _) => {
+                Err(PyTypeError::new_err("this move view of a board-like object has no len(); use count()"))
+            }
+        }
+    }
+
+    fn count(&self, py: Python<'_>, kind: Kind) -> PyResult<usize> {
+        match self {
+            Source::Board(_) => self.len(kind),
+            Source::Other(o) => Ok(listed(o.bind(py), kind.methods().0)?.len()),
+        }
+    }
+
+    fn contains(&self, py: Python<'_>, m: &Bound<'_, PyAny>, kind: Kind) -> PyResult<bool> {
+        match (self, kind) {
+            (Source::Board(b), Kind::Legal) => b.get().is_legal_move(py, m),
+            (Source::Board(b), Kind::PseudoLegal) => {
+                // A drop (or anything not a move) is in no move list.
+                let Ok(Some((from, to, promo))) = PyMove::fields_of(m) else {
+                    return Ok(false);
+                };
+                let index = super::moves::move_index(from as usize, to as usize, promo);
+                Ok(b.get().pseudo_indexes()?.contains(&index))
+            }
+            (Source::Other(o), _) => o.bind(py).call_method1(kind.methods().1, (m,))?.is_truthy(),
+        }
+    }
+
+    fn repr(&self, py: Python<'_>, kind: Kind) -> PyResult<String> {
+        match self {
+            Source::Board(b) => {
+                Ok(format!("<{} ({})>", kind.class(), b.get().sans(py, kind == Kind::PseudoLegal)?.join(", ")))
+            }
+            Source::Other(o) => Ok(format!("<{} of {}>", kind.class(), o.bind(py).repr()?)),
         }
     }
 }
@@ -38,64 +116,52 @@ fn listed<'py>(obj: &Bound<'py, PyAny>, method: &str) -> PyResult<Bound<'py, PyL
     PyList::new(obj.py(), obj.call_method0(method)?.try_iter()?.collect::<PyResult<Vec<_>>>()?)
 }
 
-#[pymethods]
-impl PyLegalMoves {
-    /// `LegalMoveGenerator(board)`, as python-chess's (the same view as `board.legal_moves`);
-    /// any object with `generate_legal_moves` and `is_legal` will do.
-    #[new]
-    fn new(board: &Bound<'_, PyAny>) -> Self {
-        PyLegalMoves { board: Source::of(board) }
-    }
+/// The Python methods of a move view of `$kind`: both views are the same but for it.
+macro_rules! view_methods {
+    ($view:ident, $kind:expr, $attr:literal, $what:literal) => {
+        #[pymethods]
+        impl $view {
+            #[doc = concat!("The view `board.", $attr, "` gives, as python-chess's generator class; any object")]
+            #[doc = "with python-chess's generator and test methods will do."]
+            #[new]
+            fn new(board: &Bound<'_, PyAny>) -> Self {
+                $view { board: Source::of(board) }
+            }
 
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        match &self.board {
-            Source::Board(b) => b.get().legal_tuple(py)?.bind(py).try_iter(),
-            Source::Other(o) => listed(o.bind(py), "generate_legal_moves")?.try_iter(),
-        }
-    }
+            fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+                self.board.iter(py, $kind)
+            }
 
-    /// `len()` of a Board's view (python-chess's generators have none: for another object
-    /// it is a TypeError, so that `list(view)` walks the object's moves once).
-    fn __len__(&self) -> PyResult<usize> {
-        match &self.board {
-            Source::Board(b) => b.get().legal_count(),
-            Source::Other(_) => {
-                Err(PyTypeError::new_err("this move view of a board-like object has no len(); use count()"))
+            fn __len__(&self) -> PyResult<usize> {
+                self.board.len($kind)
+            }
+
+            fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+                Ok(self.board.count(py, $kind)? > 0)
+            }
+
+            #[doc = concat!("The number of ", $what, " moves.")]
+            fn count(&self, py: Python<'_>) -> PyResult<usize> {
+                self.board.count(py, $kind)
+            }
+
+            #[doc = concat!("True when there is at least one ", $what, " move.")]
+            fn any(&self, py: Python<'_>) -> PyResult<bool> {
+                Ok(self.board.count(py, $kind)? > 0)
+            }
+
+            fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
+                self.board.contains(py, m, $kind)
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                self.board.repr(py, $kind)
             }
         }
-    }
-
-    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.count(py)? > 0)
-    }
-
-    /// The number of legal moves.
-    fn count(&self, py: Python<'_>) -> PyResult<usize> {
-        match &self.board {
-            Source::Board(_) => self.__len__(),
-            Source::Other(o) => Ok(listed(o.bind(py), "generate_legal_moves")?.len()),
-        }
-    }
-
-    /// True when there is at least one legal move.
-    fn any(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.count(py)? > 0)
-    }
-
-    fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        match &self.board {
-            Source::Board(b) => b.get().is_legal_move(py, m),
-            Source::Other(o) => o.bind(py).call_method1("is_legal", (m,))?.is_truthy(),
-        }
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        match &self.board {
-            Source::Board(b) => Ok(format!("<LegalMoveGenerator ({})>", b.get().sans(py, false)?.join(", "))),
-            Source::Other(o) => Ok(format!("<LegalMoveGenerator of {}>", o.bind(py).repr()?)),
-        }
-    }
+    };
 }
+
+view_methods!(PyLegalMoves, Kind::Legal, "legal_moves", "legal");
 
 /// The pseudo-legal moves of a board's current position (legal moves plus those that leave
 /// the own king attacked), as python-chess's `pseudo_legal_moves`. Live like `legal_moves`.
@@ -104,72 +170,6 @@ pub struct PyPseudoLegalMoves {
     pub(crate) board: Source,
 }
 
-#[pymethods]
-impl PyPseudoLegalMoves {
-    /// `PseudoLegalMoveGenerator(board)`, as python-chess's; any object with
-    /// `generate_pseudo_legal_moves` and `is_pseudo_legal` will do.
-    #[new]
-    fn new(board: &Bound<'_, PyAny>) -> Self {
-        PyPseudoLegalMoves { board: Source::of(board) }
-    }
-
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        match &self.board {
-            Source::Board(b) => {
-                let indexes = b.get().pseudo_indexes()?;
-                PyTuple::new(py, indexes.iter().map(|&i| interned(py, i)))?.try_iter()
-            }
-            Source::Other(o) => listed(o.bind(py), "generate_pseudo_legal_moves")?.try_iter(),
-        }
-    }
-
-    /// `len()` of a Board's view (python-chess's generators have none: for another object
-    /// it is a TypeError, so that `list(view)` walks the object's moves once).
-    fn __len__(&self) -> PyResult<usize> {
-        match &self.board {
-            Source::Board(b) => Ok(b.get().pseudo_indexes()?.len()),
-            Source::Other(_) => {
-                Err(PyTypeError::new_err("this move view of a board-like object has no len(); use count()"))
-            }
-        }
-    }
-
-    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.count(py)? > 0)
-    }
-
-    /// The number of pseudo-legal moves.
-    fn count(&self, py: Python<'_>) -> PyResult<usize> {
-        match &self.board {
-            Source::Board(_) => self.__len__(),
-            Source::Other(o) => Ok(listed(o.bind(py), "generate_pseudo_legal_moves")?.len()),
-        }
-    }
-
-    /// True when there is at least one pseudo-legal move.
-    fn any(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.count(py)? > 0)
-    }
-
-    fn __contains__(&self, py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let b = match &self.board {
-            Source::Board(b) => b,
-            Source::Other(o) => return o.bind(py).call_method1("is_pseudo_legal", (m,))?.is_truthy(),
-        };
-        // A drop (or anything not a move) is in no move list.
-        let Ok(Some((from, to, promo))) = PyMove::fields_of(m) else {
-            return Ok(false);
-        };
-        let index = super::moves::move_index(from as usize, to as usize, promo);
-        Ok(b.get().pseudo_indexes()?.contains(&index))
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        match &self.board {
-            Source::Board(b) => Ok(format!("<PseudoLegalMoveGenerator ({})>", b.get().sans(py, true)?.join(", "))),
-            Source::Other(o) => Ok(format!("<PseudoLegalMoveGenerator of {}>", o.bind(py).repr()?)),
-        }
-    }
-}
+view_methods!(PyPseudoLegalMoves, Kind::PseudoLegal, "pseudo_legal_moves", "pseudo-legal");
 
 pub(crate) use super::squareset::PySquareSet;

@@ -246,28 +246,26 @@ test_assign_like_python_chess = AssignLikePythonChess.TestCase
 # ---- subclasses ----
 
 
-class Counting(kibitz.Board):
-    """A python-chess-style subclass: its own __init__ and attribute, an overridden push."""
+def _counting(lib: Any, name: str) -> Any:
+    """A python-chess-style subclass of ``lib.Board``: its own __init__ and attribute, an
+    overridden push; named ``name`` at module level, so that pickle finds it."""
 
-    def __init__(self, fen: Any = kibitz.STARTING_FEN, *, chess960: bool = False, label: str = "x") -> None:
-        super().__init__(fen, chess960=chess960)
-        self.label = label
-        self.pushes = 0
+    class Counting(lib.Board):  # type: ignore[misc, name-defined]
+        def __init__(self, fen: Any = lib.STARTING_FEN, *, chess960: bool = False, label: str = "x") -> None:
+            super().__init__(fen, chess960=chess960)
+            self.label = label
+            self.pushes = 0
 
-    def push(self, move: Any) -> None:
-        self.pushes += 1
-        super().push(move)
+        def push(self, move: Any) -> None:
+            self.pushes += 1
+            super().push(move)
+
+    Counting.__name__ = Counting.__qualname__ = name
+    return Counting
 
 
-class CountingChess(chess.Board):
-    def __init__(self, fen: Any = chess.STARTING_FEN, *, chess960: bool = False, label: str = "x") -> None:
-        super().__init__(fen, chess960=chess960)
-        self.label = label
-        self.pushes = 0
-
-    def push(self, move: Any) -> None:
-        self.pushes += 1
-        super().push(move)
+Counting = _counting(kibitz, "Counting")
+CountingChess = _counting(chess, "CountingChess")
 
 
 def test_a_subclass_behaves_as_python_chess_s() -> None:

@@ -558,6 +558,15 @@ impl State {
         out
     }
 
+    /// Table indexes of the pseudo-legal moves of a playable position, in python-chess's order.
+    fn pseudo_indexes(&self) -> Vec<u16> {
+        let mut ml = MoveList::new();
+        self.core.generate_pseudo_legal(&mut ml);
+        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&self.core, m)).collect();
+        order::sort_pseudo_legal(&self.core, ml.as_mut_slice(), &mut index);
+        index
+    }
+
     /// The state whose root is the root of the whole stack (before every assignment).
     fn bottom(&self) -> &State {
         let mut s = self;
@@ -798,12 +807,7 @@ impl PyBoard {
 
     /// Table indexes of the pseudo-legal moves.
     pub(crate) fn pseudo_indexes(&self) -> PyResult<Vec<u16>> {
-        let st = self.play()?;
-        let mut ml = MoveList::new();
-        st.core.generate_pseudo_legal(&mut ml);
-        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&st.core, m)).collect();
-        order::sort_pseudo_legal(&st.core, ml.as_mut_slice(), &mut index);
-        Ok(index)
+        Ok(self.play()?.pseudo_indexes())
     }
 
     /// SAN of the legal moves (or UCI of the pseudo-legal ones that are not legal), for reprs.

@@ -533,10 +533,8 @@ impl State {
         }
         let null = from == 0 && to == 0 && promo == 0;
         if self.unplayable.is_none() && !null {
-            let mut ml = crate::MoveList::new();
-            self.core.generate_pseudo_legal(&mut ml);
             let index = super::move_index(from as usize, to as usize, promo);
-            if !ml.iter().any(|&m| super::core_index(&self.core, m) == index) {
+            if !self.pseudo_indexes().contains(&index) {
                 return Err(refused);
             }
         }

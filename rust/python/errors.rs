@@ -96,25 +96,18 @@ pub(crate) fn fen_err(e: CoreFenError) -> PyErr {
 /// InvalidMoveError) with a message saying what is wrong.
 ///
 /// The text is borrowed from the string itself, as CPython keeps it (for an ASCII string, its
-/// characters; for others, a UTF-8 copy CPython caches on the object): no allocation. PyO3's
-/// `to_cow` copies it instead under the stable ABI for Python 3.9, whose limited API lacks
-/// `PyUnicode_AsUTF8AndSize`; the function is in every CPython since 3.3 and in the stable
-/// ABI from 3.10, so it is declared here. FENs and moves are read in bulk for training data.
+/// characters; for others, a UTF-8 copy CPython caches on the object): no allocation
+/// (`PyUnicode_AsUTF8AndSize`, in the stable ABI from Python 3.10, the oldest kibitz builds
+/// for). FENs and moves are read in bulk for training data.
 pub(crate) fn text<'a>(
     s: &'a Bound<'_, PyString>,
     what: &str,
     err: fn(String) -> PyErr,
 ) -> PyResult<std::borrow::Cow<'a, str>> {
-    extern "C" {
-        fn PyUnicode_AsUTF8AndSize(
-            unicode: *mut pyo3::ffi::PyObject,
-            size: *mut pyo3::ffi::Py_ssize_t,
-        ) -> *const std::ffi::c_char;
-    }
     let mut size: pyo3::ffi::Py_ssize_t = 0;
     // SAFETY: `s` is a live str; the call returns null (with an exception set) or a pointer to
     // `size` bytes of UTF-8 owned by the string object, valid as long as it lives (`'a`).
-    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    let data = unsafe { pyo3::ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
     if data.is_null() {
         drop(PyErr::take(s.py()));
         return Err(err(format!("the {what} is not valid text: it holds a lone surrogate character")));

@@ -127,7 +127,7 @@ pub(crate) fn interned(py: Python<'_>, index: u16) -> Py<PyMove> {
 }
 
 /// `p` as a new reference, its count raised inline, as the C headers of the stable ABI for
-/// Python 3.9-3.11 do it (`Py_INCREF` was a macro there; PEP 683 keeps that valid on later
+/// Python 3.10 and 3.11 do it (`Py_INCREF` was a macro there; PEP 683 keeps that valid on later
 /// versions, immortal objects included) rather than through `Py_IncRef`, a call PyO3 makes
 /// under the stable ABI: for the objects the Python search loop returns at every node (the
 /// interned Moves of a listing and of `pop`, the None of `push`).

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def toml_value(path: Path, table: str, key: str) -> str | None:
-    """A string value from a TOML table, read without a TOML library (Python 3.9 has none)."""
+    """A string value from a TOML table, read without a TOML library (Python 3.10 has none)."""
     section = None
     for line in path.read_text(encoding="utf-8").splitlines():
         header = re.match(r"^\[([^\]]+)\]\s*$", line)
@@ -84,13 +84,13 @@ def test_installed_metadata() -> None:
     assert meta["Name"] == "kibitz"
     assert meta["License-Expression"] == "GPL-3.0-or-later"
     assert "LICENSE" in (meta.get_all("License-File") or [])
-    assert meta["Requires-Python"] == ">=3.9"
+    assert meta["Requires-Python"] == ">=3.10"
     assert meta["Summary"] and "chess engine" in meta["Summary"]
     keywords = (meta["Keywords"] or "").split(",")
     assert "chess" in keywords and "uci" in keywords
     classifiers = meta.get_all("Classifier") or []
     assert "Typing :: Typed" in classifiers
-    assert "Programming Language :: Python :: 3.9" in classifiers
+    assert "Programming Language :: Python :: 3.10" in classifiers
     # The README is the long description (what PyPI shows).
     body = meta.get_payload()  # type: ignore[attr-defined]
     assert isinstance(body, str) and body.lstrip().startswith("# kibitz")
@@ -129,6 +129,6 @@ def test_build_wheels_script() -> None:
         cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert f"dist/kibitz-{cargo_version()}-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" in result.stdout
+    assert f"dist/kibitz-{cargo_version()}-cp310-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" in result.stdout
     assert "ok: auditwheel: consistent with manylinux_2_17_x86_64" in result.stdout
     assert result.stdout.count("ok: kibitz perft 5: 4865609 nodes") >= 1

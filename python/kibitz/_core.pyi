@@ -927,10 +927,13 @@ class GameScanner:
         the game does; False when the game's text has a carriage return."""
     def follows(self, file: Any) -> bool:
         """True when file is the file followed, where the last game left it."""
-    def next_game(self, file: Any) -> tuple[bool, dict[str, str], dict[str, str]] | Literal["translated"] | None:
-        """The followed file's next game (found, roster tags, other tags), the file set after
-        it; None: read it line by line; "translated": the file translates newlines (the file
-        back at the game's start either way)."""
+    def next_game(
+        self, file: Any, headers: bool = True
+    ) -> tuple[bool, dict[str, str], dict[str, str]] | Literal["translated"] | None:
+        """The followed file's next game (found, roster tags, other tags; the two dicts empty
+        without ``headers``), the file set after it; None: read it line by line;
+        "translated": the file translates newlines (the file back at the game's start either
+        way)."""
 
 def read_plain_movetext(
     line: str,

@@ -1894,7 +1894,7 @@ def read_headers(handle: TextIO) -> Optional[Headers]:
 
 def skip_game(handle: TextIO) -> bool:
     """Skips the next game; False at the end of the file."""
-    scanned = _scan_file(handle)
+    scanned = _scan_file(handle, False)
     if scanned is None:
         return bool(read_game(handle, Visitor=SkipVisitor))
     return scanned[0]
@@ -1962,7 +1962,10 @@ def _cr_ahead(handle: Any, start: int) -> bool:
     return False
 
 
-def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
+def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
+    """The next game of a text file as the scanner reads it: ``(found, roster, others)``
+    (the tags as ``Headers`` keeps them; both empty without ``headers``), the file set after
+    it; None where the file must be read line by line."""
     global _read_ahead
     scanner = _read_ahead
     if scanner is None or not scanner.follows(handle):
@@ -1979,7 +1982,7 @@ def _scan_file(handle: Any) -> Optional[tuple[bool, dict[str, str], dict[str, st
             return None
         scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK)
     _read_ahead = None
-    scanned = scanner.next_game(handle)
+    scanned = scanner.next_game(handle, headers)
     if type(scanned) is tuple:
         _read_ahead = scanner
         return scanned

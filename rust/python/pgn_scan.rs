@@ -353,18 +353,29 @@ impl PyGameScanner {
         Ok(())
     }
 
-    /// The scan's game as `(found, roster, others)`, and its length in bytes and characters.
-    fn game<'py>(&mut self, py: Python<'py>, at_eof: bool) -> PyResult<Option<ScannedGame<'py>>> {
+    /// The scan's game as `(found, roster, others)`, and its length in bytes and characters
+    /// (characters counted only where `chars` is asked: offsets in a Latin-1 file). Without
+    /// `headers` (`skip_game`) the two dicts are left empty.
+    fn game<'py>(
+        &mut self,
+        py: Python<'py>,
+        at_eof: bool,
+        headers: bool,
+        chars: bool,
+    ) -> PyResult<Option<ScannedGame<'py>>> {
         let text = &self.text[self.at..];
-        let (found, tags, end) = match scan_game(text, at_eof) {
+        let (found, mut tags, end) = match scan_game(text, at_eof) {
             Scan::More => return Ok(None),
             Scan::Unsure => return Ok(Some(ScannedGame::Unsure)),
             Scan::Game { found, tags, end } => (found, tags, end),
         };
+        if !headers {
+            tags.clear();
+        }
         // The roster, when a game starts with all seven in order (as exporters write them):
         // a copy of a dict holding them (sized for seven: no growing as they are added).
-        let full_roster =
-            tags.len() >= ROSTER_LEN && tags.iter().zip(&KNOWN_TAGS[..ROSTER_LEN]).all(|(t, r)| t.0 == *r);
+        let full_roster = headers
+            && tags.len() >= ROSTER_LEN && tags.iter().zip(&KNOWN_TAGS[..ROSTER_LEN]).all(|(t, r)| t.0 == *r);
         let roster = if full_roster {
             static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
             let template = TEMPLATE.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
@@ -387,7 +398,7 @@ impl PyGameScanner {
                 None => others.set_item(name, value)?,
             }
         }
-        let chars = if text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
+        let chars = if !chars || text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
         self.at += end;
         Ok(Some(ScannedGame::Game { found, roster, others, bytes: end, chars }))
     }
@@ -436,7 +447,7 @@ impl PyGameScanner {
     /// the game does (feed more, or say `at_eof`); False when the game's text has a "\r" (its
     /// lines may split elsewhere: read it line by line).
     fn scan<'py>(&mut self, py: Python<'py>, at_eof: bool) -> PyResult<Bound<'py, PyAny>> {
-        match self.game(py, at_eof)? {
+        match self.game(py, at_eof, true, true)? {
             None => Ok(py.None().into_bound(py)),
             Some(ScannedGame::Unsure) => Ok(pyo3::types::PyBool::new(py, false).to_owned().into_any()),
             Some(ScannedGame::Game { found, roster, others, bytes, chars }) => {
@@ -462,13 +473,20 @@ impl PyGameScanner {
     }
 
     /// The next game of the followed file: `(found, roster, others)`, the file set right after
-    /// the game. None: the game must be read line by line (a "\r" in it, or text read ahead
-    /// that does not decode), "translated": the file turns "\r\n" into "\n"; in both the
-    /// file is back where the game starts.
-    fn next_game<'py>(&mut self, py: Python<'py>, file: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    /// the game (without `headers`, as `skip_game` asks, the two dicts are empty). None: the
+    /// game must be read line by line (a "\r" in it, or text read ahead that does not
+    /// decode), "translated": the file turns "\r\n" into "\n"; in both the file is back where
+    /// the game starts.
+    #[pyo3(signature = (file, headers = true))]
+    fn next_game<'py>(
+        &mut self,
+        py: Python<'py>,
+        file: &Bound<'py, PyAny>,
+        headers: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let mut at_eof = false;
         loop {
-            match self.game(py, at_eof)? {
+            match self.game(py, at_eof, headers, !self.utf8)? {
                 Some(ScannedGame::Game { found, roster, others, bytes, chars }) => {
                     self.next_game += (if self.utf8 { bytes } else { chars }) as u64;
                     self.seek(py, file, self.next_game)?;

@@ -83,7 +83,7 @@ class Option:
 
 
 # Strength range (UCI_Elo): the levels calibrated against Stockfish's UCI_Elo (see
-# strength.py and the README table).
+# strength.py and the table in docs/strength.md).
 ELO_MIN = 1000
 ELO_MAX = 2400
 

@@ -716,7 +716,7 @@ class UciEngine:
             on_info=lambda i: self._on_info(job, i),
         )
         engine = self.engine()
-        # The strength levels are calibrated with the net (README, Strength levels); with
+        # The strength levels are calibrated with the net (docs/strength.md, Strength levels); with
         # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
         want_net = self.options.get_bool("UseNNUE")
         if engine.nnue != want_net:

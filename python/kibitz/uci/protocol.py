@@ -11,10 +11,11 @@ universal chess interface"). Architecture:
   engine's time manager (Rust, ``engine::timeman``) owns every time decision, also after
   ``ponderhit``; the worker writes at least one scored ``info`` line and exactly one
   ``bestmove`` per ``go``;
-* engine changes that take time (Hash, Threads, Clear Hash, tables, nets) asked for during a
-  search are queued and made in the reader thread at the next moment no clock runs:
-  ``isready`` (answered after them), ``ucinewgame``, another ``setoption``, or a ``go``
-  without a clock; a ``go`` with a clock never waits for them;
+* ``setoption`` runs the option's effect, declared with the option (``options``); engine
+  changes that take time (Hash, Threads, Clear Hash, tables, nets) asked for during a search
+  are queued and made in the reader thread at the next moment no clock runs: ``isready``
+  (answered after them), ``ucinewgame``, another ``setoption``, or a ``go`` without a clock;
+  a ``go`` with a clock never waits for them;
 * stdout is written by both threads, always one whole line under a lock, then flushed.
 
 Bad input never ends the process and loses nothing: every problem is reported as an
@@ -39,7 +40,7 @@ from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
 from kibitz.uci.go import GoParams, clock_limits, parse_go
 from kibitz.uci.info import INFO_FIELDS, format_info
-from kibitz.uci.options import OptionError, Options
+from kibitz.uci.options import OptionError, Options, load_net, load_syzygy, set_features, set_threads
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
     from kibitz.book import Book
@@ -178,75 +179,24 @@ class UciEngine:
             engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
-                self._set_threads(engine, threads)
+                set_threads(self, engine, threads)
             self._engine = engine
             if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
-                self._set_features()
+                set_features(self)
             if not self.options.get_bool("UseNNUE"):
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
-                self._load_net(self.options.get_str("EvalFile"))
+                load_net(self, self.options.get_str("EvalFile"))
             if self.options.get_str("SyzygyPath"):
-                self._load_syzygy()
+                load_syzygy(self)
         return self._engine
 
-    def _load_syzygy(self) -> None:
-        """Gives the engine the tables of SyzygyPath with the Syzygy* settings; a directory
-        that cannot be read is reported and the tables are off."""
-        engine = self.engine()
-        path = self.options.get_str("SyzygyPath")
-        if not hasattr(engine, "set_syzygy"):
-            return
-        try:
-            files = engine.set_syzygy(
-                path or None,
-                probe_depth=self.options.get_int("SyzygyProbeDepth"),
-                probe_limit=self.options.get_int("SyzygyProbeLimit"),
-                rule50=self.options.get_bool("Syzygy50MoveRule"),
-            )
-        except OSError as e:
-            engine.set_syzygy(None)
-            self.info(f"{e}; tablebases off")
-            return
-        if path and path != "<empty>":
-            self.info(f"found {files} tablebase files")
+    @property
+    def made_engine(self) -> Optional[EngineLike]:
+        """The engine if it has been made, else None (:meth:`engine` makes it)."""
+        return self._engine
 
-    def _set_features(self) -> None:
-        """The search features of SearchOn (switched on), then SearchOff (off) over the
-        defaults (the names were checked when the options were set)."""
-        from kibitz.uci.options import feature_list
-
-        features = {n: True for n in feature_list(self.options.get_str("SearchOn"))}
-        features.update({n: False for n in feature_list(self.options.get_str("SearchOff"))})
-        engine = self.engine()
-        engine.set_features(features)
-        if "nnue" in features:  # the net switch is UseNNUE's too
-            self.options.set("UseNNUE", "true" if features["nnue"] else "false")
-        engine.nnue = self.options.get_bool("UseNNUE")
-
-    def _set_threads(self, engine: EngineLike, threads: int) -> None:
-        """Set the search threads, saying so when fewer than asked will search (the engine
-        caps them at the machine's cores)."""
-        engine.set_threads(threads)
-        effective = engine.effective_threads
-        if effective < threads:
-            self.info(f"Threads {threads}: {effective} will search (at most one per core: {engine.thread_limit})")
-
-    def _load_net(self, path: str) -> None:
-        """Load a net file into the engine (empty path: the embedded net); a file that
-        cannot be used is reported and the engine keeps its net (and EvalFile its value)."""
-        engine = self.engine()
-        try:
-            if path:
-                engine.load_eval_file(path)
-            else:
-                engine.use_embedded_net()
-        except (OSError, ValueError) as e:  # NetError is a ValueError
-            kept = engine.eval_file or ""
-            self.options.set("EvalFile", kept or None)
-            self.info(f"{e}; keeping the {'net ' + repr(kept) if kept else 'embedded net'}")
-
-    def _prepare_engine(self) -> None:
+    def prepare_engine(self) -> None:
         """Create the engine (allocating its table) now, off the game clock: at isready,
         ucinewgame and setoption Hash, which the GUI waits for before it starts a clock."""
         if self._engine is not None or self.searching:
@@ -258,7 +208,7 @@ class UciEngine:
             self.options.set("Hash", "16")
             self.info(f"{e}; Hash {hash_mb} MB refused, back to the default 16 MB")
 
-    def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
+    def apply_to_engine(self, action: Callable[[], None], what: str) -> None:
         """Run an engine change now (after those queued before it), or queue it when a search
         runs: it is made at the next moment no clock runs (see _apply_pending)."""
         job = self._job
@@ -345,7 +295,7 @@ class UciEngine:
     def cmd_isready(self, args: List[str]) -> bool:
         # During a search: at once (UCI), the queued changes wait for the search's end.
         self._apply_pending()
-        self._prepare_engine()
+        self.prepare_engine()
         self.send("readyok")
         return True
 
@@ -410,62 +360,14 @@ class UciEngine:
         except OptionError as e:
             self.info(f"{e}; unchanged")
             return True
-        self._option_changed(canon, parsed)
+        effect = self.options.option(canon).apply
+        if effect is not None:
+            effect(self, canon, parsed)
         return True
 
-    def _option_changed(self, name: str, value: Any) -> None:
-        if name == "Hash":
-            if self._engine is None:
-                self._prepare_engine()
-            else:
-                self._apply_to_engine(lambda: self._resize(int(value)), "Hash")
-        elif name == "Threads":
-            if self._engine is not None:
-                engine = self._engine
-                self._apply_to_engine(lambda: self._set_threads(engine, int(value)), "Threads")
-        elif name == "Clear Hash":
-            if self._engine is not None:
-                self._apply_to_engine(self._engine.clear, "Clear Hash")
-        elif name in ("SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"):
-            if self._engine is None:
-                self._prepare_engine()  # made now, with the tables loaded
-            else:
-                self._apply_to_engine(self._load_syzygy, name)
-        elif name == "EvalFile":
-            if self._engine is None:
-                self._prepare_engine()  # made now, with the file loaded (or refused) once
-            else:
-                self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
-        elif name in ("SearchOff", "SearchOn"):
-            self._apply_to_engine(self._set_features, name)
-        elif name == "UseNNUE":
-            engine = self.engine()
-            self._apply_to_engine(lambda: setattr(engine, "nnue", bool(value)), "UseNNUE")
-        elif name == "UCI_Chess960":
-            if bool(value) != self.board.chess960:
-                try:
-                    self.board = Board(self.board.fen(), chess960=bool(value))
-                except FenError as e:  # the position cannot be read in the other mode
-                    self.info(f"position reset to the start: {e}")
-                    self.board = Board(chess960=bool(value))
-        elif name in ("BookFile", "OwnBook"):
-            self._book = None  # (re)loaded on the next probe
-            if name == "BookFile" and value:
-                try:
-                    self._load_book()
-                except ValueError as e:  # BookError
-                    self.info(f"{e}; the book is off until BookFile names a Polyglot book")
-
-    def _resize(self, hash_mb: int) -> None:
-        engine = self.engine()
-        try:
-            engine.resize(hash_mb)
-        except MemoryError as e:
-            kept = int(engine.hash_mb)
-            self.options.set("Hash", str(kept))
-            self.info(f"{e}; Hash stays {kept} MB")
-
-    def _load_book(self) -> Optional[Book]:
+    def load_book(self) -> Optional[Book]:
+        """The opening book of BookFile (empty: the built-in book), read on first use and
+        again when BookFile names another file; a file that is no book raises BookError."""
         from kibitz.book import Book
 
         path = self.options.get_str("BookFile")
@@ -473,6 +375,10 @@ class UciEngine:
             self._book = Book.open(path) if path else Book.default()
             self._book_loaded_from = path
         return self._book
+
+    def forget_book(self) -> None:
+        """Drop the book read so far: it is read again at the next probe."""
+        self._book = None
 
     # -------------------------------------------------------------- position
 
@@ -482,7 +388,7 @@ class UciEngine:
         if self._engine is not None:
             self._engine.clear()
         else:
-            self._prepare_engine()
+            self.prepare_engine()
         self.board = Board(chess960=self.options.get_bool("UCI_Chess960"))
         return True
 
@@ -671,7 +577,7 @@ class UciEngine:
         if not self._book_wanted(job.go):
             return None
         try:
-            book = self._load_book()
+            book = self.load_book()
         except ValueError as e:  # BookError: a book that cannot be read
             self.info(str(e))
             return None

@@ -333,8 +333,6 @@ def default_options() -> List[Option]:
         Option(
             "EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net", apply=_set_eval_file
         ),
-        # Hidden: search features to switch off / on (comma-separated names of
-        # kibitz.Engine.feature_names()), to measure a feature by a match.
         # Syzygy endgame tablebases, as Stockfish names the options: directories separated
         # by ':' (';' on Windows); positions with at most SyzygyProbeLimit pieces are probed
         # in the search (those with as many pieces as the largest table only at
@@ -360,6 +358,8 @@ def default_options() -> List[Option]:
             apply=_set_syzygy_option,
         ),
         Option("SyzygyProbeLimit", "spin", 7, 0, 7, help="most pieces probed", apply=_set_syzygy_option),
+        # Hidden: search features to switch off / on (comma-separated names of
+        # kibitz.Engine.feature_names()), to measure a feature by a match.
         Option(
             "SearchOff",
             "string",

@@ -1,5 +1,6 @@
 """Helpers for the kibitz.pgn tests: a generated PGN corpus written by python-chess's own
-exporter, and comparisons of a kibitz game with python-chess's reading of the same text.
+exporter, broken and mutated PGN text, the benchmarks' annotated database, and comparisons
+of a kibitz game with python-chess's reading of the same text.
 
 Nothing here compares kibitz with itself: every expectation comes from ``chess.pgn``.
 """
@@ -9,17 +10,35 @@ from __future__ import annotations
 import io
 import logging
 import random
+import sys
+from pathlib import Path
 from typing import Any, Optional
 
 import chess
 import chess.engine
 import chess.pgn
+from hypothesis import HealthCheck, settings
 
 import kibitz.pgn
 
 # Both libraries log every error they collect; the tests read the errors from game.errors.
 logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
 logging.getLogger("kibitz.pgn").setLevel(logging.CRITICAL)
+
+ROOT = Path(__file__).resolve().parents[2]
+# The PGN files of the test data, each read by both libraries.
+DATA_FILES = sorted((ROOT / "tests" / "data").glob("*.pgn"))
+SLOW = "--runslow" in sys.argv
+
+
+def examples(n: int) -> settings:
+    """Hypothesis settings for n examples (ten times as many with ``--runslow``)."""
+    return settings(
+        max_examples=n * 10 if SLOW else n,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
 
 WORDS = ["good", "bad", "idea", "only move", "{nested?", "tricky;", "(paren", "line\nbreak", "end", "%", "$5", "e4"]
 
@@ -245,3 +264,101 @@ def assert_same_reading(text: str) -> int:
     for ours, theirs in pairs:
         assert_same_game(ours, theirs)
     return len(pairs) - 1
+
+
+# Broken input (tags, comments and variations left open or closed twice, illegal and odd
+# moves, positions and variants kibitz cannot play, junk between games): read by both
+# libraries, by whole games and by visitors that look only at moves.
+BROKEN = [
+    "",
+    "\n\n\n",
+    "1. e4 e5 2. Nf3",
+    '[Event "x"]',
+    '[Event "x"]\n[Site "y"\n1. e4 *',
+    '[Event "unterminated\n1. e4 *\n',
+    '1. e4 { unterminated comment\n2. d4 *\n\n[Event "next"]\n\n1. d4 *',
+    "1. e4 e5 ( 1... Qh4 2. Qh5 ( 2. Kxe8 3. d4 ) 2... Ke7 ) 2. Nf3 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O-O *",
+    "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. O-O *",
+    "1. e4 ) ) ( 1. d4 ( ( e5 *",
+    "( 1. e4 ) 1. d4 *",
+    "1. e4 e5 )( 2. Nf3 *",
+    'garbage here\n1. e4 *\n\nmore garbage %$#\n\n[Event "ok"]\n1. d4 d5 *\n',
+    '%escaped line\n; comment line\n[Event "a"]\n%x\n1. e4 ; rest\n2. d4 *',
+    '\ufeff[Event "bom"]\n\n1. e4 e5 *\n',
+    '[Event "crlf"]\r\n[Site "s"]\r\n\r\n1. e4 { a\r\ncomment } e5 *\r\n\r\n1. d4 *\r\n',
+    '[FEN "not a fen"]\n\n1. e4 *\n\n1. d4 *',
+    '[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n[SetUp "1"]\n\n1. e4 *',
+    '[Variant "NoSuchVariant"]\n\n1. e4 *',
+    '[Variant "Chess960"]\n[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]\n\n'
+    "9. g3 O-O 10. O-O *",
+    '[Variant "wild/0"]\n\n1. e4 *',
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 9. Rxd1 *",
+    "1. e4 $1 $2 !? ?! !! ?? ! ? $300 e5 *",
+    "1. -- e5 2. Z0 d5 3. 0000 Nc6 4. @@@@ *",
+    "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0 2. d4",
+    "1. e4 1-0 e5 0-1 *",
+    "1. e4 e5 ( 1-0 ) *",
+    "1. e4 e5 ( * e6 ) 2. d4 *",
+    "1. e2e4 e7e5 2. Ng1f3 Nb8-c6 3. f1c4 *",
+    "1. e4 d5 2. exd5 3. xd5 *",
+    "1. e4 d5 2. d5 exd5 *",
+    '[FEN "6Q1/8/1k6/1Bp5/2Pn1N2/P1P5/5K2/8 w - - 1 60"]\n\n60. d4 cxd4 61. cxd4 *',
+    '[FEN "8/4P3/8/8/8/k7/8/K7 w - - 0 1"]\n\n1. e8 ( 1. e8q ) ( 1. e7e8 ) ( 1. e7e8q ) ( 1. e8=K ) 1. e8Q *',
+    '[FEN "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]\n\n1. e1h1 ( 1. e1c1 ) ( 1. Ke1g1 ) ( 1. e1f1 ) 1... O-O-O *',
+    "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1=Q 6. Qh5 *",
+    "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 bxa1Q 6. Qh5 *",
+    "1. e4 e5 2. d4 exd4 3. c3 dxc3 4. b3 cxb2 5. Bc4 b2a1 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. e1g1 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Ke1g1 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Ke1h1 *",
+    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Kg1 *",
+    "1. Nc3 d5 2. Nf3 d4 3. Ne4 e5 4. Ng5 Nd7 5. Nd2 *",
+    "1. e4 e5 2. N@f3 *",
+    "1. e4 e5 2. e8=K *",
+    "1. e4 {}{}{ } { x }} e5 *",
+    "{ before } { more } 1. e4 *",
+    "1. e4 e5 ( { start } 1... d5 { after } ) ( { only a comment } ) *",
+    '[Event "a"]\n\n\n[Site "b"]\n1. e4 *',
+    '[Event "a"]\n\n[Site "b"]\n\n1. e4 *',
+    '[Result "1-0"]\n\n1. e4 0-1',
+    '[White "x" ]  \n[Black\t"y"]\n[bad tag]\n[Bad.Tag "z"]\n\n1. e4 *',
+    "1. e4\n\n1. d4\n\n\n\n1. c4",
+    "1. e4 e5 2. Nf3 ( 2. Nc3 ( 2. Bc4 ( 2. d4 ) ) ) 2... Nc6 *",
+    "1. e4 e5 2. Nf3 Nc6 ( 2... d6 3. d4 ( 3. Bc4 Be7 ( 3... Nf6 ) ) ) 3. Bb5 *",
+    "1. f3 e5 2. g4 Qh4# 3. a3 *",
+    "1. e4 e5 ( 1... c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Bg5 e6 7. f4 Qb6 8. Qd2 Qxb2 9. Rb1 Qa3 ) *",
+]
+
+
+def mutated_corpus(seed: int, edits: list[tuple[float, int, str]]) -> str:
+    """A corpus of one or two games with the edits applied: (where, kind, char), kind 0
+    deletes the character there, 1 inserts `char`, 2 replaces with it, 3 truncates."""
+    rng = random.Random(seed)
+    text = corpus(seed, rng.randint(1, 2))
+    for where, kind, char in edits:
+        i = int(where * len(text))
+        if kind == 0:
+            text = text[:i] + text[i + 1 :]
+        elif kind == 1:
+            text = text[:i] + char + text[i:]
+        elif kind == 2:
+            text = text[:i] + char + text[i + 1 :]
+        else:
+            text = text[:i]
+    return text
+
+
+MUTATION_ALPHABET = list('{}()[]";%$!?*-+#=/\n\r\t 0123456789abcdefghNBRQKOxZ@\ufeff')
+
+
+def database_text(n: int, seed: int) -> str:
+    """n games of the benchmarks' annotated database (benches/annotated_games.py)."""
+    sys.path.insert(0, str(ROOT / "benches"))
+    from annotated_games import games
+
+    out = io.StringIO()
+    exporter = chess.pgn.FileExporter(out)
+    for game in games(n, seed=seed):
+        game.accept(exporter)
+    return out.getvalue()

@@ -129,3 +129,16 @@ def test_visibilities_are_not_paths(tmp_path: Path, visibility: str) -> None:
         },
     )
     assert m.rust_graph()[("chess", "board")] == set()
+
+
+def test_a_room_that_names_no_module_is_reported(tmp_path: Path) -> None:
+    m = tree(tmp_path, {"rust/lib.rs": "mod chess;\n", "rust/chess/mod.rs": ""})
+    m.RUST_LEVEL = {"chess": 0, "gone": 1}
+    m.RUST_ALONE = set()
+    m.PY_LAYERS = [{"", "_core", "svg"}]
+    pkg = tmp_path / "python" / "kibitz"
+    (pkg / "_core.pyi").write_text("")
+    assert m.unknown_names() == [
+        "rust: the layer 'gone' names no module under rust/",
+        "python: the room 'svg' names no module under python/kibitz/",
+    ]

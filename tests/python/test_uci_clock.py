@@ -125,7 +125,7 @@ def test_a_go_that_waited_before_searching_takes_the_wait_off_its_clock():
         return None
 
     s._engine.search = search  # type: ignore[union-attr,method-assign]
-    s._load_book = slow_book  # type: ignore[method-assign]
+    s.load_book = slow_book  # type: ignore[method-assign]
     s.handle("go wtime 1000 btime 1000")
     wait_done(s)
     assert calls and calls[0]["wtime_ms"] <= 700

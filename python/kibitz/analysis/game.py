@@ -2,7 +2,7 @@
 and build its record; and writing a record back as annotated PGN.
 
 A record is a plain dict (one JSON line of ``kibitz analyse``'s output); its layout is
-described in the README ("Analysing game collections"). Records depend only on the game and
+described in docs/analysis.md ("Analysing game collections"). Records depend only on the game and
 the search limits: the engine is cleared before each game, so which worker (or machine)
 analyses a game changes nothing at a fixed node count or depth.
 """

@@ -1,7 +1,8 @@
-"""The UCI engine: the protocol loop (``protocol``: reading commands, the search worker,
-``bestmove``), ``go``'s parameters and clock (``go``), the ``info`` line (``info``), the
-options (``options``), the strength levels of ``UCI_LimitStrength`` (``strength``) and what
-the loop needs of an engine (``engine_like``). Time allocation is the time manager's
+"""The UCI engine: the protocol loop (``protocol``: reading commands and acting on them),
+the search worker (``worker``: one ``go``, from the book probe to ``bestmove``), ``go``'s
+parameters and clock (``go``), the ``info`` line (``info``), the options with what setting
+each does (``options``), the strength levels of ``UCI_LimitStrength`` (``strength``) and
+what the loop needs of an engine (``engine_like``). Time allocation is the time manager's
 (``kibitz.timeman``): the loop passes the clock of ``go`` to ``Engine.search``.
 
 ``run_uci()`` runs a session on stdin/stdout; ``UciEngine`` is one session, usable in

@@ -12,7 +12,8 @@ __all__ = ["EngineFactory", "EngineLike"]
 
 
 class EngineLike(Protocol):
-    """The engine as ``kibitz.uci.protocol.UciEngine`` drives it."""
+    """The engine as the UCI front end drives it (``protocol.UciEngine``, its options'
+    effects and its ``worker``)."""
 
     nnue: bool
 

@@ -1,23 +1,66 @@
-"""The UCI options of kibitz: their declarations (``option name ...`` lines) and checks.
+"""The UCI options of kibitz: their declarations (``option name ...`` lines), checks and
+effects.
 
 Each option knows its type and range; :meth:`Options.set` turns the text of a
 ``setoption`` command into a typed value or raises :class:`OptionError` (a ``ValueError``)
-with a message that names the problem, and leaves the old value in place.
+with a message that names the problem, and leaves the old value in place. An option that
+does something when it is set (resizes the table, loads a net, switches the board to
+Chess960) carries that effect in its declaration (``Option.apply``), so an option is
+declared, checked and applied in one place. The session (``protocol.UciEngine``) runs the
+effect after a ``setoption``; the effect reaches the session only through :class:`Session`.
+
+The options read at each search (MultiPV, UCI_Elo, Move Overhead, ...) have no effect of
+their own: the worker reads their values when a ``go`` comes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Union
 
-from kibitz._core import MAX_MULTIPV, MAX_THREADS
+from kibitz._core import MAX_MULTIPV, MAX_THREADS, Board, FenError
 from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS
+from kibitz.uci.engine_like import EngineLike
+
+if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
+    from kibitz.book import Book
 
 Value = Union[int, bool, str, None]
 
 
 class OptionError(ValueError):
     """A ``setoption`` that names no option or gives a value the option cannot take."""
+
+
+class Session(Protocol):
+    """What an option's effect uses of the UCI session that owns the options
+    (``protocol.UciEngine``); a protocol, so that this module needs nothing above it."""
+
+    options: Options
+    board: Board
+
+    @property
+    def made_engine(self) -> Optional[EngineLike]:
+        """The engine if it has been made, else None (options set before then are read
+        when :meth:`engine` makes it)."""
+
+    def engine(self) -> EngineLike:
+        """The engine, made (with the options' values) on first use."""
+
+    def prepare_engine(self) -> None:
+        """Make the engine now, off the game clock, unless a search runs."""
+
+    def apply_to_engine(self, action: Callable[[], None], what: str) -> None:
+        """Run an engine change now, or queue it until no search runs."""
+
+    def info(self, text: str) -> None:
+        """Send an ``info string`` line."""
+
+    def load_book(self) -> Optional[Book]:
+        """The opening book of BookFile, read now unless it is already."""
+
+    def forget_book(self) -> None:
+        """Drop the book read so far: it is read again at the next probe."""
 
 
 @dataclass
@@ -30,6 +73,11 @@ class Option:
     choices: List[str] = field(default_factory=list)
     help: str = ""
     hidden: bool = False  # accepted by setoption, not declared after `uci` (for matches and tests)
+    # A string option's own check of a value (its name and the value): raises OptionError.
+    check: Optional[Callable[[str, str], None]] = None
+    # What setting the option does to the session (given the option's name and the typed
+    # value), beyond keeping the value: None for the options read only when needed.
+    apply: Optional[Callable[[Session, str, Any], None]] = None
 
     def uci_line(self) -> str:
         line = f"option name {self.name} type {self.type}"
@@ -77,15 +125,169 @@ class Option:
             raise OptionError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")
         # string
         text = "" if text == "<empty>" else text
-        if self.name in ("SearchOff", "SearchOn"):
-            check_feature_list(self.name, text)
+        if self.check is not None:
+            self.check(self.name, text)
         return text
 
 
 # Strength range (UCI_Elo): the levels calibrated against Stockfish's UCI_Elo (see
-# strength.py and the README table).
+# strength.py and the table in docs/strength.md).
 ELO_MIN = 1000
 ELO_MAX = 2400
+
+
+# ------------------------------------------------------------ what setting an option does
+#
+# Engine changes go through Session.apply_to_engine: made at once when no search runs, else
+# queued until the next moment no clock runs. An option that the engine is made with (Hash,
+# the tables, the net) makes the engine at once when there is none yet, off the game clock;
+# Threads and Clear Hash wait for the engine to be made (it reads Threads then).
+
+
+def _set_hash(s: Session, name: str, hash_mb: int) -> None:
+    """A new table size: the engine is made now with it, or its table is resized."""
+    if s.made_engine is None:
+        s.prepare_engine()
+    else:
+        s.apply_to_engine(lambda: _resize(s, hash_mb), name)
+
+
+def _resize(s: Session, hash_mb: int) -> None:
+    """Resize the table; a size the system refuses is reported and the table kept."""
+    engine = s.engine()
+    try:
+        engine.resize(hash_mb)
+    except MemoryError as e:
+        kept = int(engine.hash_mb)
+        s.options.set("Hash", str(kept))
+        s.info(f"{e}; Hash stays {kept} MB")
+
+
+def _clear_hash(s: Session, name: str, _: None) -> None:
+    """Empty the table (an engine not made yet has nothing in it)."""
+    engine = s.made_engine
+    if engine is not None:
+        s.apply_to_engine(engine.clear, name)
+
+
+def _set_threads_option(s: Session, name: str, threads: int) -> None:
+    """More or fewer search threads (an engine not made yet reads Threads when it is)."""
+    engine = s.made_engine
+    if engine is not None:
+        s.apply_to_engine(lambda: set_threads(s, engine, threads), name)
+
+
+def set_threads(s: Session, engine: EngineLike, threads: int) -> None:
+    """Set the search threads, saying so when fewer than asked will search (the engine
+    caps them at the machine's cores)."""
+    engine.set_threads(threads)
+    effective = engine.effective_threads
+    if effective < threads:
+        s.info(f"Threads {threads}: {effective} will search (at most one per core: {engine.thread_limit})")
+
+
+def _set_syzygy_option(s: Session, name: str, _: Value) -> None:
+    """Another directory or probing rule: the engine is made now with the tables, or loads
+    them again."""
+    if s.made_engine is None:
+        s.prepare_engine()
+    else:
+        s.apply_to_engine(lambda: load_syzygy(s), name)
+
+
+def load_syzygy(s: Session) -> None:
+    """Gives the engine the tables of SyzygyPath with the Syzygy* settings; a directory
+    that cannot be read is reported and the tables are off."""
+    engine = s.engine()
+    path = s.options.get_str("SyzygyPath")
+    if not hasattr(engine, "set_syzygy"):
+        return
+    try:
+        files = engine.set_syzygy(
+            path or None,
+            probe_depth=s.options.get_int("SyzygyProbeDepth"),
+            probe_limit=s.options.get_int("SyzygyProbeLimit"),
+            rule50=s.options.get_bool("Syzygy50MoveRule"),
+        )
+    except OSError as e:
+        engine.set_syzygy(None)
+        s.info(f"{e}; tablebases off")
+        return
+    if path and path != "<empty>":
+        s.info(f"found {files} tablebase files")
+
+
+def _set_eval_file(s: Session, name: str, path: str) -> None:
+    """Another net file: the engine is made now with it (loaded, or refused, once), or
+    loads it."""
+    if s.made_engine is None:
+        s.prepare_engine()
+    else:
+        s.apply_to_engine(lambda: load_net(s, path), name)
+
+
+def load_net(s: Session, path: str) -> None:
+    """Load a net file into the engine (empty path: the embedded net); a file that
+    cannot be used is reported and the engine keeps its net (and EvalFile its value)."""
+    engine = s.engine()
+    try:
+        if path:
+            engine.load_eval_file(path)
+        else:
+            engine.use_embedded_net()
+    except (OSError, ValueError) as e:  # NetError is a ValueError
+        kept = engine.eval_file or ""
+        s.options.set("EvalFile", kept or None)
+        s.info(f"{e}; keeping the {'net ' + repr(kept) if kept else 'embedded net'}")
+
+
+def _set_use_nnue(s: Session, name: str, on: bool) -> None:
+    """The net on or off (the engine is made now if there is none)."""
+    engine = s.engine()
+    s.apply_to_engine(lambda: setattr(engine, "nnue", on), name)
+
+
+def _set_features_option(s: Session, name: str, _: str) -> None:
+    """Search features switched for a match (the engine is made now if there is none)."""
+    s.apply_to_engine(lambda: set_features(s), name)
+
+
+def set_features(s: Session) -> None:
+    """The search features of SearchOn (switched on), then SearchOff (off) over the
+    defaults (the names were checked when the options were set)."""
+    features = {n: True for n in feature_list(s.options.get_str("SearchOn"))}
+    features.update({n: False for n in feature_list(s.options.get_str("SearchOff"))})
+    engine = s.engine()
+    engine.set_features(features)
+    if "nnue" in features:  # the net switch is UseNNUE's too
+        s.options.set("UseNNUE", "true" if features["nnue"] else "false")
+    engine.nnue = s.options.get_bool("UseNNUE")
+
+
+def _set_chess960(s: Session, name: str, on: bool) -> None:
+    """The position read again in the other mode (its castling rights as rook files or as
+    KQkq); one that cannot be is replaced by the start position."""
+    if on != s.board.chess960:
+        try:
+            s.board = Board(s.board.fen(), chess960=on)
+        except FenError as e:  # the position cannot be read in the other mode
+            s.info(f"position reset to the start: {e}")
+            s.board = Board(chess960=on)
+
+
+def _set_own_book(s: Session, name: str, _: bool) -> None:
+    """The book on or off: the book read so far is dropped (read again at the next probe)."""
+    s.forget_book()
+
+
+def _set_book_file(s: Session, name: str, path: str) -> None:
+    """Another book: read now, so that a file that is no book is reported at once."""
+    s.forget_book()
+    if path:
+        try:
+            s.load_book()
+        except ValueError as e:  # BookError
+            s.info(f"{e}; the book is off until BookFile names a Polyglot book")
 
 
 def default_options() -> List[Option]:
@@ -95,17 +297,17 @@ def default_options() -> List[Option]:
         # most: what a big analysis machine may give; only the size asked for is
         # allocated, and a size the system refuses is reported (info string) and the
         # table falls back, it never ends the process.
-        Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB"),
-        Option("Clear Hash", "button", help="empty the transposition table"),
+        Option("Hash", "spin", 16, 1, 32768, help="transposition table size in MB", apply=_set_hash),
+        Option("Clear Hash", "button", help="empty the transposition table", apply=_clear_hash),
         # Lazy SMP: helper threads share the table with the main thread. 1 by default (the
         # deterministic search); at most what kibitz.Engine accepts (GUIs often set the
         # maximum: at most as many threads as the machine has cores search).
-        Option("Threads", "spin", 1, 1, MAX_THREADS, help="search threads"),
+        Option("Threads", "spin", 1, 1, MAX_THREADS, help="search threads", apply=_set_threads_option),
         # As many lines as the engine reports (MAX_MULTIPV): more than any GUI shows.
         Option("MultiPV", "spin", 1, 1, MAX_MULTIPV, help="number of best lines shown"),
         Option("Ponder", "check", False, help="the GUI may let kibitz think on the opponent's time"),
-        Option("OwnBook", "check", True, help="play moves from the opening book"),
-        Option("BookFile", "string", "", help="Polyglot .bin book; empty = the built-in book"),
+        Option("OwnBook", "check", True, help="play moves from the opening book", apply=_set_own_book),
+        Option("BookFile", "string", "", help="Polyglot .bin book; empty = the built-in book", apply=_set_book_file),
         # 0..5000 ms: 5 s covers a slow network link to a server.
         Option(
             "Move Overhead",
@@ -117,25 +319,65 @@ def default_options() -> List[Option]:
         ),
         Option("UCI_LimitStrength", "check", False, help="play at the strength of UCI_Elo"),
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="strength when UCI_LimitStrength is on"),
-        Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook"),
+        Option("UCI_Chess960", "check", False, help="Chess960: castling as king takes rook", apply=_set_chess960),
         Option("UCI_ShowWDL", "check", False, help="win/draw/loss chances per mille in info lines (wdl W D L)"),
         # The neural evaluation: on by default with the net embedded in kibitz;
         # EvalFile loads another net file (a bad one is reported and the current net kept).
-        Option("UseNNUE", "check", True, help="evaluate with the neural net (off: the hand-written evaluation)"),
-        Option("EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net"),
-        # Hidden: search features to switch off / on (comma-separated names of
-        # kibitz.Engine.feature_names()), to measure a feature by a match.
+        Option(
+            "UseNNUE",
+            "check",
+            True,
+            help="evaluate with the neural net (off: the hand-written evaluation)",
+            apply=_set_use_nnue,
+        ),
+        Option(
+            "EvalFile", "string", "", help="kibitz net file (.nnue); empty = the embedded net", apply=_set_eval_file
+        ),
         # Syzygy endgame tablebases, as Stockfish names the options: directories separated
         # by ':' (';' on Windows); positions with at most SyzygyProbeLimit pieces are probed
         # in the search (those with as many pieces as the largest table only at
         # SyzygyProbeDepth or deeper); Syzygy50MoveRule counts wins the 50-move rule spoils
         # as draws.
-        Option("SyzygyPath", "string", "", help="Syzygy tablebase directories, ':'-separated"),
-        Option("SyzygyProbeDepth", "spin", 1, 1, 100, help="least depth to probe the largest tables"),
-        Option("Syzygy50MoveRule", "check", True, help="a win the 50-move rule spoils is a draw"),
-        Option("SyzygyProbeLimit", "spin", 7, 0, 7, help="most pieces probed"),
-        Option("SearchOff", "string", "", hidden=True, help="search features to switch off"),
-        Option("SearchOn", "string", "", hidden=True, help="search features to switch on"),
+        Option(
+            "SyzygyPath", "string", "", help="Syzygy tablebase directories, ':'-separated", apply=_set_syzygy_option
+        ),
+        Option(
+            "SyzygyProbeDepth",
+            "spin",
+            1,
+            1,
+            100,
+            help="least depth to probe the largest tables",
+            apply=_set_syzygy_option,
+        ),
+        Option(
+            "Syzygy50MoveRule",
+            "check",
+            True,
+            help="a win the 50-move rule spoils is a draw",
+            apply=_set_syzygy_option,
+        ),
+        Option("SyzygyProbeLimit", "spin", 7, 0, 7, help="most pieces probed", apply=_set_syzygy_option),
+        # Hidden: search features to switch off / on (comma-separated names of
+        # kibitz.Engine.feature_names()), to measure a feature by a match.
+        Option(
+            "SearchOff",
+            "string",
+            "",
+            hidden=True,
+            help="search features to switch off",
+            check=check_feature_list,
+            apply=_set_features_option,
+        ),
+        Option(
+            "SearchOn",
+            "string",
+            "",
+            hidden=True,
+            help="search features to switch on",
+            check=check_feature_list,
+            apply=_set_features_option,
+        ),
     ]
 
 

@@ -6,15 +6,16 @@ universal chess interface"). Architecture:
 * the reader (the main thread) reads stdin line by line and handles every command at
   once, also while a search runs -- ``isready`` is answered immediately, ``stop`` and
   ``ponderhit`` act on the running search;
-* each ``go`` runs in a worker thread: book probe, then ``Engine.search`` (which releases
-  the GIL) with the clock as ``go`` gave it, less the time since the line was read: the
-  engine's time manager (Rust, ``engine::timeman``) owns every time decision, also after
-  ``ponderhit``; the worker writes at least one scored ``info`` line and exactly one
-  ``bestmove`` per ``go``;
-* engine changes that take time (Hash, Threads, Clear Hash, tables, nets) asked for during a
-  search are queued and made in the reader thread at the next moment no clock runs:
-  ``isready`` (answered after them), ``ucinewgame``, another ``setoption``, or a ``go``
-  without a clock; a ``go`` with a clock never waits for them;
+* each ``go`` runs in a worker thread (``worker``: book probe, then ``Engine.search``, which
+  releases the GIL, with the clock as ``go`` gave it, less the time since the line was
+  read): the engine's time manager (Rust, ``engine::timeman``) owns every time decision,
+  also after ``ponderhit``; the worker writes at least one scored ``info`` line and exactly
+  one ``bestmove`` per ``go``;
+* ``setoption`` runs the option's effect, declared with the option (``options``); engine
+  changes that take time (Hash, Threads, Clear Hash, tables, nets) asked for during a search
+  are queued and made in the reader thread at the next moment no clock runs: ``isready``
+  (answered after them), ``ucinewgame``, another ``setoption``, or a ``go`` without a clock;
+  a ``go`` with a clock never waits for them;
 * stdout is written by both threads, always one whole line under a lock, then flushed.
 
 Bad input never ends the process and loses nothing: every problem is reported as an
@@ -28,18 +29,15 @@ import random
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
 
 import kibitz
-from kibitz.uci import strength
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError, SearchResult
+from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
 from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
-from kibitz.uci.go import GoParams, clock_limits, parse_go
-from kibitz.uci.info import INFO_FIELDS, format_info
-from kibitz.uci.options import OptionError, Options
+from kibitz.uci.go import clock_limits, parse_go
+from kibitz.uci.options import OptionError, Options, load_net, load_syzygy, set_features, set_threads
+from kibitz.uci.worker import Searcher, SearchJob
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
     from kibitz.book import Book
@@ -68,28 +66,6 @@ HELP_LINES = [
     "     [nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...],",
     "  stop, ponderhit, quit; and for people: d (show the board), eval (static evaluation), help",
 ]
-
-
-@dataclass
-class SearchJob:
-    """State shared between the reader and the worker for one ``go``."""
-
-    board: Board
-    go: GoParams
-    timed: bool  # our clock or a movetime was given: the engine's time manager decides
-    pondering: bool
-    wait_for_stop: bool  # infinite (or pondering): bestmove only after stop/ponderhit
-    stop_event: threading.Event = field(default_factory=threading.Event)
-    release_event: threading.Event = field(default_factory=threading.Event)  # stop or ponderhit
-    done: threading.Event = field(default_factory=threading.Event)
-    answered: bool = False  # bestmove is being written: the job is finishing, not searching
-    searching: bool = False  # Engine.search is running (ponderhit goes to the engine)
-    thread: Optional[threading.Thread] = None
-    # When our clock started (time.monotonic()): when the go line was read, or at a
-    # ponderhit that came before the search started. The time until the search starts is
-    # taken off the clock the engine is given.
-    clock_from: float = field(default_factory=time.monotonic)
-    reported: set[int] = field(default_factory=set)  # multipv lines sent with a score and pv
 
 
 class UciEngine:
@@ -121,7 +97,14 @@ class UciEngine:
         self._pending: List[tuple[str, Callable[[], None]]] = []
         self._book: Optional[Book] = None
         self._book_loaded_from: Optional[str] = None
-        self._rng = rng or random.Random()
+        self._searcher = Searcher(
+            send=self.send,
+            options=self.options,
+            engine=self.engine,
+            book=lambda: self.load_book(),  # looked up at each probe (a test times a slow book)
+            job_lock=self._job_lock,
+            rng=rng or random.Random(),
+        )
         # Called (from any thread) once stdout is found closed; run_uci wakes its reader.
         self.on_output_closed: Optional[Callable[[], None]] = None
         self.reading = False  # the reader is blocked in readline (run_uci may interrupt it)
@@ -178,75 +161,24 @@ class UciEngine:
             engine = factory(self.options.get_int("Hash"))
             threads = self.options.get_int("Threads")
             if threads != 1:
-                self._set_threads(engine, threads)
+                set_threads(self, engine, threads)
             self._engine = engine
             if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
-                self._set_features()
+                set_features(self)
             if not self.options.get_bool("UseNNUE"):
                 engine.nnue = False
             if self.options.get_str("EvalFile"):
-                self._load_net(self.options.get_str("EvalFile"))
+                load_net(self, self.options.get_str("EvalFile"))
             if self.options.get_str("SyzygyPath"):
-                self._load_syzygy()
+                load_syzygy(self)
         return self._engine
 
-    def _load_syzygy(self) -> None:
-        """Gives the engine the tables of SyzygyPath with the Syzygy* settings; a directory
-        that cannot be read is reported and the tables are off."""
-        engine = self.engine()
-        path = self.options.get_str("SyzygyPath")
-        if not hasattr(engine, "set_syzygy"):
-            return
-        try:
-            files = engine.set_syzygy(
-                path or None,
-                probe_depth=self.options.get_int("SyzygyProbeDepth"),
-                probe_limit=self.options.get_int("SyzygyProbeLimit"),
-                rule50=self.options.get_bool("Syzygy50MoveRule"),
-            )
-        except OSError as e:
-            engine.set_syzygy(None)
-            self.info(f"{e}; tablebases off")
-            return
-        if path and path != "<empty>":
-            self.info(f"found {files} tablebase files")
+    @property
+    def made_engine(self) -> Optional[EngineLike]:
+        """The engine if it has been made, else None (:meth:`engine` makes it)."""
+        return self._engine
 
-    def _set_features(self) -> None:
-        """The search features of SearchOn (switched on), then SearchOff (off) over the
-        defaults (the names were checked when the options were set)."""
-        from kibitz.uci.options import feature_list
-
-        features = {n: True for n in feature_list(self.options.get_str("SearchOn"))}
-        features.update({n: False for n in feature_list(self.options.get_str("SearchOff"))})
-        engine = self.engine()
-        engine.set_features(features)
-        if "nnue" in features:  # the net switch is UseNNUE's too
-            self.options.set("UseNNUE", "true" if features["nnue"] else "false")
-        engine.nnue = self.options.get_bool("UseNNUE")
-
-    def _set_threads(self, engine: EngineLike, threads: int) -> None:
-        """Set the search threads, saying so when fewer than asked will search (the engine
-        caps them at the machine's cores)."""
-        engine.set_threads(threads)
-        effective = engine.effective_threads
-        if effective < threads:
-            self.info(f"Threads {threads}: {effective} will search (at most one per core: {engine.thread_limit})")
-
-    def _load_net(self, path: str) -> None:
-        """Load a net file into the engine (empty path: the embedded net); a file that
-        cannot be used is reported and the engine keeps its net (and EvalFile its value)."""
-        engine = self.engine()
-        try:
-            if path:
-                engine.load_eval_file(path)
-            else:
-                engine.use_embedded_net()
-        except (OSError, ValueError) as e:  # NetError is a ValueError
-            kept = engine.eval_file or ""
-            self.options.set("EvalFile", kept or None)
-            self.info(f"{e}; keeping the {'net ' + repr(kept) if kept else 'embedded net'}")
-
-    def _prepare_engine(self) -> None:
+    def prepare_engine(self) -> None:
         """Create the engine (allocating its table) now, off the game clock: at isready,
         ucinewgame and setoption Hash, which the GUI waits for before it starts a clock."""
         if self._engine is not None or self.searching:
@@ -258,7 +190,7 @@ class UciEngine:
             self.options.set("Hash", "16")
             self.info(f"{e}; Hash {hash_mb} MB refused, back to the default 16 MB")
 
-    def _apply_to_engine(self, action: Callable[[], None], what: str) -> None:
+    def apply_to_engine(self, action: Callable[[], None], what: str) -> None:
         """Run an engine change now (after those queued before it), or queue it when a search
         runs: it is made at the next moment no clock runs (see _apply_pending)."""
         job = self._job
@@ -345,7 +277,7 @@ class UciEngine:
     def cmd_isready(self, args: List[str]) -> bool:
         # During a search: at once (UCI), the queued changes wait for the search's end.
         self._apply_pending()
-        self._prepare_engine()
+        self.prepare_engine()
         self.send("readyok")
         return True
 
@@ -410,62 +342,14 @@ class UciEngine:
         except OptionError as e:
             self.info(f"{e}; unchanged")
             return True
-        self._option_changed(canon, parsed)
+        effect = self.options.option(canon).apply
+        if effect is not None:
+            effect(self, canon, parsed)
         return True
 
-    def _option_changed(self, name: str, value: Any) -> None:
-        if name == "Hash":
-            if self._engine is None:
-                self._prepare_engine()
-            else:
-                self._apply_to_engine(lambda: self._resize(int(value)), "Hash")
-        elif name == "Threads":
-            if self._engine is not None:
-                engine = self._engine
-                self._apply_to_engine(lambda: self._set_threads(engine, int(value)), "Threads")
-        elif name == "Clear Hash":
-            if self._engine is not None:
-                self._apply_to_engine(self._engine.clear, "Clear Hash")
-        elif name in ("SyzygyPath", "SyzygyProbeDepth", "Syzygy50MoveRule", "SyzygyProbeLimit"):
-            if self._engine is None:
-                self._prepare_engine()  # made now, with the tables loaded
-            else:
-                self._apply_to_engine(self._load_syzygy, name)
-        elif name == "EvalFile":
-            if self._engine is None:
-                self._prepare_engine()  # made now, with the file loaded (or refused) once
-            else:
-                self._apply_to_engine(lambda: self._load_net(str(value)), "EvalFile")
-        elif name in ("SearchOff", "SearchOn"):
-            self._apply_to_engine(self._set_features, name)
-        elif name == "UseNNUE":
-            engine = self.engine()
-            self._apply_to_engine(lambda: setattr(engine, "nnue", bool(value)), "UseNNUE")
-        elif name == "UCI_Chess960":
-            if bool(value) != self.board.chess960:
-                try:
-                    self.board = Board(self.board.fen(), chess960=bool(value))
-                except FenError as e:  # the position cannot be read in the other mode
-                    self.info(f"position reset to the start: {e}")
-                    self.board = Board(chess960=bool(value))
-        elif name in ("BookFile", "OwnBook"):
-            self._book = None  # (re)loaded on the next probe
-            if name == "BookFile" and value:
-                try:
-                    self._load_book()
-                except ValueError as e:  # BookError
-                    self.info(f"{e}; the book is off until BookFile names a Polyglot book")
-
-    def _resize(self, hash_mb: int) -> None:
-        engine = self.engine()
-        try:
-            engine.resize(hash_mb)
-        except MemoryError as e:
-            kept = int(engine.hash_mb)
-            self.options.set("Hash", str(kept))
-            self.info(f"{e}; Hash stays {kept} MB")
-
-    def _load_book(self) -> Optional[Book]:
+    def load_book(self) -> Optional[Book]:
+        """The opening book of BookFile (empty: the built-in book), read on first use and
+        again when BookFile names another file; a file that is no book raises BookError."""
         from kibitz.book import Book
 
         path = self.options.get_str("BookFile")
@@ -473,6 +357,10 @@ class UciEngine:
             self._book = Book.open(path) if path else Book.default()
             self._book_loaded_from = path
         return self._book
+
+    def forget_book(self) -> None:
+        """Drop the book read so far: it is read again at the next probe."""
+        self._book = None
 
     # -------------------------------------------------------------- position
 
@@ -482,7 +370,7 @@ class UciEngine:
         if self._engine is not None:
             self._engine.clear()
         else:
-            self._prepare_engine()
+            self.prepare_engine()
         self.board = Board(chess960=self.options.get_bool("UCI_Chess960"))
         return True
 
@@ -573,8 +461,7 @@ class UciEngine:
             )
             self.info(f"budget soft {soft} max {max_soft} hard {hard} ms")
         self._job = job
-        job.thread = threading.Thread(target=self._worker, args=(job,), name="kibitz-search", daemon=True)
-        job.thread.start()
+        self._searcher.start(job)
         return True
 
     def cmd_stop(self, args: List[str]) -> bool:
@@ -611,196 +498,6 @@ class UciEngine:
                 self._engine.stop()
         job.release_event.set()
         return True
-
-    # -------------------------------------------------------------- worker
-
-    def _worker(self, job: SearchJob) -> None:
-        """Think, then answer: exactly one bestmove per go, whatever fails on the way (the
-        answer is sent from `finally`, so no exception can leave a GUI waiting)."""
-        best: Optional[str] = None
-        ponder: Optional[str] = None
-        try:
-            try:
-                best, ponder = self._think(job)
-            except BaseException as e:  # a failing search must still answer the go
-                self.info(f"search error: {type(e).__name__}: {e}")
-                best, ponder = self._any_legal_move(job.board), None
-            # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
-            while job.wait_for_stop and not job.stop_event.is_set():
-                job.release_event.wait()
-                job.release_event.clear()
-                if job.stop_event.is_set() or not job.wait_for_stop:
-                    break
-        finally:
-            self._answer(job, best, ponder)
-
-    @staticmethod
-    def _any_legal_move(board: Board) -> Optional[str]:
-        try:
-            legal = board.legal_moves_uci()
-            return legal[0] if legal else None
-        except Exception:
-            return None
-
-    def _answer(self, job: SearchJob, best: Optional[str], ponder: Optional[str]) -> None:
-        job.answered = True
-        if best is None:
-            self.send("bestmove (none)")
-        elif ponder:
-            self.send(f"bestmove {best} ponder {ponder}")
-        else:
-            self.send(f"bestmove {best}")
-        with self._job_lock:
-            job.done.set()
-
-    def _book_wanted(self, go: GoParams) -> bool:
-        """The book answers only a game move: a go with a clock (wtime/btime) and nothing
-        that asks for analysis -- not infinite, depth, nodes, movetime, mate, ponder,
-        searchmoves, nor MultiPV above 1 (those want searched, scored lines)."""
-        if not self.options.get_bool("OwnBook"):
-            return False
-        if go.wtime is None and go.btime is None:
-            return False
-        if go.infinite or go.ponder or go.searchmoves:
-            return False
-        if go.depth is not None or go.nodes is not None or go.mate is not None or go.movetime is not None:
-            return False
-        return self.options.get_int("MultiPV") == 1
-
-    def _book_move(self, job: SearchJob) -> Optional[tuple[str, Optional[str]]]:
-        if not self._book_wanted(job.go):
-            return None
-        try:
-            book = self._load_book()
-        except ValueError as e:  # BookError: a book that cannot be read
-            self.info(str(e))
-            return None
-        if book is None:
-            return None
-        entry = book.weighted_choice(job.board, self._rng)
-        if entry is None:
-            return None
-        after = job.board.copy()
-        after.push_uci(entry.move)
-        reply = book.best(after)
-        self.info(f"book move {entry.move} (weight {entry.weight})")
-        return entry.move, reply.move if reply else None
-
-    def _think(self, job: SearchJob) -> tuple[Optional[str], Optional[str]]:
-        board, go = job.board, job.go
-        legal = board.legal_moves_uci()
-        if not legal:
-            if board.is_checkmate():
-                self.send("info depth 0 score mate 0")
-            else:
-                self.send("info depth 0 score cp 0")
-            return None, None
-        booked = self._book_move(job)
-        if booked is not None:
-            return booked
-        limit = self.options.get_bool("UCI_LimitStrength")
-        level = strength.level_for(self.options.get_int("UCI_Elo")) if limit else None
-        multipv = self.options.get_int("MultiPV")
-        nodes = go.nodes
-        if level is not None:
-            multipv = max(multipv, level.multipv)
-            nodes = level.nodes if nodes is None else min(nodes, level.nodes)
-        searchmoves = go.searchmoves or None
-        multipv = min(multipv, len(searchmoves or legal))
-
-        kwargs: dict[str, Any] = dict(
-            depth=go.depth,
-            nodes=nodes,
-            multipv=multipv,
-            searchmoves=searchmoves,
-            on_info=lambda i: self._on_info(job, i),
-        )
-        engine = self.engine()
-        # The strength levels are calibrated with the net (README, Strength levels); with
-        # UseNNUE off a level searches with the hand-written evaluation and plays weaker.
-        want_net = self.options.get_bool("UseNNUE")
-        if engine.nnue != want_net:
-            engine.nnue = want_net
-        if job.stop_event.is_set() or go.at_once:
-            kwargs["depth"] = 1  # stopped before it began, or depth/nodes/mate 0: answer at once
-        # Read after the engine exists (see cmd_ponderhit): a ponderhit before this line
-        # makes a normal search, one after it reaches the engine.
-        job.searching = True
-        pondering = job.pondering
-        kwargs["ponder"] = pondering and job.timed
-        if job.timed:
-            # The clock as `go` gave it, less the time since it started (no clock runs while
-            # pondering): the engine's time manager makes the budget (and plays an only move
-            # at once, and answers at once when there is no time).
-            late_ms = 0 if pondering else int((time.monotonic() - job.clock_from) * 1000)
-            kwargs.update(clock_limits(go, board.turn, late_ms, self.options.get_int("Move Overhead")))
-        try:
-            result = engine.search(board, **kwargs)
-        finally:
-            job.searching = False
-        self._report_lines(job, result)
-
-        best = getattr(result, "best_move", None)
-        pv = list(getattr(result, "pv", []) or [])
-        ponder = getattr(result, "ponder", None) or (pv[1] if len(pv) > 1 else None)
-        if level is not None:
-            lines = list(getattr(result, "lines", []) or [])
-            if lines:
-                i = strength.choose(lines, level, self._rng)
-                line_pv = list(lines[i].pv)
-                if line_pv and line_pv[0] in legal:
-                    best = line_pv[0]
-                    ponder = line_pv[1] if len(line_pv) > 1 else None
-        if best is None or best not in legal:
-            if best is not None:
-                self.info(f"search gave an illegal move {best!r}; playing a legal one")
-            best, ponder = legal[0], None
-        return best, ponder
-
-    def _report_lines(self, job: SearchJob, result: Any) -> None:
-        """Send the scored lines of the result that no ``info`` line reported: a search
-        stopped inside its first iteration (``go nodes 1``, MultiPV 256 on a 40 ms clock)
-        reports none, and a client such as python-chess's ``analyse`` then has no score.
-        Each MultiPV line with a score and a pv goes out, the first at least."""
-        lines = list(getattr(result, "lines", None) or []) or [result]
-        for line in lines:
-            multipv = getattr(line, "multipv", None) or 1
-            if multipv in job.reported:
-                continue
-            if getattr(line, "mate", None) is None and getattr(line, "score_cp", None) is None:
-                continue
-            if not getattr(line, "pv", None):
-                best = getattr(line, "best_move", None)
-                if best is None:
-                    continue
-                line = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=[best])
-            self.send(format_info(line, show_wdl=self.options.get_bool("UCI_ShowWDL")))
-            job.reported.add(multipv)
-
-    def _on_info(self, job: SearchJob, info: SearchResult) -> None:
-        try:
-            self._handle_info(job, info)
-        except Exception as e:  # an exception here would abort the search: report instead
-            self.info(f"info handling failed: {type(e).__name__}: {e}")
-
-    def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
-        self.send(format_info(info, show_wdl=self.options.get_bool("UCI_ShowWDL")))
-        if getattr(info, "pv", None) and (
-            getattr(info, "mate", None) is not None or getattr(info, "score_cp", None) is not None
-        ):
-            job.reported.add(getattr(info, "multipv", None) or 1)
-        if job.stop_event.is_set() and self._engine is not None:
-            self._engine.stop()  # a stop that came before the search had started
-            return
-        if getattr(info, "multipv", 1) not in (None, 1):
-            return
-        mate = getattr(info, "mate", None)
-        go = job.go
-        if go.mate and mate is not None and 0 < mate <= go.mate and getattr(info, "bound", "exact") == "exact":
-            job.stop_event.set()
-            job.release_event.set()
-            job.wait_for_stop = False
-            self.engine().stop()
 
     # -------------------------------------------------------------- lifecycle
 

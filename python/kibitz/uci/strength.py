@@ -5,7 +5,7 @@ runs with several lines (MultiPV) and the move is drawn from them by a softmax o
 scores with a temperature in centipawns, so a weak level often plays the second or third
 best move when it is not much worse, and rarely a much worse one; a strong level almost
 always plays the best move. The anchors below were calibrated against Stockfish's own
-UCI_Elo levels with the match tool (the table is in the README); levels in
+UCI_Elo levels with the match tool (the table is in docs/strength.md); levels in
 between are interpolated (log-linear in nodes, linear in temperature).
 """
 
@@ -29,7 +29,7 @@ class Level:
 
 # (elo, nodes, temperature_cp). Origin: calibration matches against Stockfish 15.1's
 # UCI_Elo levels (the match tool, Stockfish with Move Overhead 200 so that
-# the loaded 2-core machine does not make it lose on time; table in the README), measured
+# the loaded 2-core machine does not make it lose on time; table in docs/strength.md), measured
 # with the neural evaluation (the default; with UseNNUE false every level plays weaker).
 # Stockfish documents its UCI_Elo scale as calibrated at 60s+0.6s (anchored to CCRL 40/4),
 # so the top level, which is kibitz's full search (up to 5M nodes, about 5 s, more than a

@@ -91,8 +91,8 @@ pub use simd::SimdPath;
 use std::sync::{Arc, OnceLock};
 
 /// The net that ships inside kibitz (and so inside the wheel): trained by `training/train.py`
-/// from kibitz's own self-play records (the README's "Neural evaluation" section has the
-/// command that reproduces it from the data).
+/// from kibitz's own self-play records (docs/nnue.md, "The neural evaluation (NNUE)", has
+/// the command that reproduces it from the data).
 static EMBEDDED_NET: &[u8] = include_bytes!("default.nnue");
 
 /// The embedded net, read once per process and shared by every engine. `None` only if the

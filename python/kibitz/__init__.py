@@ -239,6 +239,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below loads them on first use
     from kibitz.analysis import analyse_games as analyse_games, read_games as read_games
+    from kibitz.analysis.shards import pgn_to_tensors_parallel as pgn_to_tensors_parallel
     from kibitz.analysis.training import pgn_to_tensors as pgn_to_tensors
     from kibitz.tensor import to_tensors as to_tensors
 
@@ -264,6 +265,10 @@ def __getattr__(name: str) -> object:
         from kibitz.analysis.training import pgn_to_tensors
 
         return pgn_to_tensors
+    if name == "pgn_to_tensors_parallel":  # the same over many files or shards, on all cores or Ray
+        from kibitz.analysis.shards import pgn_to_tensors_parallel
+
+        return pgn_to_tensors_parallel
     if name in _SUBMODULES:  # `import kibitz as chess; chess.polyglot...`, as python-chess allows
         import importlib
 

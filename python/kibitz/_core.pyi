@@ -908,6 +908,9 @@ class PgnReader:
         """The next chunk of training positions of the games python-chess reads with a
         result: (planes, move indexes, results, game numbers, n, games skipped), or None at
         the end."""
+    @property
+    def games_read(self) -> int:
+        """The games read so far, those left out included (the number of the last one)."""
 
 def plain_tokens(line: str) -> list[str] | None:
     """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and

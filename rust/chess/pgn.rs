@@ -267,6 +267,11 @@ impl<R: Read> PgnReader<R> {
     }
 
     /// The source, e.g. to take an error it kept aside.
+    /// The games read so far (the number of the last one).
+    pub fn games_read(&self) -> u64 {
+        self.games
+    }
+
     pub fn source_mut(&mut self) -> &mut R {
         &mut self.src
     }

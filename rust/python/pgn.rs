@@ -257,6 +257,12 @@ impl PyPgnReader {
         )))
     }
 
+    /// The games read so far, those left out included (the number of the last one read).
+    #[getter]
+    fn games_read(&self) -> u64 {
+        self.inner.games_read()
+    }
+
     /// A reader over `file`. With `lenient` (training data) it reads what python-chess reads
     /// beyond what analysis can use: null moves, and FEN tags the core refuses read as
     /// `kibitz.Board(fen)` reads them (`kibitz._board_ext.parse_fen`: python-chess's rules).

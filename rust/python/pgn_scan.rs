@@ -374,8 +374,8 @@ impl PyGameScanner {
         }
         // The roster, when a game starts with all seven in order (as exporters write them):
         // a copy of a dict holding them (sized for seven: no growing as they are added).
-        let full_roster = headers
-            && tags.len() >= ROSTER_LEN && tags.iter().zip(&KNOWN_TAGS[..ROSTER_LEN]).all(|(t, r)| t.0 == *r);
+        let full_roster =
+            headers && tags.len() >= ROSTER_LEN && tags.iter().zip(&KNOWN_TAGS[..ROSTER_LEN]).all(|(t, r)| t.0 == *r);
         let roster = if full_roster {
             static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
             let template = TEMPLATE.get_or_try_init(py, || -> PyResult<Py<PyDict>> {

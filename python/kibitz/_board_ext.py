@@ -32,258 +32,12 @@ def method(f: Callable[..., Any]) -> Callable[..., Any]:
 # ---------------------------------------------------------------- set-up: any placement python-chess allows
 #
 # python-chess holds a position as placement, turn, castling rights (rook squares, usable or
-# not), en-passant square (any square) and clocks, and accepts any placement. The Rust board
-# is given that state through ``Board._setup``: a FEN for the core with only the usable
-# rights and en-passant square, plus the rights and square as given. When the core cannot
+# not), en-passant square (any square) and clocks, and accepts any placement. The rules
+# library holds that model (``Setup``, in Rust): ``Board(fen)`` reads a FEN its strict
+# reader refuses with it, and the editing methods (``set_piece_at``, ``set_board_fen``,
+# ``set_castling_fen``, ``mirror``, the writable attributes) change it. When the core cannot
 # play the position (no king, two kings, ...) the board keeps the placement for its queries
 # and ``status()``, and its move operations raise ``InvalidPositionError``.
-
-
-class _Setup:
-    """python-chess's position state as plain data: a square -> symbol placement."""
-
-    __slots__ = ("placement", "turn", "castling", "ep", "halfmove", "fullmove", "chess960", "promoted_kings")
-
-    def __init__(
-        self,
-        placement: Dict[int, str],
-        turn: bool = True,
-        castling: int = 0,
-        ep: Optional[int] = None,
-        halfmove: int = 0,
-        fullmove: int = 1,
-        chess960: bool = False,
-    ) -> None:
-        self.placement = placement
-        self.turn = turn
-        self.castling = castling
-        self.ep = ep
-        self.halfmove = halfmove
-        self.fullmove = fullmove
-        self.chess960 = chess960
-        # Kings a FEN marked promoted ("K~"): python-chess never castles with them. kibitz
-        # keeps no promoted mask, so this lives only while a FEN is read.
-        self.promoted_kings = 0
-
-    def mask(self, symbols: str) -> int:
-        return sum(1 << sq for sq, p in self.placement.items() if p in symbols)
-
-    def board_fen(self) -> str:
-        rows = []
-        for rank in range(7, -1, -1):
-            row, empty = "", 0
-            for file in range(8):
-                p = self.placement.get(rank * 8 + file)
-                if p is None:
-                    empty += 1
-                else:
-                    row += (str(empty) if empty else "") + p
-                    empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        return "/".join(rows)
-
-    def clean_castling(self) -> int:
-        """python-chess's ``clean_castling_rights`` (of a board without move stack)."""
-        rooks = self.castling & self.mask("Rr")
-        white = rooks & bb.BB_RANK_1 & self.mask("PNBRQK")
-        black = rooks & bb.BB_RANK_8 & self.mask("pnbrqk")
-        kings = {color: self.mask(color) & ~self.promoted_kings for color in "Kk"}
-        if not self.chess960:
-            white &= bb.BB_A1 | bb.BB_H1
-            black &= bb.BB_A8 | bb.BB_H8
-            if not kings["K"] & bb.BB_E1:
-                white = 0
-            if not kings["k"] & bb.BB_E8:
-                black = 0
-            return white | black
-        out = 0
-        for rights, king_mask in ((white, kings["K"] & bb.BB_RANK_1), (black, kings["k"] & bb.BB_RANK_8)):
-            if not king_mask or not rights:
-                continue
-            king = bb.msb(king_mask)
-            a_side, h_side = rights & -rights, 1 << bb.msb(rights)
-            if bb.msb(a_side) < king:
-                out |= a_side
-            if bb.msb(h_side) > king:
-                out |= h_side
-        return out
-
-    def valid_ep(self) -> Optional[int]:
-        """python-chess's ``_valid_ep_square``."""
-        ep = self.ep
-        if not ep:
-            return None
-        if square_rank(ep) != (5 if self.turn else 2):
-            return None
-        pawn = ep - 8 if self.turn else ep + 8
-        if self.placement.get(pawn) != ("p" if self.turn else "P"):
-            return None
-        if ep in self.placement or (ep + 8 if self.turn else ep - 8) in self.placement:
-            return None
-        return ep
-
-    def core_fen(self) -> str:
-        clean = self.clean_castling()
-        if not clean:
-            castling = "-"
-        elif self.chess960:
-            castling = "".join(FILE_NAMES[square_file(s)].upper() for s in bb.scan_forward(clean & bb.BB_RANK_1))
-            castling += "".join(FILE_NAMES[square_file(s)] for s in bb.scan_forward(clean & bb.BB_RANK_8))
-        else:
-            castling = "".join(c for c, q in (("K", 7), ("Q", 0), ("k", 63), ("q", 56)) if clean >> q & 1)
-        ep = self.valid_ep()
-        ep_name = SQUARE_NAMES[ep] if ep is not None else "-"
-        turn = "w" if self.turn else "b"
-        return f"{self.board_fen()} {turn} {castling} {ep_name} {self.halfmove} {self.fullmove}"
-
-    def apply(self, board: Board) -> None:
-        board._setup(self.core_fen(), self.chess960, self.castling, self.clean_castling(), self.ep)
-
-
-def _read(board: Board) -> _Setup:
-    """The board's position as python-chess holds it."""
-    return _Setup(
-        {sq: p.symbol() for sq, p in board.piece_map().items()},
-        board.turn,
-        int(board.castling_rights),
-        board.ep_square,
-        board.halfmove_clock,
-        board.fullmove_number,
-        board.chess960,
-    )
-
-
-def _fen_error(message: str) -> Exception:
-    from kibitz._core import FenError
-
-    return FenError(message)
-
-
-def _parse_board_fen(fen: str) -> Dict[int, str]:
-    """python-chess's board-part reader: the placement, or FenError (a ValueError) with its message."""
-    return _parse_board_fen_promoted(fen)[0]
-
-
-def _parse_board_fen_promoted(fen: str) -> tuple[Dict[int, str], int]:
-    """``_parse_board_fen`` and the mask of the kings marked promoted ("K~")."""
-    fen = fen.strip()
-    promoted_kings = 0
-    if " " in fen:
-        raise _fen_error(f"expected position part of fen, got multiple parts: {fen!r}")
-    rows = fen.split("/")
-    if len(rows) != 8:
-        raise _fen_error(f"expected 8 rows in position part of fen: {fen!r}")
-    placement: Dict[int, str] = {}
-    for i, row in enumerate(rows):
-        file, after_digit, after_piece, row_last = 0, False, False, ""
-        for c in row:
-            if c in "12345678":
-                if after_digit:
-                    raise _fen_error(f"two subsequent digits in position part of fen: {fen!r}")
-                file += int(c)
-                after_digit, after_piece = True, False
-            elif c == "~":
-                # python-chess's mark of a promoted piece (kept for variants only).
-                if not after_piece:
-                    raise _fen_error(f"'~' not after piece in position part of fen: {fen!r}")
-                if row_last in "Kk" and file <= 8:
-                    promoted_kings |= 1 << ((7 - i) * 8 + file - 1)
-                after_digit = after_piece = False
-            elif c.lower() in "pnbrqk":
-                if file < 8:
-                    placement[(7 - i) * 8 + file] = c
-                file += 1
-                after_digit, after_piece, row_last = False, True, c
-            else:
-                raise _fen_error(f"invalid character in position part of fen: {fen!r}")
-        if file != 8:
-            raise _fen_error(f"expected 8 columns per row in position part of fen: {fen!r}")
-    return placement, promoted_kings
-
-
-def _castling_mask(setup: _Setup, castling_fen: str) -> int:
-    """python-chess's reading of a castling field into rook squares (usable or not)."""
-    if not castling_fen or castling_fen == "-":
-        return 0
-    if not bb.FEN_CASTLING_REGEX.match(castling_fen):
-        raise _fen_error(f"invalid castling fen: {castling_fen!r}")
-    rights = 0
-    for flag in castling_fen:
-        white = flag.isupper()
-        backrank = bb.BB_RANK_1 if white else bb.BB_RANK_8
-        rooks = setup.mask("R" if white else "r") & backrank
-        kings = setup.mask("K" if white else "k") & ~setup.promoted_kings
-        king = bb.msb(kings) if kings else None
-        flag = flag.lower()
-        if flag == "q":
-            # python-chess's lsb of no squares is -1: the right then names no rook at all.
-            if king is not None and (bb.lsb(rooks) if rooks else -1) < king:
-                rights |= rooks & -rooks
-            else:
-                rights |= bb.BB_FILES[0] & backrank
-        elif flag == "k":
-            if king is not None and rooks and king < bb.msb(rooks):
-                rights |= 1 << bb.msb(rooks)
-            else:
-                rights |= bb.BB_FILES[7] & backrank
-        else:
-            rights |= bb.BB_FILES[FILE_NAMES.index(flag)] & backrank
-    return rights
-
-
-def _int_field(text: str, what: str, fen: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise _fen_error(f"invalid {what} in fen: {fen!r}") from None
-
-
-def _parse_setup(fen: str, chess960: bool) -> _Setup:
-    """python-chess's ``set_fen`` reading: FenError (a ValueError) with its message when it
-    raises, else the position, whatever it is."""
-    parts = fen.split()
-    if not parts:
-        raise _fen_error("empty fen: no fields")
-    board_part = parts.pop(0)
-    turn = True
-    if parts:
-        turn_part = parts.pop(0)
-        if turn_part not in ("w", "b"):
-            raise _fen_error(f"expected 'w' or 'b' for turn part of fen: {fen!r}")
-        turn = turn_part == "w"
-    castling_part = parts.pop(0) if parts else "-"
-    if not bb.FEN_CASTLING_REGEX.match(castling_part):
-        raise _fen_error(f"invalid castling part in fen: {fen!r}")
-    ep: Optional[int] = None
-    if parts:
-        ep_part = parts.pop(0)
-        if ep_part != "-":
-            if ep_part not in SQUARE_NAMES:
-                raise _fen_error(f"invalid en passant part in fen: {fen!r}")
-            ep = SQUARE_NAMES.index(ep_part)
-    halfmove, fullmove = 0, 1
-    if parts:
-        halfmove = _int_field(parts.pop(0), "half-move clock", fen)
-        if halfmove < 0:
-            raise _fen_error(f"half-move clock cannot be negative: {fen!r}")
-    if parts:
-        fullmove = _int_field(parts.pop(0), "fullmove number", fen)
-        if fullmove < 0:
-            raise _fen_error(f"fullmove number cannot be negative: {fen!r}")
-        fullmove = max(fullmove, 1)
-    if parts:
-        raise _fen_error(f"fen string has more parts than expected: {fen!r}")
-    placement, promoted_kings = _parse_board_fen_promoted(board_part)
-    setup = _Setup(placement, turn, 0, ep, halfmove, fullmove, chess960)
-    setup.promoted_kings = promoted_kings
-    setup.castling = _castling_mask(setup, castling_part)
-    return setup
-
-
-def parse_fen(fen: str, chess960: bool) -> tuple[str, int, int, Optional[int]]:
-    """What ``Board(fen)`` gives the Rust board when its strict reader refuses the FEN."""
-    setup = _parse_setup(fen, chess960)
-    return setup.core_fen(), setup.castling, setup.clean_castling(), setup.ep
 
 
 # ---------------------------------------------------------------- editing
@@ -306,24 +60,6 @@ def reset(self: Board) -> None:
 def clear_stack(self: Board) -> None:
     """Forgets the move stack; the position stays."""
     self._assign(self.copy(stack=False))
-
-
-@method
-def set_board_fen(self: Board, fen: str) -> None:
-    """Sets the placement from a FEN's board part; clears the move stack."""
-    placement = _parse_board_fen(fen)
-    setup = _read(self)
-    setup.placement = placement
-    setup.apply(self)
-
-
-@method
-def set_castling_fen(self: Board, castling_fen: str) -> None:
-    """Sets the castling rights from a FEN castling field (``KQkq``, ``HAha``...); clears
-    the move stack."""
-    setup = _read(self)
-    setup.castling = _castling_mask(setup, castling_fen)
-    setup.apply(self)
 
 
 def _attackers_mask(board: Board, color: bool, square: int, occupied: int) -> int:
@@ -384,12 +120,7 @@ def generate_pseudo_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: i
 @method
 def has_chess960_castling_rights(self: Board) -> bool:
     """Whether a usable castling right is not a standard one (king on e1/e8, rook on a corner)."""
-    if self.move_stack:
-        rights = int(self.castling_rights)
-    else:
-        setup = _read(self)
-        setup.chess960 = True
-        rights = setup.clean_castling()
+    rights = int(self.castling_rights) if self.move_stack else self._clean_castling_as_chess960()
     if rights & ~(bb.BB_A1 | bb.BB_H1 | bb.BB_A8 | bb.BB_H8):
         return True
     kings = self.kings
@@ -432,17 +163,6 @@ def _chess960_index(rank: str) -> Optional[int]:
     return _CHESS960_INDEX.get(rank)
 
 
-def _chess960_placement(scharnagl: int) -> Dict[int, str]:
-    if not 0 <= scharnagl <= 959:
-        raise ValueError(f"chess960 position index not 0 <= {scharnagl!r} <= 959")
-    rank = _chess960_rank(scharnagl)
-    placement = {f: p for f, p in enumerate(rank)}
-    placement.update({56 + f: p.lower() for f, p in enumerate(rank)})
-    placement.update({8 + f: "P" for f in range(8)})
-    placement.update({48 + f: "p" for f in range(8)})
-    return placement
-
-
 def placement_chess960_pos(board: Any) -> Optional[int]:
     """BaseBoard's ``chess960_pos``: the index of the placement as a Chess960 start position."""
     pieces = {sq: p.symbol() for sq, p in board.piece_map().items()}
@@ -474,10 +194,13 @@ def chess960_pos(
 @method
 def set_chess960_pos(self: Board, scharnagl: int) -> None:
     """Sets up the Chess960 start position of that index (the board becomes a Chess960 board)."""
-    placement = _chess960_placement(scharnagl)
-    setup = _Setup(placement, chess960=True)
-    setup.castling = setup.mask("Rr")
-    setup.apply(self)
+    rank = _chess960_rank(scharnagl) if 0 <= scharnagl <= 959 else None
+    if rank is None:
+        raise ValueError(f"chess960 position index not 0 <= {scharnagl!r} <= 959")
+    # Castling rights on every rook, named by their files (Shredder-FEN), White to move.
+    rooks = "".join(FILE_NAMES[f] for f, p in enumerate(rank) if p == "R")
+    fen = f"{rank.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{rank} w {rooks.upper()}{rooks} - 0 1"
+    self._assign(Board(fen, chess960=True))
 
 
 # ---------------------------------------------------------------- FEN dialects and EPD

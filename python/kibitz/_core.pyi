@@ -314,14 +314,14 @@ class Board:
     @classmethod
     def from_epd(cls, epd: str, *, chess960: bool = False) -> tuple[Board, dict[str, Any]]:
         """A board from an EPD, and its operations (python-chess's ``Board.from_epd``)."""
-    def _setup(self, core_fen: str, chess960: bool, castling: int, clean: int, ep: int | None) -> None:
-        """Sets the position as python-chess holds it (any placement)."""
     @property
     def _unplayable(self) -> str | None:
         """Why kibitz cannot play the position, or None."""
     @property
     def _clean_castling(self) -> int:
         """The usable castling rights, as a mask."""
+    def _clean_castling_as_chess960(self) -> int:
+        """The usable castling rights as a Chess960 board would have them."""
     def __dir__(self) -> list[str]: ...
     @classmethod
     def from_chess(cls, board: Any) -> Board:

@@ -10,7 +10,9 @@
 //!   checker; then what extends it, one concern per file: `attack` (attack, check and pin
 //!   tests), `makemove` (make/unmake as a pair), `movegen` (legal and pseudo-legal moves),
 //!   `fen` (reading and writing positions), `draw` (game end, repetition), `query` (what
-//!   the Python API asks of a position).
+//!   the Python API asks of a position); `setup`: a position as plain data, python-chess's
+//!   model (any placement, rights and en-passant square as given), which becomes a `Board`
+//!   through the FEN of what the core can play.
 //! - Notation: `notation` (UCI and long algebraic), `san` (standard algebraic), `pgn`
 //!   (a streaming reader of game collections), `movetext` (plain movetext lines split into
 //!   tokens as python-chess splits them).
@@ -36,5 +38,6 @@ pub(crate) mod planes;
 pub(crate) mod polyglot_random;
 pub(crate) mod query;
 pub(crate) mod san;
+pub(crate) mod setup;
 pub(crate) mod types;
 pub(crate) mod zobrist;

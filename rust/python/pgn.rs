@@ -265,7 +265,7 @@ impl PyPgnReader {
 
     /// A reader over `file`. With `lenient` (training data) it reads what python-chess reads
     /// beyond what analysis can use: null moves, and FEN tags the core refuses read as
-    /// `kibitz.Board(fen)` reads them (`kibitz._board_ext.parse_fen`: python-chess's rules).
+    /// `kibitz.Board(fen)` reads them (the rules library's `Setup`: python-chess's rules).
     #[new]
     #[pyo3(signature = (file, *, lenient = false))]
     fn new(file: Py<PyAny>, lenient: bool) -> Self {
@@ -296,22 +296,13 @@ impl PyPgnReader {
 }
 
 /// The core reader's fallback for FEN tags its strict reader refuses (`FenFallback`): the
-/// FEN `kibitz.Board(fen)` gives the core (`kibitz._board_ext.parse_fen`) and whether
-/// python-chess reads the game as Chess960 (`chess.pgn.read_game`: when the board's
+/// FEN `kibitz.Board(fen)` gives the core (the rules library's lenient reader, `Setup`) and
+/// whether python-chess reads the game as Chess960 (`chess.pgn.read_game`: when the board's
 /// `has_chess960_castling_rights()`), or why python-chess's rules refuse the FEN too.
 fn board_fen(fen: &str, chess960: bool) -> Result<(String, bool), String> {
-    Python::attach(|py| {
-        let read = || -> PyResult<(String, bool)> {
-            let mut chess960 = chess960;
-            if !chess960 {
-                let board = py.import("kibitz._core")?.getattr("Board")?.call1((fen,))?;
-                chess960 = board.call_method0("has_chess960_castling_rights")?.extract()?;
-            }
-            let parsed = py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960))?;
-            Ok((parsed.get_item(0)?.extract()?, chess960))
-        };
-        read().map_err(|e| e.value(py).to_string())
-    })
+    let mut setup = crate::Setup::from_fen(fen, chess960)?;
+    setup.chess960 = chess960 || setup.has_chess960_castling_rights();
+    Ok((setup.core_fen(setup.clean_castling()), setup.chess960))
 }
 
 /// The SAN of each move of `moves` (UCI) played in order from `fen`; raises the usual

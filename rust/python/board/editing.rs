@@ -3,7 +3,7 @@
 //! `status()`; the rules are the lenient position's (`setup.rs`). A `#[pymethods]` block of
 //! its own (PyO3's `multiple-pymethods`).
 
-use super::setup::{piece_code, status_flags, Setup};
+use super::setup::{piece_code, setup_of, status_flags};
 use super::*;
 
 #[pymethods]
@@ -84,17 +84,7 @@ impl PyBoard {
 
     /// No pieces, White to move, no castling rights, no en passant, clocks 0 and 1.
     fn clear(&self) -> PyResult<()> {
-        self.edit(|s| {
-            *s = Setup {
-                placement: [EMPTY; 64],
-                white_to_move: true,
-                castling: 0,
-                ep: None,
-                halfmove: 0,
-                fullmove: 1,
-                chess960: s.chess960,
-            }
-        })
+        self.edit(|s| *s = crate::Setup::empty(s.chess960))
     }
 
     /// No pieces; turn, castling rights, en passant and clocks stay; no move stack.
@@ -104,8 +94,33 @@ impl PyBoard {
 
     /// The start placement; turn, castling rights, en passant and clocks stay; no move stack.
     fn reset_board(&self) -> PyResult<()> {
-        let start = Setup::read(&State::new(CoreBoard::startpos(), None)).placement;
+        let start = setup_of(&State::new(CoreBoard::startpos(), None)).placement;
         self.edit(|s| s.placement = start)
+    }
+
+    /// Sets the placement from a FEN's board part (python-chess's reading: a bad one raises
+    /// FenError, a ValueError, with its message, and changes nothing); turn, castling
+    /// rights, en passant and clocks stay; no move stack.
+    fn set_board_fen(&self, fen: Bound<'_, PyString>) -> PyResult<()> {
+        let text = text(&fen, "FEN", fen_text_err)?;
+        let (placement, _) = crate::parse_board_fen(&text).map_err(fen_text_err)?;
+        self.edit(|s| s.placement = placement)
+    }
+
+    /// Sets the castling rights from a FEN castling field (`KQkq`, `HAha`, ..., read as
+    /// python-chess reads it: rook squares, usable or not); no move stack.
+    fn set_castling_fen(&self, castling_fen: Bound<'_, PyString>) -> PyResult<()> {
+        let field = text(&castling_fen, "castling field", fen_text_err)?;
+        let mask = setup_of(&*self.st()?).castling_mask(&field).map_err(fen_text_err)?;
+        self.edit(|s| s.castling = mask)
+    }
+
+    /// The usable castling rights as a Chess960 board would have them (python-chess's
+    /// `clean_castling_rights` with `chess960` set), for `has_chess960_castling_rights`.
+    fn _clean_castling_as_chess960(&self) -> PyResult<u64> {
+        let mut setup = setup_of(&*self.st()?);
+        setup.chess960 = true;
+        Ok(setup.clean_castling())
     }
 
     /// The usable castling rights, as a mask of rook squares (python-chess's rule).
@@ -127,8 +142,8 @@ impl PyBoard {
     /// The position seen from the other side: ranks reversed, colours, turn, castling
     /// rights and en passant swapped; no move stack.
     fn mirror(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let setup = Setup::read(&*slf.get().st()?);
-        PyBoard::new_of(&slf.get_type(), setup.mirrored().apply()?)
+        let setup = setup_of(&*slf.get().st()?);
+        PyBoard::new_of(&slf.get_type(), State::from_setup(&setup.mirrored())?)
     }
 
     /// `mirror()` in place (the move stack is cleared).
@@ -139,17 +154,17 @@ impl PyBoard {
     /// The position with every square mapped by the square-mask function `f` (for example
     /// `flip_horizontal`); castling rights and the en-passant square are mapped too.
     fn transform(slf: &Bound<'_, Self>, f: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let setup = Setup::read(&*slf.get().st()?);
-        let mapped = setup.transformed(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
-        PyBoard::new_of(&slf.get_type(), mapped.apply()?)
+        let setup = setup_of(&*slf.get().st()?);
+        let mapped = setup.transformed::<PyErr>(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
+        PyBoard::new_of(&slf.get_type(), State::from_setup(&mapped)?)
     }
 
     /// `transform(f)` in place (the move stack is cleared).
     fn apply_transform(&self, f: &Bound<'_, PyAny>) -> PyResult<()> {
         // `f` is Python code: it runs before the board is locked for the change.
-        let setup = Setup::read(&*self.st()?);
-        let mapped = setup.transformed(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
-        *self.st()? = mapped.apply()?;
+        let setup = setup_of(&*self.st()?);
+        let mapped = setup.transformed::<PyErr>(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
+        *self.st()? = State::from_setup(&mapped)?;
         Ok(())
     }
 

@@ -20,7 +20,7 @@ impl PyBoard {
         if !cls.is(py.get_type::<PyBoard>()) {
             refuse_other_variants(cls)?;
         }
-        Ok(PyBoard::from_state(state_of(py, fen, chess960)?))
+        Ok(PyBoard::from_state(state_from_fen(fen, chess960)?))
     }
 
     /// Sets the position of a subclass's board from `fen` and `chess960` (what a subclass's
@@ -31,7 +31,7 @@ impl PyBoard {
         if slf.get_type().is(py.get_type::<PyBoard>()) {
             return Ok(());
         }
-        let st = state_from_args(py, args, kwargs)?;
+        let st = state_from_args(args, kwargs)?;
         *slf.get().st()? = st;
         Ok(())
     }
@@ -62,17 +62,6 @@ impl PyBoard {
         let board = cls.call((), Some(&[("chess960", true)].into_py_dict(cls.py())?))?;
         board.call_method1("set_chess960_pos", (scharnagl,))?;
         Ok(board.unbind())
-    }
-
-    /// Sets the position as python-chess holds it (the primitive of the editing methods):
-    /// `core_fen` with the usable castling rights (`clean`, a mask of rook squares) and
-    /// en-passant square, the rights as given (`castling`) and the en-passant square as
-    /// given (`ep`). Any placement is accepted; the move stack is cleared.
-    #[pyo3(signature = (core_fen, chess960, castling, clean, ep))]
-    fn _setup(&self, core_fen: &str, chess960: bool, castling: u64, clean: u64, ep: Option<u8>) -> PyResult<()> {
-        let st = State::setup(core_fen, chess960, castling, clean, ep)?;
-        *self.st()? = st;
-        Ok(())
     }
 
     /// python-chess's `clean_castling_rights()`: the usable castling rights, as a mask.
@@ -844,7 +833,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
 }
 
 /// The state `Board(fen=STARTING_FEN, *, chess960=False)` makes, from its arguments as given.
-fn state_from_args(py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<State> {
+fn state_from_args(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<State> {
     if args.len() > 1 {
         return Err(PyTypeError::new_err(format!(
             "Board() takes at most 1 positional argument (fen) but {} were given; chess960 is a keyword",
@@ -869,7 +858,7 @@ fn state_from_args(py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bo
         None => FenArg::Start,
         Some(f) => f.extract::<FenArg<'_>>()?,
     };
-    state_of(py, fen, chess960)
+    state_from_fen(fen, chess960)
 }
 
 /// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
@@ -902,11 +891,11 @@ fn refuse_other_variants(cls: &Bound<'_, PyType>) -> PyResult<()> {
 }
 
 /// The state of `Board(fen, chess960=...)`.
-fn state_of(py: Python<'_>, fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
+fn state_from_fen(fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
     let fen = match &fen {
         FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
         FenArg::Start => crate::STARTPOS.into(),
         FenArg::Empty => return Ok(State::empty(chess960)),
     };
-    State::parse(py, &fen, chess960)
+    State::parse(&fen, chess960)
 }

@@ -180,6 +180,13 @@ impl State {
         }
     }
 
+    /// The state of a position as python-chess holds it (the rules library's `Setup`), with
+    /// no move stack.
+    fn from_setup(setup: &crate::Setup) -> PyResult<State> {
+        let clean = setup.clean_castling();
+        State::setup(&setup.core_fen(clean), setup.chess960, setup.castling, clean, setup.ep)
+    }
+
     /// A position as python-chess holds it: `core_fen` with only the usable castling rights
     /// (`clean`) and en-passant square, the rights as given (`castling`), the en-passant square
     /// as given (`ep`). When the core cannot play it, the state keeps its placement only.
@@ -914,9 +921,10 @@ as in 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'";
 
 impl State {
     /// A FEN read as python-chess reads it: the core's strict reader first (the fast, common
-    /// case), else `kibitz._board_ext.parse_fen`, which accepts what python-chess accepts
-    /// (any placement, missing fields, castling rights without rook, any en-passant square).
-    fn parse(py: Python<'_>, fen: &str, chess960: bool) -> PyResult<State> {
+    /// case), else the rules library's lenient reader (`Setup::from_fen`), which accepts what
+    /// python-chess accepts (any placement, missing fields, castling rights without rook, any
+    /// en-passant square).
+    fn parse(fen: &str, chess960: bool) -> PyResult<State> {
         let (fields, n) = crate::fen_fields(fen);
         let (castling, ep) = ((n > 2).then_some(fields[2]), (n > 3).then_some(fields[3]));
         if castling.is_none_or(python_chess_castling_field) {
@@ -926,14 +934,13 @@ impl State {
                 return Ok(State::new(core, root_ep));
             }
         }
-        let parsed = match py.import("kibitz._board_ext")?.getattr("parse_fen")?.call1((fen, chess960)) {
-            Ok(p) => p,
+        let setup = match crate::Setup::from_fen(fen, chess960) {
+            Ok(setup) => setup,
             // Refused by python-chess's rules too: its reason (the first thing wrong, with the
             // text), the strict reader's detail when both fault the placement (it names the
             // rank), then what a FEN holds. Other strict reasons are left out: they speak of
             // the core's stricter rules and can name another fault than the real one.
-            Err(e) => {
-                let reason = e.value(py).to_string();
+            Err(reason) => {
                 let detail = match CoreBoard::from_fen_with(fen, chess960) {
                     Err(
                         d @ (crate::FenError::RankCount(_)
@@ -946,8 +953,7 @@ impl State {
                 return Err(fen_text_err(format!("{reason}{detail}; {FEN_SHAPE}")));
             }
         };
-        let (core_fen, castling, clean, ep): (String, u64, u64, Option<u8>) = parsed.extract()?;
-        State::setup(&core_fen, chess960, castling, clean, ep)
+        State::from_setup(&setup)
     }
 
     /// This state's root position, without history.
@@ -961,7 +967,7 @@ impl State {
 impl PyBoard {
     /// A board from a FEN and UCI moves played from it.
     fn replay(fen: &str, chess960: bool, moves: &[String]) -> PyResult<PyBoard> {
-        let mut st = Python::attach(|py| State::parse(py, fen, chess960))?;
+        let mut st = State::parse(fen, chess960)?;
         Python::attach(|py| -> PyResult<()> {
             for m in moves {
                 let s = PyString::new(py, m);

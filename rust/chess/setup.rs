@@ -539,9 +539,10 @@ mod tests {
         let s = Setup::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
         assert_eq!(s.castling, 1 | 1 << 7 | 1 << 56 | 1 << 63);
         assert_eq!(s.clean_castling(), s.castling);
-        // Rights without their rook are kept as given and cleaned away.
+        // Rights without their rook are kept as python-chess reads them (K names h1; Q names
+        // no square, as python-chess's lsb of no rooks is -1) and cleaned away.
         let s = Setup::from_fen("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", false).unwrap();
-        assert_eq!((s.castling, s.clean_castling()), (1 | 1 << 7, 0));
+        assert_eq!((s.castling, s.clean_castling()), (1 << 7, 0));
         assert_eq!(s.core_fen(s.clean_castling()), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     }
 
@@ -555,6 +556,17 @@ mod tests {
         );
         assert_eq!(py_repr("it's"), "\"it's\"");
         assert_eq!(py_repr("a\tb\\"), "'a\\tb\\\\'");
+    }
+
+    #[test]
+    fn symbols_map_to_piece_codes_and_back() {
+        for s in ["P", "N", "B", "R", "Q", "K", "p", "n", "b", "r", "q", "k"] {
+            let p = piece_of_symbol(s).expect("a piece symbol");
+            assert_eq!(symbol_of(p), s.chars().next().unwrap());
+        }
+        assert_eq!(piece_of_symbol("."), None);
+        assert_eq!(piece_of_symbol("x"), None);
+        assert_eq!(piece_of_symbol("PP"), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::correction::CorrectionHistory;
+use crate::engine::see::see_ge;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::SEE_VALUE;
 
@@ -206,7 +207,7 @@ pub fn score_moves(
             // only the others need the exchange played out.
             let victim = if m.is_en_passant() { PAWN } else { kind_of(board.piece_at(m.to())) };
             let attacker = kind_of(board.piece_at(m.from()));
-            let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || board.see_ge(m, 0);
+            let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || see_ge(board, m, 0);
             let promo = if m.is_promotion() { SEE_VALUE[QUEEN as usize] * 8 } else { 0 };
             if good {
                 GOOD_CAPTURE + mvv_lva(board, m) + promo

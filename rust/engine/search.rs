@@ -26,10 +26,11 @@ use crate::chess::types::*;
 use crate::engine::order::*;
 use crate::engine::params::*;
 use crate::engine::picker::{MovePicker, Picked};
+use crate::engine::see::see_ge;
 use crate::engine::tt::*;
 use crate::engine::types::*;
 use crate::engine::MAX_PLY;
-use crate::eval::classic::{evaluate, SEE_VALUE};
+use crate::eval::classic::{evaluate, non_pawn_material, SEE_VALUE};
 use crate::eval::nnue::{Accumulator, AccumulatorStack, Network};
 
 #[inline(always)]
@@ -449,7 +450,7 @@ impl<'a> Search<'a> {
                 && static_eval >= beta
                 && !prev.is_null()
                 && beta > -MATE_BOUND
-                && self.board.non_pawn_material(self.board.side_to_move()) > 0
+                && non_pawn_material(&self.board, self.board.side_to_move()) > 0
             {
                 let r = NMP_BASE_R + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
                 self.moves_played[ply] = Move::NULL;
@@ -574,14 +575,14 @@ impl<'a> Search<'a> {
                     if self.f.see_pruning
                         && depth <= SEE_QUIET_MAX_DEPTH
                         && !prune_if_quiet_no_check
-                        && !self.board.see_ge(m, -SEE_QUIET_MARGIN * depth * depth)
+                        && !see_ge(&self.board, m, -SEE_QUIET_MARGIN * depth * depth)
                     {
                         continue;
                     }
                 } else if self.f.see_pruning
                     && depth <= SEE_CAPTURE_MAX_DEPTH
                     && is_bad_capture_score(order_score)
-                    && !self.board.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
+                    && !see_ge(&self.board, m, -SEE_CAPTURE_MARGIN * depth)
                 {
                     continue;
                 }

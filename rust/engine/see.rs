@@ -17,165 +17,163 @@ use crate::eval::classic::SEE_VALUE;
 /// go to the first, so that the exchange is the same whichever way it is computed).
 const KNIGHT_STEPS: [isize; 8] = [17, 15, 10, 6, -6, -10, -15, -17];
 
-impl Board {
-    /// The least valuable piece of colour `by` attacking square `s` (0..64) when only the
-    /// pieces in `occ` are still on the board: (square, kind). Ties go to the first found
-    /// in the mailbox walk's order (for White the pawn on the higher file first, for Black
-    /// the lower; knights in `KNIGHT_JUMPS` order;
-    /// sliders by ray in `KING_DIRS` order); the king comes last.
-    #[inline]
-    fn least_attacker(&self, s: usize, by: Color, occ: u64) -> Option<(usize, u8)> {
-        let pawns = PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by) & occ;
-        if pawns != 0 {
-            // The pawn one file to the right (seen from White) is tried first.
-            let right = if by == WHITE { s.wrapping_sub(7) } else { s + 7 };
-            let sq = if right < 64 && pawns >> right & 1 != 0 { right } else { pawns.trailing_zeros() as usize };
-            return Some((sq, PAWN));
-        }
-        let knights = KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by) & occ;
-        if knights != 0 {
-            for d in KNIGHT_STEPS {
-                let t = s as isize + d;
-                if (0..64).contains(&t) && knights >> t & 1 != 0 {
-                    return Some((t as usize, KNIGHT));
-                }
-            }
-        }
-        let queens = self.bb(QUEEN, by) & occ;
-        let ortho = (self.bb(ROOK, by) & occ) | queens;
-        let diag = (self.bb(BISHOP, by) & occ) | queens;
-        let mut best: Option<(usize, u8)> = None;
-        for (dir, rays) in RAYS.iter().enumerate() {
-            let sliders = if dir < 4 { ortho } else { diag };
-            let ray = rays[s];
-            if ray & sliders == 0 {
-                continue;
-            }
-            let t = nearest(dir, ray & occ);
-            if sliders >> t & 1 == 0 {
-                continue;
-            }
-            let k = if queens >> t & 1 != 0 {
-                QUEEN
-            } else if dir < 4 {
-                ROOK
-            } else {
-                BISHOP
-            };
-            if best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
-                best = Some((t, k));
-                if k == BISHOP {
-                    // Nothing cheaper can come from the remaining rays.
-                    return best;
-                }
-            }
-        }
-        if best.is_some() {
-            return best;
-        }
-        let king = KING_ATTACKS[s] & self.bb(KING, by) & occ;
-        (king != 0).then(|| (king.trailing_zeros() as usize, KING))
+/// The least valuable piece of colour `by` attacking square `s` (0..64) when only the
+/// pieces in `occ` are still on the board: (square, kind). Ties go to the first found
+/// in the mailbox walk's order (for White the pawn on the higher file first, for Black
+/// the lower; knights in `KNIGHT_JUMPS` order;
+/// sliders by ray in `KING_DIRS` order); the king comes last.
+#[inline]
+fn least_attacker(board: &Board, s: usize, by: Color, occ: u64) -> Option<(usize, u8)> {
+    let pawns = PAWN_ATTACKS[by ^ 1][s] & board.bb(PAWN, by) & occ;
+    if pawns != 0 {
+        // The pawn one file to the right (seen from White) is tried first.
+        let right = if by == WHITE { s.wrapping_sub(7) } else { s + 7 };
+        let sq = if right < 64 && pawns >> right & 1 != 0 { right } else { pawns.trailing_zeros() as usize };
+        return Some((sq, PAWN));
     }
-    /// `self.see(m) >= threshold`, answered without playing the exchange out when its first
-    /// two plies decide it: the exchange can never gain more than the first capture (the
-    /// opponent may always decline to recapture), and never less than the first capture
-    /// minus the capturing piece (we may always stop after their recapture). Most captures
-    /// of an equal or bigger piece and most quiet moves with a negative threshold end here.
-    #[inline]
-    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        if m.is_castle() {
-            return 0 >= threshold;
+    let knights = KNIGHT_ATTACKS[s] & board.bb(KNIGHT, by) & occ;
+    if knights != 0 {
+        for d in KNIGHT_STEPS {
+            let t = s as isize + d;
+            if (0..64).contains(&t) && knights >> t & 1 != 0 {
+                return Some((t as usize, KNIGHT));
+            }
         }
-        let mut first =
-            if m.is_en_passant() { SEE_VALUE[PAWN as usize] } else { SEE_VALUE[kind_of(self.cells[m.to()]) as usize] };
-        let mut moved = kind_of(self.cells[m.from()]);
-        if m.is_promotion() {
-            first += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
-            moved = m.promo();
-        }
-        if first < threshold {
-            return false;
-        }
-        if first - SEE_VALUE[moved as usize] >= threshold {
-            return true;
-        }
-        self.see(m) >= threshold
     }
-
-    /// The static exchange value of move `m` for the side making it, in `SEE_VALUE` units
-    /// (pawn = 100). Quiet moves score 0 or the loss of the moved piece; castling 0.
-    pub fn see(&self, m: Move) -> i32 {
-        if m.is_castle() {
-            return 0;
+    let queens = board.bb(QUEEN, by) & occ;
+    let ortho = (board.bb(ROOK, by) & occ) | queens;
+    let diag = (board.bb(BISHOP, by) & occ) | queens;
+    let mut best: Option<(usize, u8)> = None;
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let sliders = if dir < 4 { ortho } else { diag };
+        let ray = rays[s];
+        if ray & sliders == 0 {
+            continue;
         }
-        let from = m.from();
-        let to = m.to();
-        let us = self.side;
-        let mut occ = self.occ[WHITE] | self.occ[BLACK];
-        let mut gain = [0i32; 40];
-        let mut on_square = kind_of(self.cells[from]); // the piece now standing on `to`
-        gain[0] = if m.is_en_passant() {
-            let capsq = (to as isize - pawn_push(us)) as usize;
-            occ &= !bb_of(capsq);
-            SEE_VALUE[PAWN as usize]
-        } else if self.cells[to] != EMPTY {
-            SEE_VALUE[kind_of(self.cells[to]) as usize]
+        let t = nearest(dir, ray & occ);
+        if sliders >> t & 1 == 0 {
+            continue;
+        }
+        let k = if queens >> t & 1 != 0 {
+            QUEEN
+        } else if dir < 4 {
+            ROOK
         } else {
-            0
+            BISHOP
         };
-        if m.is_promotion() {
-            gain[0] += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
-            on_square = m.promo();
-        }
-        occ &= !bb_of(from);
-        let to64 = SQ64[to] as usize;
-        let mut side = us ^ 1;
-        let mut d = 0;
-        loop {
-            d += 1;
-            let Some((sq, k)) = self.least_attacker(to64, side, occ) else { break };
-            // Capturing the piece on `to` gains its value, minus what the other side had gained.
-            gain[d] = SEE_VALUE[on_square as usize] - gain[d - 1];
-            if d + 1 >= gain.len() {
-                d += 1;
-                break;
+        if best.is_none_or(|(_, bk)| SEE_VALUE[k as usize] < SEE_VALUE[bk as usize]) {
+            best = Some((t, k));
+            if k == BISHOP {
+                // Nothing cheaper can come from the remaining rays.
+                return best;
             }
-            occ &= !(1u64 << sq);
-            on_square = k;
-            side ^= 1;
         }
-        while d > 1 {
-            d -= 1;
-            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        }
-        gain[0]
     }
+    if best.is_some() {
+        return best;
+    }
+    let king = KING_ATTACKS[s] & board.bb(KING, by) & occ;
+    (king != 0).then(|| (king.trailing_zeros() as usize, KING))
+}
+/// `see(board, m) >= threshold`, answered without playing the exchange out when its first
+/// two plies decide it: the exchange can never gain more than the first capture (the
+/// opponent may always decline to recapture), and never less than the first capture
+/// minus the capturing piece (we may always stop after their recapture). Most captures
+/// of an equal or bigger piece and most quiet moves with a negative threshold end here.
+#[inline]
+pub fn see_ge(board: &Board, m: Move, threshold: i32) -> bool {
+    if m.is_castle() {
+        return 0 >= threshold;
+    }
+    let mut first =
+        if m.is_en_passant() { SEE_VALUE[PAWN as usize] } else { SEE_VALUE[kind_of(board.cells[m.to()]) as usize] };
+    let mut moved = kind_of(board.cells[m.from()]);
+    if m.is_promotion() {
+        first += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
+        moved = m.promo();
+    }
+    if first < threshold {
+        return false;
+    }
+    if first - SEE_VALUE[moved as usize] >= threshold {
+        return true;
+    }
+    see(board, m) >= threshold
+}
+
+/// The static exchange value of move `m` for the side making it, in `SEE_VALUE` units
+/// (pawn = 100). Quiet moves score 0 or the loss of the moved piece; castling 0.
+pub fn see(board: &Board, m: Move) -> i32 {
+    if m.is_castle() {
+        return 0;
+    }
+    let from = m.from();
+    let to = m.to();
+    let us = board.side;
+    let mut occ = board.occ[WHITE] | board.occ[BLACK];
+    let mut gain = [0i32; 40];
+    let mut on_square = kind_of(board.cells[from]); // the piece now standing on `to`
+    gain[0] = if m.is_en_passant() {
+        let capsq = (to as isize - pawn_push(us)) as usize;
+        occ &= !bb_of(capsq);
+        SEE_VALUE[PAWN as usize]
+    } else if board.cells[to] != EMPTY {
+        SEE_VALUE[kind_of(board.cells[to]) as usize]
+    } else {
+        0
+    };
+    if m.is_promotion() {
+        gain[0] += SEE_VALUE[m.promo() as usize] - SEE_VALUE[PAWN as usize];
+        on_square = m.promo();
+    }
+    occ &= !bb_of(from);
+    let to64 = SQ64[to] as usize;
+    let mut side = us ^ 1;
+    let mut d = 0;
+    loop {
+        d += 1;
+        let Some((sq, k)) = least_attacker(board, to64, side, occ) else { break };
+        // Capturing the piece on `to` gains its value, minus what the other side had gained.
+        gain[d] = SEE_VALUE[on_square as usize] - gain[d - 1];
+        if d + 1 >= gain.len() {
+            d += 1;
+            break;
+        }
+        occ &= !(1u64 << sq);
+        on_square = k;
+        side ^= 1;
+    }
+    while d > 1 {
+        d -= 1;
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+    }
+    gain[0]
 }
 
 #[cfg(test)]
 mod tests {
     use crate::chess::board::Board;
 
-    fn see(fen: &str, uci: &str) -> i32 {
+    fn see_of(fen: &str, uci: &str) -> i32 {
         let b = Board::from_fen(fen).unwrap();
         let m = b.parse_uci(uci).unwrap();
-        b.see(m)
+        super::see(&b, m)
     }
 
     #[test]
     fn simple_exchanges() {
         // Undefended pawn.
-        assert_eq!(see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
+        assert_eq!(see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
         // Pawn defended by a pawn: RxP PxR loses the exchange.
-        assert_eq!(see("1k6/8/3p4/4p3/8/8/8/1K2R3 w - - 0 1", "e1e5"), 100 - 500);
+        assert_eq!(see_of("1k6/8/3p4/4p3/8/8/8/1K2R3 w - - 0 1", "e1e5"), 100 - 500);
         // Rook behind rook (x-ray) against one defender: RxP, PxR? no: BxR... plain cases.
-        assert_eq!(see("1k2r3/8/8/4p3/8/8/4R3/1K2R3 w - - 0 1", "e2e5"), 100);
+        assert_eq!(see_of("1k2r3/8/8/4p3/8/8/4R3/1K2R3 w - - 0 1", "e2e5"), 100);
         // Knight takes a defended pawn: loses N for P.
-        assert_eq!(see("1k6/8/3p4/4p3/8/5N2/8/1K6 w - - 0 1", "f3e5"), 100 - 320);
+        assert_eq!(see_of("1k6/8/3p4/4p3/8/5N2/8/1K6 w - - 0 1", "f3e5"), 100 - 320);
         // Quiet move onto a square attacked by a pawn loses the piece.
-        assert_eq!(see("1k6/8/3p4/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), -320);
+        assert_eq!(see_of("1k6/8/3p4/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), -320);
         // Safe quiet move.
-        assert_eq!(see("1k6/8/8/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), 0);
+        assert_eq!(see_of("1k6/8/8/8/8/5N2/8/1K6 w - - 0 1", "f3e5"), 0);
     }
 
     /// Calls `f` with every legal move of each position in `fens` and every legal reply to
@@ -212,9 +210,9 @@ mod tests {
         ];
         let mut checked = 0;
         for_each_move_and_reply(&fens, |b, m| {
-            let v = b.see(m);
+            let v = super::see(b, m);
             for t in [-1000, -500, -330, -320, -101, -100, -30, -1, 0, 1, 99, 100, 101, 220, 320, 500, 1000] {
-                assert_eq!(b.see_ge(m, t), v >= t, "{} {:?} t={t} see={v}", b.fen(), m);
+                assert_eq!(super::see_ge(b, m, t), v >= t, "{} {:?} t={t} see={v}", b.fen(), m);
                 checked += 1;
             }
         });
@@ -328,7 +326,7 @@ mod tests {
         ];
         let mut checked = 0;
         for_each_move_and_reply(&fens, |b, m| {
-            assert_eq!(b.see(m), mailbox_see(b, m), "{} {}", b.fen(), b.move_to_uci(m));
+            assert_eq!(super::see(b, m), mailbox_see(b, m), "{} {}", b.fen(), b.move_to_uci(m));
             checked += 1;
         });
         assert!(checked > 5_000, "{checked}");
@@ -338,14 +336,14 @@ mod tests {
     fn xray_queen_behind_bishop() {
         // Bxd5 exd5? White: bishop b3, queen a2 behind it on the diagonal; black pawn d5
         // defended by pawn e6 and knight f6... BxP PxB QxP NxQ: 100 - 330 + 100 - 950 -> stop earlier.
-        let v = see("4k3/8/4pn2/3p4/8/1B6/Q7/4K3 w - - 0 1", "b3d5");
+        let v = see_of("4k3/8/4pn2/3p4/8/1B6/Q7/4K3 w - - 0 1", "b3d5");
         assert_eq!(v, 100 - 330);
     }
 
     #[test]
     fn king_cannot_recapture_defended_piece() {
         // Rxh7 with the king recapturing is only possible if h7 is not also covered by the rook on h1.
-        assert_eq!(see("6k1/7p/8/8/8/8/8/6KR w - - 0 1", "h1h7"), 100 - 500);
-        assert_eq!(see("6k1/7p/8/8/8/8/7R/6KR w - - 0 1", "h2h7"), 100);
+        assert_eq!(see_of("6k1/7p/8/8/8/8/8/6KR w - - 0 1", "h1h7"), 100 - 500);
+        assert_eq!(see_of("6k1/7p/8/8/8/8/7R/6KR w - - 0 1", "h2h7"), 100);
     }
 }

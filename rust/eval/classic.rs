@@ -491,27 +491,21 @@ fn distance64(a: usize, b: usize) -> i32 {
     df.max(dr)
 }
 
-impl Board {
-    /// The static evaluation from the side to move's point of view (centipawns).
-    pub fn evaluate(&self) -> i32 {
-        evaluate(self)
-    }
-
-    /// Material of the non-pawn, non-king pieces of colour `c` (SEE values), used by the
-    /// null-move zugzwang guard.
-    pub fn non_pawn_material(&self, c: Color) -> i32 {
-        self.pieces(c)
-            .iter()
-            .map(|&sq| {
-                let k = kind_of(self.cells[sq as usize]);
-                if k == PAWN || k == KING {
-                    0
-                } else {
-                    SEE_VALUE[k as usize]
-                }
-            })
-            .sum()
-    }
+/// Material of the non-pawn, non-king pieces of colour `c` (SEE values), used by the
+/// null-move zugzwang guard.
+pub fn non_pawn_material(board: &Board, c: Color) -> i32 {
+    board
+        .pieces(c)
+        .iter()
+        .map(|&sq| {
+            let k = kind_of(board.cells[sq as usize]);
+            if k == PAWN || k == KING {
+                0
+            } else {
+                SEE_VALUE[k as usize]
+            }
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -529,8 +523,8 @@ mod tests {
             ("8/5k2/8/3P4/8/8/5K2/8 w - - 0 1", "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1"),
         ];
         for (a, b) in pairs {
-            let ea = Board::from_fen(a).unwrap().evaluate();
-            let eb = Board::from_fen(b).unwrap().evaluate();
+            let ea = evaluate(&Board::from_fen(a).unwrap());
+            let eb = evaluate(&Board::from_fen(b).unwrap());
             assert_eq!(ea, eb, "{a} vs {b}");
         }
     }

@@ -76,7 +76,7 @@ impl<'a> Search<'a> {
                 }
                 // Step 6. SEE pruning [qsee]: losing captures are not searched (measured with
                 // the tree search's SEE pruning, params.rs SEE_CAPTURE_MARGIN).
-                if self.f.qsearch_see && !self.board.see_ge(m, 0) {
+                if self.f.qsearch_see && !see_ge(&self.board, m, 0) {
                     continue;
                 }
             }

@@ -309,15 +309,4 @@ mod tests {
         assert_eq!(line(0, 17), 0); // a1-b3: a knight's step
         assert_eq!(line(5, 5), 0);
     }
-
-    #[test]
-    fn symbols_map_to_piece_codes_and_back() {
-        for s in ["P", "N", "B", "R", "Q", "K", "p", "n", "b", "r", "q", "k"] {
-            let p = piece_of_symbol(s).expect("a piece symbol");
-            assert_eq!(SYMBOLS[p as usize] as char, s.chars().next().unwrap());
-        }
-        assert_eq!(piece_of_symbol("."), None);
-        assert_eq!(piece_of_symbol("x"), None);
-        assert_eq!(piece_of_symbol("PP"), None);
-    }
 }

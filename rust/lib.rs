@@ -32,6 +32,7 @@ pub use chess::perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
 pub use chess::planes::{fill_planes, set_planes, PLANES, PLANE_VALUES};
 pub use chess::polyglot_random::POLYGLOT_RANDOM;
+pub use chess::san::{SanFault, NULL_SANS};
 pub use chess::setup::{castling_field_ok, parse_board_fen, piece_of_symbol, py_repr, Setup};
 pub use chess::types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,

@@ -2,8 +2,9 @@
 //! construction and FEN, moves (push, pop, parsing and writing notation), the legal move
 //! views, queries (pieces, attacks, checks), game end, perft.
 
-use super::san::{parse_san_like_python_chess, py_repr};
+use super::san::parse_san_like_python_chess;
 use super::*;
+use crate::py_repr;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
 use pyo3::types::IntoPyDict;
 

@@ -328,9 +328,10 @@ impl State {
         e
     }
 
-    /// The legal moves of the current position (cached).
-    fn legal_moves(&mut self) -> &[Move] {
-        &self.entry().moves
+    /// The legal moves of the position if they are made already (none are made here).
+    fn cached_legal(&self) -> Option<&[Move]> {
+        let e = self.cache.get(self.core.ply())?;
+        (e.valid && e.key == self.core.key()).then_some(e.moves.as_slice())
     }
 
     /// The interned Move objects of the legal moves, as a tuple made once per position.

@@ -410,27 +410,38 @@ impl Board {
     }
 
     fn write_board_fen(&self, s: &mut String) {
+        // Walks each rank's occupied squares (bit scans of the occupancy) rather than its
+        // eight cells: a branch per piece, not per square, which on a real position
+        // mispredicts far less. Written into a stack buffer: at most 71 bytes, all ASCII.
+        const LETTERS: [u8; 16] = *b"\0PNBRQK\0\0pnbrqk\0";
+        let occupied = self.occ[WHITE] | self.occ[BLACK];
+        let mut buf = [0u8; 72];
+        let mut n = 0;
         for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match piece_char(self.cells[sq120(file, rank)]) {
-                    Some(c) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                    None => empty += 1,
+            let mut row = (occupied >> (8 * rank)) as u8;
+            let cells = &self.cells[sq120(0, rank)..sq120(0, rank) + 8];
+            let mut next = 0u8; // the first file not yet written
+            while row != 0 {
+                let file = row.trailing_zeros() as u8;
+                row &= row - 1;
+                if file > next {
+                    buf[n] = b'0' + (file - next);
+                    n += 1;
                 }
+                buf[n] = LETTERS[(cells[file as usize] & 15) as usize];
+                n += 1;
+                next = file + 1;
             }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
+            if next < 8 {
+                buf[n] = b'0' + (8 - next);
+                n += 1;
             }
             if rank > 0 {
-                s.push('/');
+                buf[n] = b'/';
+                n += 1;
             }
         }
+        s.push_str(std::str::from_utf8(&buf[..n]).expect("ASCII letters and digits"));
     }
 
     /// The castling field: KQkq in standard chess; X-FEN (KQkq for the outermost rook, else

@@ -251,9 +251,9 @@ def _xfen_ep_square(board: Board) -> Optional[int]:
     return board.ep_square if _pseudo_ep_capturers(board) else None
 
 
-def _fields(board: Board, shredder: bool, en_passant: str) -> list[str]:
+def _fields(board: Board, shredder: bool, en_passant: str, promoted: Optional[bool] = None) -> list[str]:
     return [
-        board.board_fen(),
+        board.board_fen(promoted=bool(promoted)),
         "w" if board.turn else "b",
         _castling_shredder(board) if shredder else _castling_xfen(board),
         _ep_field(board, en_passant),
@@ -267,13 +267,13 @@ def fen_with(
 ) -> str:
     """``Board.fen`` with python-chess's options (the Rust method calls this when any is
     given)."""
-    return " ".join(_fields(board, shredder, en_passant))
+    return " ".join(_fields(board, shredder, en_passant, promoted))
 
 
 @method
 def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
     """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
-    return " ".join(_fields(self, True, en_passant))
+    return " ".join(_fields(self, True, en_passant, promoted))
 
 
 @method
@@ -320,7 +320,7 @@ def epd(
     **operations: Any,
 ) -> str:
     """The EPD: the FEN's first four fields, then the operations (``bm``, ``id``, ...)."""
-    parts = _fields(self, shredder, en_passant)[:4]
+    parts = _fields(self, shredder, en_passant, promoted)[:4]
     ops = [_epd_operand(self, opcode, operand) for opcode, operand in operations.items()]
     return " ".join(parts + ops)
 

@@ -327,15 +327,17 @@ class Board:
     def from_chess(cls, board: Any) -> Board:
         """A Board from a chess.Board, history included."""
     @classmethod
-    def _from_moves(cls, fen: str, chess960: bool, moves: list[str], castling: int | None = None) -> Board:
+    def _from_moves(
+        cls, fen: str, chess960: bool, moves: list[str], castling: int | None = None, promoted: int = 0
+    ) -> Board:
         """A board from a root FEN and UCI moves (what pickling stores)."""
     def to_chess(self) -> Any:
         """The same game as a chess.Board (python-chess must be installed)."""
     def fen(self, *, shredder: bool = False, en_passant: str | None = None, promoted: bool | None = None) -> str:
         """The FEN (en-passant square only when the capture is legal; python-chess's
         ``shredder`` and ``en_passant`` options)."""
-    def board_fen(self) -> str:
-        """The piece-placement field of the FEN."""
+    def board_fen(self, *, promoted: bool | None = False) -> str:
+        """The piece-placement field of the FEN (``~`` after promoted pieces with ``promoted``)."""
     @property
     def turn(self) -> bool:
         """WHITE (True) when White is to move."""
@@ -535,7 +537,10 @@ class Board:
         """Kings of both colours as a mask."""
     @property
     def promoted(self) -> int:
-        """Promoted pieces (not tracked by kibitz: always 0)."""
+        """The pieces that came from a promotion, as a mask (python-chess's ``promoted``)."""
+    @promoted.setter
+    def promoted(self, mask: int) -> None:
+        """Sets the mask, as python-chess's attribute (the move stack stays)."""
     def pieces_mask(self, piece_type: int, color: bool) -> int:
         """Squares of a colour's pieces of a type, as a mask."""
     def attackers_mask(self, color: bool, square: int) -> int:

@@ -13,7 +13,7 @@
 //!
 //! Squares here are 0..64 (a1 = 0), as python-chess numbers them.
 
-use crate::chess::types::{color_of, kind_of, make_piece, BLACK, EMPTY, KING, PAWN, ROOK, WHITE};
+use crate::chess::types::{color_of, kind_of, make_piece, sq64, Square, BLACK, EMPTY, KING, PAWN, ROOK, WHITE};
 
 pub const RANK_1: u64 = 0xff;
 pub const RANK_8: u64 = 0xff << 56;
@@ -80,8 +80,9 @@ pub struct Setup {
     pub halfmove: u32,
     pub fullmove: u32,
     pub chess960: bool,
-    /// Kings a FEN marks promoted (`K~`): python-chess never castles with them.
-    pub promoted_kings: u64,
+    /// python-chess's `promoted`: the pieces that came from a promotion (a FEN marks them
+    /// `Q~`); it never castles with a promoted king.
+    pub promoted: u64,
 }
 
 impl Setup {
@@ -95,7 +96,7 @@ impl Setup {
             halfmove: 0,
             fullmove: 1,
             chess960,
-            promoted_kings: 0,
+            promoted: 0,
         }
     }
 
@@ -118,8 +119,8 @@ impl Setup {
         let rooks = self.castling & (self.mask(make_piece(ROOK, WHITE)) | self.mask(make_piece(ROOK, BLACK)));
         let mut white = rooks & RANK_1 & self.color_mask(WHITE);
         let mut black = rooks & RANK_8 & self.color_mask(BLACK);
-        let white_kings = self.mask(make_piece(KING, WHITE)) & !self.promoted_kings;
-        let black_kings = self.mask(make_piece(KING, BLACK)) & !self.promoted_kings;
+        let white_kings = self.mask(make_piece(KING, WHITE)) & !self.promoted;
+        let black_kings = self.mask(make_piece(KING, BLACK)) & !self.promoted;
         if !self.chess960 {
             white &= 1 | 1 << 7;
             black &= 1 << 56 | 1 << 63;
@@ -164,6 +165,34 @@ impl Setup {
             return None;
         }
         Some(ep as u8)
+    }
+
+    /// The FEN's first field with python-chess's `~` after each promoted piece
+    /// (`board_fen(promoted=True)`).
+    pub fn board_fen_promoted(&self) -> String {
+        let plain = self.board_fen();
+        if self.promoted == 0 {
+            return plain;
+        }
+        let mut out = String::with_capacity(plain.len() + 8);
+        let (mut rank, mut file) = (7usize, 0usize);
+        for c in plain.chars() {
+            out.push(c);
+            match c {
+                '/' => {
+                    rank -= 1;
+                    file = 0;
+                }
+                '1'..='8' => file += c as usize - '0' as usize,
+                _ => {
+                    if self.promoted >> (rank * 8 + file) & 1 != 0 {
+                        out.push('~');
+                    }
+                    file += 1;
+                }
+            }
+        }
+        out
     }
 
     /// The FEN's first field.
@@ -246,7 +275,7 @@ impl Setup {
             Some(e) => Some(f(1 << e)?).filter(|&m| m != 0).map(|m| msb(m) as u8),
             None => None,
         };
-        out.promoted_kings = f(self.promoted_kings)?;
+        out.promoted = f(self.promoted)?;
         Ok(out)
     }
 
@@ -261,7 +290,7 @@ impl Setup {
         m.white_to_move = !self.white_to_move;
         m.castling = self.castling.swap_bytes();
         m.ep = self.ep.map(|e| e ^ 56);
-        m.promoted_kings = self.promoted_kings.swap_bytes();
+        m.promoted = self.promoted.swap_bytes();
         m
     }
 
@@ -300,7 +329,10 @@ impl Setup {
             s.halfmove = 0;
         }
         s.castling &= !(1u64 << to) & !(1u64 << from);
-        s.promoted_kings &= !(1u64 << to) & !(1u64 << from);
+        // python-chess's `promoted`: the piece keeps its mark to its target, a promotion
+        // makes one; whatever stood on the target loses its mark.
+        let was_promoted = self.promoted >> from & 1 != 0;
+        s.promoted &= !(1u64 << to) & !(1u64 << from);
         if kind == KING {
             s.castling &= !(if us == WHITE { RANK_1 } else { RANK_8 });
         } else if target != EMPTY && kind_of(target) == KING && color_of(target) != us {
@@ -322,6 +354,7 @@ impl Setup {
             } else if Some(to as u8) == ep && (diff.abs() == 7 || diff.abs() == 9) && target == EMPTY {
                 let taken = if us == WHITE { to - 8 } else { to + 8 };
                 s.placement[taken] = EMPTY;
+                s.promoted &= !(1u64 << taken);
             }
         }
         if promo != 0 {
@@ -333,8 +366,12 @@ impl Setup {
             let (king_to, rook_to) = if a_side { (home + 2, home + 3) } else { (home + 6, home + 5) };
             s.placement[king_to] = piece;
             s.placement[rook_to] = own_rook;
+            s.promoted &= !(1u64 << king_to | 1u64 << rook_to);
         } else {
             s.placement[to] = put;
+            if was_promoted || promo != 0 {
+                s.promoted |= 1u64 << to;
+            }
         }
         Some(s)
     }
@@ -364,7 +401,7 @@ impl Setup {
             let white = flag.is_ascii_uppercase();
             let (backrank, c) = if white { (RANK_1, WHITE) } else { (RANK_8, BLACK) };
             let rooks = self.mask(make_piece(ROOK, c)) & backrank;
-            let kings = self.mask(make_piece(KING, c)) & !self.promoted_kings;
+            let kings = self.mask(make_piece(KING, c)) & !self.promoted;
             let king = (kings != 0).then(|| msb(kings));
             let file_mask = |f: usize| 0x0101_0101_0101_0101u64 << f & backrank;
             match flag.to_ascii_lowercase() {
@@ -434,11 +471,47 @@ impl Setup {
         if parts.next().is_some() {
             return Err(format!("fen string has more parts than expected: {}", py_repr(fen)));
         }
-        let (placement, promoted_kings) = parse_board_fen(board_part)?;
+        let (placement, promoted) = parse_board_fen(board_part)?;
         s.placement = placement;
-        s.promoted_kings = promoted_kings;
+        s.promoted = promoted;
         s.castling = s.castling_mask(castling)?;
         Ok(s)
+    }
+}
+
+impl crate::chess::board::Board {
+    /// python-chess's `promoted` after the first `count` moves of this board's history (all
+    /// of them when `count` is larger), from `root`, the mask at its set-up: a moved piece
+    /// keeps its mark, a promotion makes one, a capture (en passant too) and castling clear
+    /// the squares they touch.
+    pub fn promoted_after(&self, root: u64, count: usize) -> u64 {
+        let mut promoted = root;
+        if promoted == 0 && !self.history.iter().take(count).any(|u| u.mv.is_promotion()) {
+            return 0;
+        }
+        for m in self.history.iter().take(count).map(|u| u.mv) {
+            if m.is_null() {
+                continue;
+            }
+            let (from, to) = (sq64(m.from()), sq64(m.to()));
+            let was = promoted >> from & 1 != 0;
+            promoted &= !(1u64 << from | 1u64 << to);
+            if m.is_castle() {
+                let color = if from / 8 == 0 { WHITE } else { BLACK };
+                let kingside = to % 8 == 6;
+                let rook_from = sq64(self.castle_rook[2 * color + usize::from(!kingside)] as Square);
+                let rook_to = if kingside { to - 1 } else { to + 1 };
+                promoted &= !(1u64 << rook_from | 1u64 << rook_to);
+            } else {
+                if m.is_en_passant() {
+                    promoted &= !(1u64 << (from / 8 * 8 + to % 8));
+                }
+                if was || m.is_promotion() {
+                    promoted |= 1u64 << to;
+                }
+            }
+        }
+        promoted
     }
 }
 
@@ -475,8 +548,8 @@ fn py_int(text: &str) -> Option<i128> {
     Some(if neg { -v } else { v })
 }
 
-/// python-chess's reading of a FEN's board part: the placement and the mask of the kings
-/// marked promoted (`K~`), or the message of its `ValueError`.
+/// python-chess's reading of a FEN's board part: the placement and the mask of the pieces
+/// marked promoted (`Q~`), or the message of its `ValueError`.
 pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
     let fen = text.trim();
     if fen.contains(' ') {
@@ -487,9 +560,9 @@ pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
         return Err(format!("expected 8 rows in position part of fen: {}", py_repr(fen)));
     }
     let mut placement = [EMPTY; 64];
-    let mut promoted_kings = 0u64;
+    let mut promoted = 0u64;
     for (i, row) in rows.iter().enumerate() {
-        let (mut file, mut after_digit, mut after_piece, mut last) = (0usize, false, false, ' ');
+        let (mut file, mut after_digit, mut after_piece) = (0usize, false, false);
         for c in row.chars() {
             if ('1'..='8').contains(&c) {
                 if after_digit {
@@ -501,8 +574,8 @@ pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
                 if !after_piece {
                     return Err(format!("'~' not after piece in position part of fen: {}", py_repr(fen)));
                 }
-                if (last == 'K' || last == 'k') && file <= 8 {
-                    promoted_kings |= 1 << ((7 - i) * 8 + file - 1);
+                if file <= 8 {
+                    promoted |= 1 << ((7 - i) * 8 + file - 1);
                 }
                 (after_digit, after_piece) = (false, false);
             } else if let Some(p) = piece_of_symbol(c.encode_utf8(&mut [0; 4])) {
@@ -510,7 +583,7 @@ pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
                     placement[(7 - i) * 8 + file] = p;
                 }
                 file += 1;
-                (after_digit, after_piece, last) = (false, true, c);
+                (after_digit, after_piece) = (false, true);
             } else {
                 return Err(format!("invalid character in position part of fen: {}", py_repr(fen)));
             }
@@ -519,7 +592,7 @@ pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
             return Err(format!("expected 8 columns per row in position part of fen: {}", py_repr(fen)));
         }
     }
-    Ok((placement, promoted_kings))
+    Ok((placement, promoted))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ Each case asks python-chess and kibitz the same question."""
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
 from typing import Any, Callable, List
 
@@ -337,3 +338,74 @@ def test_move_generators_take_any_board_like_object() -> None:
     assert gen.count() == 20 and bool(gen) and kibitz.Move.from_uci("e2e4") in gen and None not in gen
     pseudo = kibitz.PseudoLegalMoveGenerator(mock)
     assert pseudo.count() == 20 and kibitz.Move.from_uci("g1f3") in pseudo
+
+
+# ---------------------------------------------------------------- promoted pieces
+
+PROMOTION_FENS = [
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+    "4k3/1P4P1/8/2pP4/8/8/1p4p1/4K3 w - c6 0 1",
+    "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 0 1",
+]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_promoted_pieces_are_tracked_as_python_chess_tracks_them(seed: int) -> None:
+    """``promoted`` and ``fen(promoted=True)`` after random pushes (promotions favoured),
+    pops, ``set_piece_at(..., promoted=...)``, ``remove_piece_at`` and ``mirror()``, answer by
+    answer against python-chess."""
+    rng = random.Random(seed)
+    fen = PROMOTION_FENS[seed % len(PROMOTION_FENS)]
+    ours, theirs = kibitz.Board(fen), chess.Board(fen)
+    for step in range(40):
+        roll = rng.random()
+        legal = sorted(m.uci() for m in theirs.legal_moves)
+        if roll < 0.1 and theirs.move_stack:
+            ours.pop()
+            theirs.pop()
+        elif roll < 0.15:
+            square = rng.randrange(64)
+            if theirs.piece_type_at(square) not in (None, chess.KING):
+                flag = rng.random() < 0.5
+                piece = theirs.piece_at(square)
+                theirs.set_piece_at(square, piece, promoted=flag)
+                ours.set_piece_at(square, kibitz.Piece.from_symbol(piece.symbol()), promoted=flag)
+        elif roll < 0.18:
+            square = rng.randrange(64)
+            if theirs.piece_type_at(square) not in (None, chess.KING):
+                theirs.remove_piece_at(square)
+                ours.remove_piece_at(square)
+        elif roll < 0.2:
+            ours, theirs = ours.mirror(), theirs.mirror()
+        elif legal:
+            promotions = [u for u in legal if len(u) == 5]
+            uci = rng.choice(promotions if promotions and rng.random() < 0.7 else legal)
+            ours.push_uci(uci)
+            theirs.push_uci(uci)
+        else:
+            break
+        assert ours.promoted == theirs.promoted, (step, theirs.fen())
+        assert ours.fen(promoted=True) == theirs.fen(promoted=True)
+        assert ours.board_fen(promoted=True) == theirs.board_fen(promoted=True)
+        assert ours.fen() == theirs.fen()
+
+
+def test_promoted_marks_are_read_from_a_fen_and_assigned() -> None:
+    fen = "4k3/8/8/8/3R~4/8/8/Q~3K3 w - - 0 1"
+    ours, theirs = kibitz.Board(fen), chess.Board(fen)
+    assert ours.promoted == theirs.promoted == chess.BB_A1 | chess.BB_D4
+    for b in (ours, theirs):
+        b.push_uci("d4d6")
+        b.promoted = chess.BB_A1  # an assignment keeps the stack
+    assert ours.promoted == theirs.promoted and ours.fen(promoted=True) == theirs.fen(promoted=True)
+    ours.pop()
+    theirs.pop()
+    assert ours.promoted == theirs.promoted == chess.BB_A1 | chess.BB_D4
+    ours.set_board_fen("4k3/8/8/8/8/8/8/N~3K3")
+    theirs.set_board_fen("4k3/8/8/8/8/8/8/N~3K3")
+    assert ours.promoted == theirs.promoted == chess.BB_A1
+    again = pickle.loads(pickle.dumps(ours))
+    assert again.promoted == ours.promoted and again.board_fen(promoted=True) == ours.board_fen(promoted=True)
+    ours.clear_board()
+    theirs.clear_board()
+    assert ours.promoted == theirs.promoted == 0

@@ -10,22 +10,28 @@ use super::*;
 impl PyBoard {
     // ---- editing, mirror and status: python-chess's rules, in setup.rs ----
 
-    /// Puts a piece on a square (None empties it); clears the move stack. `promoted` is
-    /// accepted for python-chess's signature (kibitz keeps no promoted-piece mask).
+    /// Puts a piece on a square (None empties it), marked as promoted or not; clears the
+    /// move stack.
     #[pyo3(signature = (square, piece, promoted = false))]
     fn set_piece_at(&self, square: SquareIndex, piece: Option<&Bound<'_, PyAny>>, promoted: bool) -> PyResult<()> {
-        let _ = promoted;
         let code = match piece {
             None => EMPTY,
             Some(p) => piece_code(p)?,
         };
-        self.edit(|s| s.placement[square.index()] = code)
+        let bit = 1u64 << square.index();
+        self.edit(|s| {
+            s.placement[square.index()] = code;
+            s.promoted = if promoted && code != EMPTY { s.promoted | bit } else { s.promoted & !bit };
+        })
     }
 
     /// Takes the piece off a square and returns it (None if it was empty); clears the move stack.
     fn remove_piece_at(&self, py: Python<'_>, square: SquareIndex) -> PyResult<Option<Py<PyPiece>>> {
         let p = self.st()?.core.piece_at(square.cell());
-        self.edit(|s| s.placement[square.index()] = EMPTY)?;
+        self.edit(|s| {
+            s.placement[square.index()] = EMPTY;
+            s.promoted &= !(1u64 << square.index());
+        })?;
         Ok((p != EMPTY).then(|| piece(py, kind_of(p), color_of(p) == WHITE)))
     }
 
@@ -89,13 +95,19 @@ impl PyBoard {
 
     /// No pieces; turn, castling rights, en passant and clocks stay; no move stack.
     fn clear_board(&self) -> PyResult<()> {
-        self.edit(|s| s.placement = [EMPTY; 64])
+        self.edit(|s| {
+            s.placement = [EMPTY; 64];
+            s.promoted = 0;
+        })
     }
 
     /// The start placement; turn, castling rights, en passant and clocks stay; no move stack.
     fn reset_board(&self) -> PyResult<()> {
         let start = setup_of(&State::new(CoreBoard::startpos(), None)).placement;
-        self.edit(|s| s.placement = start)
+        self.edit(|s| {
+            s.placement = start;
+            s.promoted = 0;
+        })
     }
 
     /// Sets the placement from a FEN's board part (python-chess's reading: a bad one raises
@@ -103,8 +115,11 @@ impl PyBoard {
     /// rights, en passant and clocks stay; no move stack.
     fn set_board_fen(&self, fen: Bound<'_, PyString>) -> PyResult<()> {
         let text = text(&fen, "FEN", fen_text_err)?;
-        let (placement, _) = crate::parse_board_fen(&text).map_err(fen_text_err)?;
-        self.edit(|s| s.placement = placement)
+        let (placement, promoted) = crate::parse_board_fen(&text).map_err(fen_text_err)?;
+        self.edit(|s| {
+            s.placement = placement;
+            s.promoted = promoted;
+        })
     }
 
     /// Sets the castling rights from a FEN castling field (`KQkq`, `HAha`, ..., read as

@@ -96,18 +96,20 @@ impl PyBoard {
 
     /// Rebuilds a board from its root FEN and moves (what pickling stores).
     #[classmethod]
-    #[pyo3(signature = (fen, chess960, moves, castling = None))]
+    #[pyo3(signature = (fen, chess960, moves, castling = None, promoted = 0))]
     fn _from_moves(
         cls: &Bound<'_, PyType>,
         fen: &str,
         chess960: bool,
         moves: Vec<String>,
         castling: Option<u64>,
+        promoted: u64,
     ) -> PyResult<Py<PyAny>> {
         let board = PyBoard::replay(fen, chess960, &moves)?;
         if let Some(c) = castling {
             board.st()?.root_castling = c;
         }
+        board.st()?.root_promoted = promoted;
         if cls.is(cls.py().get_type::<PyBoard>()) {
             return Ok(Py::new(cls.py(), board)?.into_any());
         }
@@ -143,7 +145,8 @@ impl PyBoard {
         en_passant: Option<&Bound<'_, PyAny>>,
         promoted: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let plain = en_passant.map(|e| e.extract::<String>().map(|s| s == "legal").unwrap_or(false)).unwrap_or(true);
+        let plain = en_passant.map(|e| e.extract::<String>().map(|s| s == "legal").unwrap_or(false)).unwrap_or(true)
+            && promoted.is_none_or(|p| !p.is_truthy().unwrap_or(false));
         if !shredder && plain {
             let st = slf.get().st()?;
             if st.plain_fen() {
@@ -164,8 +167,13 @@ impl PyBoard {
     }
 
     /// The board part of the FEN (piece placement only).
-    fn board_fen(&self) -> PyResult<String> {
-        Ok(self.st()?.core.board_fen())
+    #[pyo3(signature = (*, promoted = false))]
+    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
+        let st = self.st()?;
+        if promoted == Some(true) && st.promoted_now() != 0 {
+            return Ok(setup::setup_of(&st).board_fen_promoted());
+        }
+        Ok(st.core.board_fen())
     }
 
     /// WHITE (True) when White is to move.
@@ -707,7 +715,7 @@ impl PyBoard {
         let st = slf.get().st()?;
         let (fen, moves) = st.root_and_moves();
         let chess960 = st.core.is_chess960();
-        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves, st.root_castling)))
+        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves, st.root_castling, st.root_promoted)))
     }
 
     /// Equal as python-chess's boards are: the same position (pieces, side to move, usable

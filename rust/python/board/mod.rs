@@ -124,6 +124,10 @@ pub(crate) struct State {
     /// python-chess's `castling_rights` of the root position: the rook squares the FEN or the
     /// edits named, usable or not (the core keeps the usable ones; a move makes them clean).
     root_castling: u64,
+    /// python-chess's `promoted` at the root position (pieces that came from a promotion, as
+    /// a FEN's `~` or an edit marks them); the moves since are replayed over it
+    /// (`promoted_now`).
+    root_promoted: u64,
     /// The root's en-passant square is one the core does not hold although python-chess may
     /// write it (a square no pawn can have just crossed): the FEN is then written in Python.
     odd_ep: bool,
@@ -170,6 +174,7 @@ impl State {
             core,
             root_ep,
             root_castling,
+            root_promoted: 0,
             odd_ep: false,
             unplayable: None,
             cache: Vec::new(),
@@ -184,7 +189,14 @@ impl State {
     /// no move stack.
     fn from_setup(setup: &crate::Setup) -> PyResult<State> {
         let clean = setup.clean_castling();
-        State::setup(&setup.core_fen(clean), setup.chess960, setup.castling, clean, setup.ep)
+        let mut st = State::setup(&setup.core_fen(clean), setup.chess960, setup.castling, clean, setup.ep)?;
+        st.root_promoted = setup.promoted;
+        Ok(st)
+    }
+
+    /// python-chess's `promoted` now: the root's marks carried through the moves since.
+    fn promoted_now(&self) -> u64 {
+        self.core.promoted_after(self.root_promoted, usize::MAX)
     }
 
     /// A position as python-chess holds it: `core_fen` with only the usable castling rights
@@ -533,6 +545,7 @@ impl State {
             if let Some(first_kept) = self.core.history.get(n - keep) {
                 st.root_castling = self.core.rook_mask_of(first_kept.castling);
             }
+            st.root_promoted = self.core.promoted_after(self.root_promoted, n - keep);
             return st;
         }
         // The whole history: the core is shared until one of the two boards changes it.
@@ -540,6 +553,7 @@ impl State {
             core: self.core.clone(),
             root_ep: self.root_ep,
             root_castling: self.root_castling,
+            root_promoted: self.root_promoted,
             odd_ep: self.odd_ep,
             unplayable: self.unplayable.clone(),
             cache: Vec::new(),
@@ -645,7 +659,7 @@ impl State {
 
 /// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text, the
 /// root's castling rights as given (python-chess's `castling_rights`, usable or not).
-type Pickled = (String, bool, Vec<String>, u64);
+type Pickled = (String, bool, Vec<String>, u64, u64);
 
 /// A chess position with its move history.
 ///

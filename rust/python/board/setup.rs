@@ -40,6 +40,7 @@ pub(super) fn setup_of(st: &State) -> Setup {
     setup.ep = st.ep_square_at(st.core.ply());
     setup.halfmove = st.core.halfmove_clock();
     setup.fullmove = st.core.fullmove_number();
+    setup.promoted = st.promoted_now();
     setup
 }
 

@@ -323,11 +323,18 @@ impl PyBoard {
         self.kind_mask(KING)
     }
 
-    /// Pieces that came from a promotion (python-chess tracks them for variants with
-    /// pockets; kibitz does not, so this is always empty).
+    /// The pieces that came from a promotion, as a mask (python-chess's `promoted`): a
+    /// promotion marks its piece, the piece keeps the mark when it moves, a capture or
+    /// castling clears the squares it touches; a FEN's `~`, `set_piece_at(...,
+    /// promoted=True)` and an assignment set marks too.
     #[getter]
-    fn promoted(&self) -> u64 {
-        0
+    fn promoted(&self) -> PyResult<u64> {
+        Ok(self.st()?.promoted_now())
+    }
+
+    #[setter]
+    fn set_promoted(&self, mask: super::Mask) -> PyResult<()> {
+        self.assign(|s| s.promoted = mask.0)
     }
 
     /// The squares of `color`'s pieces of `piece_type`, as an int mask.

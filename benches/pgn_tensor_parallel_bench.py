@@ -1,8 +1,9 @@
 """Training data beyond one process: positions a second of ``pgn_to_tensors_parallel`` on one
 core (``backend="serial"``), on every core (``"pool"``) and on a local Ray cluster
 (``"ray"``, when Ray is installed), over copies of one PGN file (so that there are shards
-for every worker), the chunks consumed as a training loop would take them (summed, so
-that every array is read). Every backend's arrays are checked equal to the serial ones.
+for every worker). Every backend's arrays are checked equal to the serial ones in an
+untimed run first; the timed runs take the chunks as a training loop would and count their
+positions.
 
     python benches/pgn_tensor_parallel_bench.py [--copies 8] [--repeat 3] [--dtype uint8] [FILE.pgn[.gz]]
 
@@ -29,14 +30,17 @@ from kibitz.analysis.shards import pgn_to_tensors_parallel
 HERE = Path(__file__).resolve().parent
 
 
-def run(files: List[str], backend: str, dtype: Any, workers: int) -> Tuple[int, str]:
-    """Positions read, and a digest of every array (the check across backends)."""
+def run(files: List[str], backend: str, dtype: Any, workers: int, check: bool) -> Tuple[int, str]:
+    """Positions read and, when ``check``, a digest of every array (the check across
+    backends, made in an untimed run: hashing gigabytes of planes in the one consuming
+    process would cap every backend at its speed)."""
     n = 0
     digest = hashlib.sha256()
     for c in pgn_to_tensors_parallel(files, chunk=4096, dtype=dtype, backend=backend, workers=workers):
         n += len(c.moves)
-        for a in (c.planes, c.moves, c.results, c.games):
-            digest.update(a.tobytes())
+        if check:
+            for a in (c.planes, c.moves, c.results, c.games):
+                digest.update(a.tobytes())
     return n, digest.hexdigest()
 
 
@@ -67,13 +71,15 @@ def main() -> int:
         times: dict[str, List[float]] = {b: [] for b in backends}
         reference = None
         positions = 0
+        for backend in backends:
+            _, digest = run(files, backend, args.dtype, args.workers, check=True)
+            reference = reference or digest
+            assert digest == reference, f"{backend}: arrays differ from the serial backend's"
         for _ in range(args.repeat):
             for backend in backends:
                 t = time.perf_counter()
-                positions, digest = run(files, backend, args.dtype, args.workers)
+                positions, _ = run(files, backend, args.dtype, args.workers, check=False)
                 times[backend].append(time.perf_counter() - t)
-                reference = reference or digest
-                assert digest == reference, f"{backend}: arrays differ from the serial backend's"
     mb = len(data) * args.copies / 1e6
     print(
         f"{src.name} x{args.copies} ({mb:.1f} MB, {positions:,} positions), {args.dtype} planes, "

@@ -935,6 +935,10 @@ class GameScanner:
         the game does; False when the game's text has a carriage return."""
     def follows(self, file: Any) -> bool:
         """True when file is the file followed, where the last game left it."""
+    def next_game_if_following(
+        self, file: Any, headers: bool = True
+    ) -> tuple[bool, dict[str, str], dict[str, str]] | Literal["translated", False] | None:
+        """``next_game(file, headers)`` when ``follows(file)``, else False (nothing read)."""
     def next_game(
         self, file: Any, headers: bool = True
     ) -> tuple[bool, dict[str, str], dict[str, str]] | Literal["translated"] | None:

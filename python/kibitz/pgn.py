@@ -1968,7 +1968,10 @@ def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[s
     it; None where the file must be read line by line."""
     global _read_ahead
     scanner = _read_ahead
-    if scanner is None or not scanner.follows(handle):
+    _read_ahead = None
+    # The file read last, still where its last game left it: its next game in one call.
+    scanned = False if scanner is None else scanner.next_game_if_following(handle, headers)
+    if scanned is False:
         if type(handle) is not io.TextIOWrapper or handle in _READ_BY_LINE:
             return None
         kind = _encoding_kind(handle.encoding)
@@ -1981,8 +1984,7 @@ def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[s
             _READ_BY_LINE.add(handle)
             return None
         scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK)
-    _read_ahead = None
-    scanned = scanner.next_game(handle, headers)
+        scanned = scanner.next_game(handle, headers)
     if type(scanned) is tuple:
         _read_ahead = scanner
         return scanned

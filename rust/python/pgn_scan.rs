@@ -472,6 +472,21 @@ impl PyGameScanner {
         Ok(at.extract::<u64>().is_ok_and(|at| at == self.next_game))
     }
 
+    /// `next_game` when `follows(file)`, else False (nothing read, the file untouched): the
+    /// two in one call, for the file read game after game.
+    #[pyo3(signature = (file, headers = true))]
+    fn next_game_if_following<'py>(
+        &mut self,
+        py: Python<'py>,
+        file: &Bound<'py, PyAny>,
+        headers: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !self.follows(py, file)? {
+            return Ok(pyo3::types::PyBool::new(py, false).to_owned().into_any());
+        }
+        self.next_game(py, file, headers)
+    }
+
     /// The next game of the followed file: `(found, roster, others)`, the file set right after
     /// the game (without `headers`, as `skip_game` asks, the two dicts are empty). None: the
     /// game must be read line by line (a "\r" in it, or text read ahead that does not

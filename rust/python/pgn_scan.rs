@@ -303,14 +303,14 @@ const KNOWN_TAGS: [&str; 24] = [
 ];
 const ROSTER_LEN: usize = 7;
 
-/// A known tag's name as a str made once (its hash kept with it), and whether it is in the
-/// roster; None for other names.
-fn tag_name<'py>(py: Python<'py>, name: &str) -> Option<(Bound<'py, PyString>, bool)> {
+/// A known tag's name as a str made once (its hash kept with it), whether it is in the
+/// roster, and its place in `KNOWN_TAGS`; None for other names.
+fn tag_name<'py>(py: Python<'py>, name: &str) -> Option<(Bound<'py, PyString>, bool, usize)> {
     static NAMES: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
     let i =
         KNOWN_TAGS.iter().position(|&t| t.len() == name.len() && t.as_bytes()[0] == name.as_bytes()[0] && t == name)?;
     let names = NAMES.get_or_init(py, || KNOWN_TAGS.iter().map(|t| PyString::intern(py, t).unbind()).collect());
-    Some((names[i].bind(py).clone(), i < ROSTER_LEN))
+    Some((names[i].bind(py).clone(), i < ROSTER_LEN, i))
 }
 
 /// `_core.GameScanner()`: text read from a file, scanned a game at a time for `read_headers`
@@ -338,6 +338,8 @@ pub struct PyGameScanner {
     text_end: u64,
     utf8: bool,
     chunk: usize,
+    /// Each known tag's value in the last game read, with the str made of it.
+    last_values: Vec<Option<(String, Py<PyString>)>>,
 }
 
 impl PyGameScanner {
@@ -391,11 +393,25 @@ impl PyGameScanner {
         };
         let others = PyDict::new(py);
         for (name, value) in tags {
-            let value = PyString::new(py, value);
             match tag_name(py, name) {
-                Some((key, true)) => roster.set_item(key, value)?,
-                Some((key, false)) => others.set_item(key, value)?,
-                None => others.set_item(name, value)?,
+                Some((key, in_roster, i)) => {
+                    // A known tag's value as the last game had it is that game's str again
+                    // (game databases repeat events, rounds, time controls, results).
+                    let value = match &self.last_values[i] {
+                        Some((text, s)) if text == value => s.clone_ref(py).into_bound(py),
+                        _ => {
+                            let s = PyString::new(py, value);
+                            self.last_values[i] = Some((value.to_string(), s.clone().unbind()));
+                            s
+                        }
+                    };
+                    if in_roster {
+                        roster.set_item(key, value)?
+                    } else {
+                        others.set_item(key, value)?
+                    }
+                }
+                None => others.set_item(name, PyString::new(py, value))?,
             }
         }
         let chars = if !chars || text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
@@ -430,6 +446,7 @@ impl PyGameScanner {
             text_end: start,
             utf8,
             chunk: chunk.max(1),
+            last_values: (0..KNOWN_TAGS.len()).map(|_| None).collect(),
         })
     }
 

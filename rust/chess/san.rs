@@ -258,7 +258,7 @@ fn san_parts(san: &str) -> Option<SanParts> {
 
 /// The name of square `s` (0..64, a1 = 0).
 fn name64(s: u8) -> String {
-    format!("{}{}", (b'a' + s % 8) as char, s / 8 + 1)
+    crate::chess::setup::square_name(s as usize)
 }
 
 impl Board {

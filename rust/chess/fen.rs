@@ -78,6 +78,69 @@ fn read_placement(field: &str, mut put: impl FnMut(usize, usize, u8)) -> Result<
     Ok(())
 }
 
+/// What each byte of a board field is to the branch-free reader (`read_placement_fast`):
+/// the piece code in the low byte; in the second, how many squares the byte covers (a letter
+/// 1, a digit its value, any byte that has no place in a board field more than the board
+/// holds); a bit for a digit, and the top bit for a slash.
+const FAST_DIGIT: u32 = 1 << 16;
+const FAST_SLASH: u32 = 1 << 31;
+const FAST_BYTE: [u32; 256] = {
+    let mut t = [65 << 8; 256];
+    let mut c = 0;
+    while c < 256 {
+        if PLACEMENT_BYTE[c] != 0 {
+            t[c] = PLACEMENT_BYTE[c] as u32 | 1 << 8;
+        }
+        c += 1;
+    }
+    let mut d = 1;
+    while d <= 8 {
+        t[b'0' as usize + d] = FAST_DIGIT | (d as u32) << 8;
+        d += 1;
+    }
+    t[b'/' as usize] = FAST_SLASH;
+    t
+};
+
+/// `read_placement` for the common case, without a branch on what each byte is (the mix of
+/// letters, digits and slashes of a real FEN defeats a branch predictor): every byte writes
+/// its piece code (0 for a digit or a slash, whose square is empty or written again by the
+/// next byte) at the square count so far, in FEN order (a8, b8, ... h1). The syntax is
+/// checked on the way: each slash after a whole rank, no two digits in a row, no other
+/// byte (it jumps past the board). None when anything is wrong (the caller then asks
+/// `read_placement` what).
+#[inline(always)]
+fn read_placement_fast(field: &[u8]) -> Option<[u8; 72]> {
+    let mut out = [0u8; 72];
+    // `rank_end`: where the next slash belongs; `faults`: nonzero once anything is wrong.
+    let (mut idx, mut rank_end, mut faults, mut prev) = (0usize, 8usize, 0usize, 0u32);
+    for &c in field {
+        if idx > 64 {
+            return None;
+        }
+        let e = FAST_BYTE[c as usize];
+        out[idx] = e as u8;
+        // All ones for a slash, else zero.
+        let slash = (e as i32 >> 31) as usize;
+        faults |= (idx ^ rank_end) & slash | (e & prev & FAST_DIGIT) as usize;
+        rank_end += slash & 8;
+        prev = e;
+        idx += (e >> 8) as u8 as usize;
+    }
+    (faults == 0 && rank_end == 64 && idx == 64).then_some(out)
+}
+
+/// The mailbox cell of the i-th square in FEN order (a8, b8, ... h1).
+const FEN_ORDER_CELL: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = sq120(i % 8, 7 - i / 8) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The whitespace-separated fields of a FEN (4 to 6 of them), without allocating.
 fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
     let (fields, n) = fen_fields(fen);
@@ -88,9 +151,72 @@ fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
 }
 
 /// The first six whitespace-separated fields of a FEN and how many fields it has, as
-/// `split_whitespace` finds them; ASCII text (every real FEN) is split byte by byte, which
-/// spares the UTF-8 decoding that made splitting a tenth of reading a FEN.
+/// `split_whitespace` finds them. An ASCII FEN of up to 128 bytes (every real one) is split
+/// eight bytes at a time: a bit mask of its whitespace, then the runs between; a longer
+/// one byte by byte; text that is not ASCII as Unicode.
 pub(crate) fn fen_fields(fen: &str) -> ([&str; 6], usize) {
+    let bytes = fen.as_bytes();
+    if bytes.len() > 128 {
+        return fen_fields_bytewise(fen);
+    }
+    // Bit i set: byte i is whitespace (or past the end); filled a byte of bits per chunk.
+    let mut bits = [0xFFu8; 16];
+    let mut high = 0u64;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (b, chunk) in bits.iter_mut().zip(chunks) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        high |= x;
+        *b = whitespace_bits(x);
+    }
+    if !rest.is_empty() {
+        let mut w = [b' '; 8];
+        for (d, &b) in w.iter_mut().zip(rest) {
+            *d = b;
+        }
+        high |= u64::from_le_bytes(w);
+        bits[bytes.len() / 8] = whitespace_bits(u64::from_le_bytes(w));
+    }
+    if high & 0x8080_8080_8080_8080 != 0 {
+        // Not ASCII: Unicode whitespace may separate the fields.
+        return fen_fields_unicode(fen);
+    }
+    let space = u128::from_le_bytes(bits);
+    let word = !space;
+    // The first and the last byte of each run of non-whitespace.
+    let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
+    let n = starts.count_ones() as usize;
+    let mut fields = [""; 6];
+    for f in fields.iter_mut().take(n) {
+        let (a, b) = (starts.trailing_zeros() as usize, ends.trailing_zeros() as usize);
+        *f = &fen[a..=b];
+        starts &= starts - 1;
+        ends &= ends - 1;
+    }
+    (fields, n)
+}
+
+/// The bits (bit k for byte k) of the bytes of `x` that are ASCII whitespace as
+/// `char::is_whitespace` has it: tab to carriage return (9..=13) and space. Every byte of `x`
+/// must be ASCII (below 0x80), so that no sum below carries into the next byte.
+#[inline(always)]
+fn whitespace_bits(x: u64) -> u8 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn splat(b: u8) -> u64 {
+        0x0101_0101_0101_0101 * b as u64
+    }
+    // A byte equal to 0x20: its XOR with 0x20 is zero, so adding 0x7F leaves the high bit clear.
+    let t = x ^ splat(b' ');
+    let is_space = !(((t & LOW7) + LOW7) | t) & HIGH;
+    // 9 <= byte <= 13: byte + 0x77 reaches 0x80 and byte + 0x72 does not.
+    let in_range = (x + splat(0x80 - 9)) & !(x + splat(0x80 - 14)) & HIGH;
+    // The high bit of byte k to bit k.
+    (((is_space | in_range) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// `fen_fields` byte by byte (ASCII) for a text too long for the bit mask.
+fn fen_fields_bytewise(fen: &str) -> ([&str; 6], usize) {
     let mut fields = [""; 6];
     let mut n = 0;
     let bytes = fen.as_bytes();
@@ -214,21 +340,44 @@ impl Board {
 
     /// Puts the pieces of a FEN board field on this empty board, checking what the move
     /// generator relies on: one king a side, at most 16 pieces a side, no pawn on a back rank.
-    /// One pass over the bytes fills the mailbox, the bitboards and the key; the piece lists
-    /// are made afterwards from the bitboards, kings first, then queens, rooks, bishops,
-    /// knights and pawns, each kind in FEN order (the generator dispatches on each piece's
-    /// kind, and runs of equal kinds make that branch predictable).
+    /// One pass over the bytes lays out the squares, one over the pieces fills the mailbox,
+    /// the bitboards and the key; the piece lists are made afterwards, kings first, then
+    /// queens, rooks, bishops, knights and pawns, each kind in FEN order (the generator
+    /// dispatches on each piece's kind, and runs of equal kinds make that branch predictable).
     fn place(&mut self, field: &str) -> Result<(), FenError> {
         // Bitboards and key in locals: kept in the struct, each update would wait for the
         // previous store to the same word.
         let (mut bb, mut key) = ([0u64; 16], 0u64);
-        let cells = &mut self.cells;
-        read_placement(field, |file, rank, p| {
-            let sq = sq120(file, rank);
-            cells[sq] = p;
-            bb[p as usize & 15] |= 1u64 << (8 * rank + file);
-            key ^= PIECE_KEY[p as usize & 15][sq];
-        })?;
+        if let Some(squares) = read_placement_fast(field.as_bytes()) {
+            // The occupied squares, eight at a time (bit i: the i-th square in FEN order).
+            let mut occupied = 0u64;
+            for (r, chunk) in squares[..64].chunks_exact(8).enumerate() {
+                let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                // A piece code is 1..=14: adding 0x7F to its low seven bits sets the high bit.
+                let nonzero = (x & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F;
+                occupied |=
+                    ((nonzero & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56 << (8 * r);
+            }
+            while occupied != 0 {
+                let i = occupied.trailing_zeros() as usize;
+                occupied &= occupied - 1;
+                let p = squares[i] as usize & 15;
+                let cell = FEN_ORDER_CELL[i] as usize;
+                self.cells[cell] = p as u8;
+                // FEN order runs from rank 8 down: the i-th square is a1-based square i ^ 56.
+                bb[p] |= 1u64 << (i ^ 56);
+                key ^= PIECE_KEY[p][cell];
+            }
+        } else {
+            // Something is wrong: the careful reader says what.
+            let cells = &mut self.cells;
+            read_placement(field, |file, rank, p| {
+                let sq = sq120(file, rank);
+                cells[sq] = p;
+                bb[p as usize & 15] |= 1u64 << (8 * rank + file);
+                key ^= PIECE_KEY[p as usize & 15][sq];
+            })?;
+        }
         self.bb = bb;
         self.key ^= key;
         for kind in PAWN..=KING {
@@ -256,20 +405,29 @@ impl Board {
             let first = if pawns >> 56 != 0 { 56 + (pawns >> 56).trailing_zeros() } else { pawns.trailing_zeros() };
             return Err(FenError::PawnOnBackRank(square_name(sq120(first as usize % 8, first as usize / 8))));
         }
-        for kind in (PAWN..=KING).rev() {
-            for c in [WHITE, BLACK] {
-                // Mirrored ranks: the lowest bit first is then FEN order (rank 8 first, a to h).
-                let mut set = self.bb[make_piece(kind, c) as usize].swap_bytes();
-                while set != 0 {
-                    let i = set.trailing_zeros() as usize;
-                    set &= set - 1;
-                    let sq = sq120(i % 8, 7 - i / 8);
-                    let n = self.count[c];
-                    self.list[c][n as usize & 15] = sq as u8;
-                    self.index[sq] = n;
-                    self.count[c] = n + 1;
-                }
+        // Each piece's place in its side's list, kinds in that order: the first slot of each
+        // piece code from the counts, then one pass over the pieces in FEN order.
+        let mut slot = [0u8; 16];
+        for c in [WHITE, BLACK] {
+            let mut next = 0u8;
+            for kind in (PAWN..=KING).rev() {
+                let p = make_piece(kind, c) as usize;
+                slot[p] = next;
+                next += self.bb[p].count_ones() as u8;
             }
+            self.count[c] = next;
+        }
+        // Mirrored ranks: the lowest bit first is then FEN order (rank 8 first, a to h).
+        let mut set = (self.occ[WHITE] | self.occ[BLACK]).swap_bytes();
+        while set != 0 {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let sq = FEN_ORDER_CELL[i] as usize;
+            let p = self.cells[sq] as usize & 15;
+            let n = slot[p];
+            slot[p] = n + 1;
+            self.list[p >> 3][n as usize & 15] = sq as u8;
+            self.index[sq] = n;
         }
         Ok(())
     }
@@ -541,6 +699,14 @@ pub(crate) const COUNTER_MAX: u32 = i32::MAX as u32;
 /// digits with single underscores between them; negative values are refused (`-0` is 0).
 /// Values above `COUNTER_MAX` saturate to it instead of failing or wrapping.
 fn parse_count(s: &str) -> Option<u32> {
+    // The common counters first: one or two plain digits.
+    match *s.as_bytes() {
+        [d] if d.is_ascii_digit() => return Some(u32::from(d - b'0')),
+        [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => {
+            return Some(u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+        }
+        _ => {}
+    }
     let (negative, digits) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -588,6 +754,38 @@ mod tests {
             let (fields, n) = fen_fields(text);
             assert_eq!(n, want.len(), "{text:?}");
             assert_eq!(&fields[..n.min(6)], &want[..n.min(6)], "{text:?}");
+        }
+    }
+
+    /// Every ASCII whitespace and non-whitespace byte at every offset of texts around the
+    /// lengths where the bit mask ends (8-byte chunks, 128 bytes), against `split_whitespace`.
+    #[test]
+    fn fields_agree_with_split_whitespace_at_every_length_and_byte() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for len in 0..140usize {
+            for _ in 0..40 {
+                let text: String = (0..len)
+                    .map(|_| {
+                        let r = next();
+                        // Mostly FEN-like bytes, often whitespace, any ASCII byte now and then.
+                        match r % 8 {
+                            0 => b" \t\n\x0b\x0c\r"[(r >> 8) as usize % 6] as char,
+                            1 => ((r >> 8) % 128) as u8 as char,
+                            _ => b"pnbrqkPNBRQK12345678/-w"[(r >> 8) as usize % 23] as char,
+                        }
+                    })
+                    .collect();
+                let want: Vec<&str> = text.split_whitespace().collect();
+                let (fields, n) = fen_fields(&text);
+                assert_eq!(n, want.len(), "{text:?}");
+                assert_eq!(&fields[..n.min(6)], &want[..n.min(6)], "{text:?}");
+            }
         }
     }
 }

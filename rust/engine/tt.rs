@@ -351,7 +351,12 @@ mod tests {
                         let k = (i * 4 + t) * 0x9E37_79B9 + 1;
                         let (mv, score, eval, depth) = fields(k);
                         tt.store(k, mv, score, eval, depth, BOUND_LOWER);
-                        let probe_key = ((i.wrapping_sub(3)) * 4 + (t + 1) % 4) * 0x9E37_79B9 + 1;
+                        let probe_key = i
+                            .wrapping_sub(3)
+                            .wrapping_mul(4)
+                            .wrapping_add((t + 1) % 4)
+                            .wrapping_mul(0x9E37_79B9)
+                            .wrapping_add(1);
                         if let Some(e) = tt.probe(probe_key) {
                             let (mv, score, eval, depth) = fields(probe_key);
                             assert_eq!((e.mv, e.score as i32, e.eval as i32, e.depth as i32), (mv, score, eval, depth));

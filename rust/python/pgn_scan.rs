@@ -41,8 +41,19 @@ impl<'a> Lines<'a> {
 /// A tag line as python-chess's pattern `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
 /// reads it (the caller has made sure the text has no "\r").
 fn tag_line(line: &str) -> Option<(&str, &str)> {
+    /// The bytes of a tag name after its first: ASCII letters and digits, and `_+#=:-`.
+    const NAME_BYTE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 256 {
+            let b = c as u8;
+            t[c] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+            c += 1;
+        }
+        t
+    };
     let rest = line.strip_prefix('[')?;
-    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(b)).count();
+    let name_len = rest.bytes().take_while(|&b| NAME_BYTE[b as usize]).count();
     if name_len == 0 || !rest.as_bytes()[0].is_ascii_alphanumeric() {
         return None;
     }
@@ -340,6 +351,9 @@ pub struct PyGameScanner {
     chunk: usize,
     /// Each known tag's value in the last game read, with the str made of it.
     last_values: Vec<Option<(String, Py<PyString>)>>,
+    /// The names of the last game's tags outside the roster (each followed by "\n"), and a
+    /// copy of the dict they were put in.
+    last_others: Option<(String, Py<PyDict>)>,
 }
 
 impl PyGameScanner {
@@ -391,8 +405,22 @@ impl PyGameScanner {
         } else {
             PyDict::new(py)
         };
-        let others = PyDict::new(py);
-        for (name, value) in tags {
+        // The other tags: a copy of the last game's dict when they have the same names in the
+        // same order (database files give every game the same tags): the values are then
+        // replaced in place, with no dict growing and no keys hashed again.
+        let roster_bound = |name: &str| KNOWN_TAGS[..ROSTER_LEN].contains(&name);
+        let mut other_names = tags.iter().map(|t| t.0).filter(|n| !roster_bound(n));
+        let same_others = self.last_others.as_ref().is_some_and(|(names, _)| {
+            let mut known = names.split('\n').filter(|n| !n.is_empty());
+            (&mut other_names).zip(&mut known).all(|(a, b)| a == b)
+                && other_names.next().is_none()
+                && known.next().is_none()
+        });
+        let others = match &self.last_others {
+            Some((_, template)) if same_others => template.bind(py).copy()?,
+            _ => PyDict::new(py),
+        };
+        for (name, value) in tags.iter().copied() {
             match tag_name(py, name) {
                 Some((key, in_roster, i)) => {
                     // A known tag's value as the last game had it is that game's str again
@@ -413,6 +441,10 @@ impl PyGameScanner {
                 }
                 None => others.set_item(name, PyString::new(py, value))?,
             }
+        }
+        if !same_others {
+            let names: String = tags.iter().map(|t| t.0).filter(|n| !roster_bound(n)).flat_map(|n| [n, "\n"]).collect();
+            self.last_others = Some((names, others.copy()?.unbind()));
         }
         let chars = if !chars || text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
         self.at += end;
@@ -447,6 +479,7 @@ impl PyGameScanner {
             utf8,
             chunk: chunk.max(1),
             last_values: (0..KNOWN_TAGS.len()).map(|_| None).collect(),
+            last_others: None,
         })
     }
 

@@ -185,6 +185,41 @@ def test_the_chunked_path_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert calls == []
 
 
+def test_repeated_tag_sets_give_each_game_its_own_headers(tmp_path: Path) -> None:
+    """Database files give every game the same tags in the same order, and the scanner reuses
+    the last game's dict of the tags outside the roster for them: games with the same names,
+    then the same names in another order, one name more or less, a name twice, and headers
+    changed by the caller in between, all read as python-chess reads them."""
+    tag_sets = [
+        ["WhiteElo", "BlackElo", "TimeControl"],
+        ["WhiteElo", "BlackElo", "TimeControl"],
+        ["BlackElo", "WhiteElo", "TimeControl"],
+        ["WhiteElo", "BlackElo"],
+        ["WhiteElo", "BlackElo", "TimeControl", "Custom"],
+        ["WhiteElo", "WhiteElo", "BlackElo", "TimeControl"],
+        ["WhiteElo", "WhiteElo", "BlackElo", "TimeControl"],
+        [],
+        ["WhiteElo", "BlackElo", "TimeControl"],
+    ]
+    games = []
+    for n, names in enumerate(tag_sets * 3):
+        roster = f'[Event "E{n % 2}"]\n[Site "S{n}"]\n[Date "????.??.??"]\n[Round "{n}"]\n[White "W{n}"]\n[Black "B"]\n[Result "*"]\n'
+        others = "".join(f'[{name} "{name[:1]}{n}-{i}"]\n' for i, name in enumerate(names))
+        games.append(roster + others + "\n1. e4 { [%clk 0:03:00] } *\n\n")
+    path = tmp_path / "games.pgn"
+    path.write_text("".join(games), encoding="utf-8")
+    with open(path, encoding="utf-8") as a, open(path, encoding="utf-8") as b:
+        while (hb := chess.pgn.read_headers(b)) is not None:
+            ha = kpgn.read_headers(a)
+            assert ha is not None and list(ha.items()) == list(hb.items())
+            assert a.tell() == b.tell()
+            # What the caller does with one game's headers is not the next game's.
+            ha["WhiteElo"] = "changed"
+            ha["Added"] = "x"
+            del ha["Black"]
+        assert kpgn.read_headers(a) is None
+
+
 def test_string_io_reads_line_by_line() -> None:
     """Other file objects are read as before (and give the same answers)."""
     text = corpus(303, 5)

@@ -1,4 +1,4 @@
-//! push, pop and copy as plain CPython methods (METH_O / METH_NOARGS), installed on the
+//! push, pop and copy as plain CPython methods (METH_O / METH_NOARGS / METH_FASTCALL), installed on the
 //! class at import: the calls of every node of a Python search loop, kept off PyO3's
 //! generic wrapper. The safety argument of each raw function is beside it.
 
@@ -145,33 +145,35 @@ unsafe extern "C" fn pop_raw(slf: *mut pyo3::ffi::PyObject, _: *mut pyo3::ffi::P
     unsafe { call_raw(slf, |py, board| Ok(board.pop_impl(py)?.into_ptr())) }
 }
 
-/// `copy(*, stack=None)`: METH_VARARGS | METH_KEYWORDS, so the common `copy()` passes the
-/// shared empty tuple and no dict, and skips PyO3's argument parsing (a third of the call).
+/// `copy(*, stack=None)`: METH_FASTCALL | METH_KEYWORDS, so the common `copy()` comes with
+/// no argument array to read and skips PyO3's argument parsing (a third of the call).
 unsafe extern "C" fn copy_raw(
     slf: *mut pyo3::ffi::PyObject,
-    args: *mut pyo3::ffi::PyObject,
-    kwargs: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
 ) -> *mut pyo3::ffi::PyObject {
-    // SAFETY: METH_VARARGS | METH_KEYWORDS: `args` is a live tuple, `kwargs` a dict or null.
+    // SAFETY: METH_FASTCALL | METH_KEYWORDS: `args` holds `nargs` positional arguments followed
+    // by one value for each name in the tuple `kwnames` (null when there are none), all live
+    // and borrowed for the call; the GIL is held.
     unsafe {
         call_raw(slf, |py, board| {
-            let args = pyo3::Borrowed::from_ptr(py, args).cast_unchecked::<PyTuple>();
-            if !args.is_empty() {
+            if nargs != 0 {
                 return Err(PyTypeError::new_err(format!(
-                    "copy() takes 0 positional arguments but {} were given",
-                    args.len()
+                    "copy() takes 0 positional arguments but {nargs} were given"
                 )));
             }
             let mut stack = None;
-            if !kwargs.is_null() {
-                for (k, v) in pyo3::Borrowed::from_ptr(py, kwargs).cast_unchecked::<PyDict>().iter() {
-                    if k.extract::<String>().ok().as_deref() != Some("stack") {
+            if !kwnames.is_null() {
+                let names = pyo3::Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
+                for (i, k) in names.iter().enumerate() {
+                    if k.extract::<&str>().ok() != Some("stack") {
                         return Err(PyTypeError::new_err(format!(
                             "copy() got an unexpected keyword argument {}",
                             k.repr()?
                         )));
                     }
-                    stack = Some(v);
+                    stack = Some(pyo3::Borrowed::from_ptr(py, *args.add(i)));
                 }
             }
             let keep = match stack {
@@ -226,8 +228,8 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
         ),
         (
             c"copy",
-            Meth { PyCFunctionWithKeywords: copy_raw },
-            ffi::METH_VARARGS | ffi::METH_KEYWORDS,
+            Meth { PyCFunctionFastWithKeywords: copy_raw },
+            ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
             c"copy($self, /, *, stack=None)\n--\n\nA copy with all, none (stack=False) or the last n (stack=n) moves of the history; the two boards share the position until either changes.",
         ),
     ];

@@ -26,13 +26,14 @@ impl PyBoard {
 
     /// Sets the position of a subclass's board from `fen` and `chess960` (what a subclass's
     /// `super().__init__(fen, chess960=...)` reaches); a plain `Board` is set up by `new`.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __init__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    /// python-chess's signature, so that the plain `Board(fen)` pays for no argument tuple.
+    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
+    fn __init__(slf: &Bound<'_, Self>, fen: FenArg<'_>, chess960: bool) -> PyResult<()> {
         let py = slf.py();
         if slf.get_type().is(py.get_type::<PyBoard>()) {
             return Ok(());
         }
-        let st = state_from_args(args, kwargs)?;
+        let st = state_from_fen(fen, chess960)?;
         *slf.get().st()? = st;
         Ok(())
     }
@@ -839,35 +840,6 @@ impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
         }
         Ok(FenArg::Text(obj.cast::<PyString>()?.to_owned()))
     }
-}
-
-/// The state `Board(fen=STARTING_FEN, *, chess960=False)` makes, from its arguments as given.
-fn state_from_args(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<State> {
-    if args.len() > 1 {
-        return Err(PyTypeError::new_err(format!(
-            "Board() takes at most 1 positional argument (fen) but {} were given; chess960 is a keyword",
-            args.len()
-        )));
-    }
-    let mut fen: Option<Bound<'_, PyAny>> = args.get_item(0).ok();
-    let mut chess960 = false;
-    if let Some(kw) = kwargs {
-        for (k, v) in kw.iter() {
-            match k.extract::<String>()?.as_str() {
-                "fen" if fen.is_none() => fen = Some(v),
-                "fen" => return Err(PyTypeError::new_err("Board() got multiple values for argument 'fen'")),
-                "chess960" => chess960 = v.is_truthy()?,
-                other => {
-                    return Err(PyTypeError::new_err(format!("Board() got an unexpected keyword argument '{other}'")))
-                }
-            }
-        }
-    }
-    let fen = match fen {
-        None => FenArg::Start,
-        Some(f) => f.extract::<FenArg<'_>>()?,
-    };
-    state_from_fen(fen, chess960)
 }
 
 /// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`

@@ -39,5 +39,6 @@ pub(crate) mod polyglot_random;
 pub(crate) mod query;
 pub(crate) mod san;
 pub(crate) mod setup;
+pub(crate) mod setup_moves;
 pub(crate) mod types;
 pub(crate) mod zobrist;

@@ -419,3 +419,211 @@ impl Board {
         found
     }
 }
+
+// ---- python-chess's SAN for positions the core cannot play ----
+//
+// A `Setup` (no king, several kings, ...) has python-chess's moves (`SetupMoves`); its SAN is
+// written and read by python-chess's rules over them, with its messages.
+
+use crate::chess::setup::Setup;
+use crate::chess::setup_moves::{SetupMove, SetupMoves};
+
+impl SetupMove {
+    /// The null move (a1a1 with no promotion), as python-chess's `Move.null()`.
+    pub const NULL: SetupMove = SetupMove { from: 0, to: 0, promotion: 0 };
+
+    pub fn is_null(&self) -> bool {
+        *self == SetupMove::NULL
+    }
+
+    /// The move in UCI text ("0000" for the null move).
+    pub fn uci(&self) -> String {
+        if self.is_null() {
+            return "0000".into();
+        }
+        let letter = ["", "p", "n", "b", "r", "q", "k"][self.promotion as usize % 7];
+        format!("{}{}{letter}", name64(self.from), name64(self.to))
+    }
+}
+
+impl SetupMoves<'_> {
+    fn legal_between(&self, from_mask: u64, to_mask: u64) -> Vec<SetupMove> {
+        let mut out = Vec::new();
+        self.legal_moves(from_mask, to_mask, &mut out);
+        out
+    }
+
+    fn is_capture(&self, m: SetupMove) -> bool {
+        let target = self.piece(m.to as usize);
+        (target != EMPTY && color_of(target) != self.side()) || self.is_en_passant(m)
+    }
+}
+
+impl Setup {
+    /// The SAN (`long`: the long algebraic notation, python-chess's `lan`) of move `m` with
+    /// the castling rights `castling` (see `Setup::moves`), as python-chess writes it: "--"
+    /// for the null move, "+" or "#" from the position after it.
+    pub fn san(&self, castling: u64, m: SetupMove, long: bool) -> String {
+        if m.is_null() {
+            return "--".into();
+        }
+        let moves = self.moves(castling);
+        let (from, to) = (m.from as usize, m.to as usize);
+        let mut san = if moves.is_castling(m) {
+            if to % 8 < from % 8 {
+                "O-O-O".to_string()
+            } else {
+                "O-O".to_string()
+            }
+        } else {
+            let kind = kind_of(self.placement[from]);
+            let capture = moves.is_capture(m);
+            let mut s = String::new();
+            if kind != PAWN {
+                s.push(b"  NBRQK"[kind as usize] as char);
+            }
+            if long {
+                s.push_str(&name64(m.from));
+            } else if kind != PAWN {
+                let same = self.mask(self.placement[from]) & !(1u64 << from);
+                let others = moves.legal_between(same, 1u64 << to).iter().fold(0u64, |o, c| o | 1u64 << c.from);
+                if others != 0 {
+                    let (mut file, mut rank) = (false, false);
+                    if others & (0xffu64 << (from / 8 * 8)) != 0 {
+                        file = true;
+                    }
+                    if others & (0x0101_0101_0101_0101u64 << (from % 8)) != 0 {
+                        rank = true;
+                    } else {
+                        file = true;
+                    }
+                    if file {
+                        s.push((b'a' + (from % 8) as u8) as char);
+                    }
+                    if rank {
+                        s.push((b'1' + (from / 8) as u8) as char);
+                    }
+                }
+            } else if capture {
+                s.push((b'a' + (from % 8) as u8) as char);
+            }
+            if capture {
+                s.push('x');
+            } else if long {
+                s.push('-');
+            }
+            s.push_str(&name64(m.to));
+            if m.promotion != 0 {
+                s.push('=');
+                s.push(b"  NBRQK"[m.promotion as usize % 7] as char);
+            }
+            s
+        };
+        if let Some(after) = self.after_move(from, to, m.promotion) {
+            let next = after.moves(after.castling);
+            if next.checkers() != 0 {
+                san.push(if next.has_legal_move() { '+' } else { '#' });
+            }
+        }
+        san
+    }
+
+    /// python-chess's `parse_san` over this position's moves (see `Board::parse_san_python_chess`
+    /// for the rules); `fen` gives the position's FEN for the messages.
+    pub fn parse_san_python_chess(
+        &self,
+        castling: u64,
+        san: &str,
+        fen: &dyn Fn() -> String,
+        quote: fn(&str) -> String,
+    ) -> Result<SetupMove, SanFault> {
+        let moves = self.moves(castling);
+        let illegal = || SanFault::Illegal(format!("illegal san: {} in {}", quote(san), fen()));
+        if let Some(i) = CASTLING_SANS.iter().position(|&c| c == san) {
+            let kingside = i < 6;
+            let mut castles = Vec::new();
+            moves.castling_moves(u64::MAX, u64::MAX, &mut castles);
+            return castles
+                .into_iter()
+                .find(|m| moves.is_castling(*m) && ((m.to % 8) > (m.from % 8)) == kingside)
+                .ok_or_else(illegal);
+        }
+        let Some(p) = san_parts(san) else {
+            if NULL_SANS.contains(&san) {
+                return Ok(SetupMove::NULL);
+            }
+            if san.contains(',') {
+                return Err(SanFault::Invalid(format!("unsupported multi-leg move: {}", quote(san))));
+            }
+            return Err(SanFault::Invalid(format!("invalid san: {}", quote(san))));
+        };
+        let us = if self.white_to_move { WHITE } else { BLACK };
+        let ours = (0..64).filter(|&s| self.placement[s] != EMPTY && color_of(self.placement[s]) == us);
+        let ours = ours.fold(0u64, |m, s| m | 1u64 << s);
+        let to_mask = (1u64 << p.to) & !ours;
+        let mut from_mask = u64::MAX;
+        if let Some(f) = p.file {
+            from_mask &= 0x0101_0101_0101_0101u64 << f;
+        }
+        if let Some(r) = p.rank {
+            from_mask &= 0xffu64 << (8 * r);
+        }
+        match (p.piece, p.file, p.rank) {
+            (Some(kind), _, _) => from_mask &= self.mask(make_piece(kind, us)),
+            (None, Some(file), Some(rank)) => {
+                // python-chess's find_move: any piece, castling included; a pawn reaching a
+                // back rank without a promotion letter is read as a queen promotion.
+                let from = (rank * 8 + file) as usize;
+                let mut promo = p.promo;
+                let back = p.to / 8 == 0 || p.to / 8 == 7;
+                if promo == 0 && kind_of(self.placement[from]) == PAWN && self.placement[from] != EMPTY && back {
+                    promo = QUEEN;
+                }
+                let mut to = p.to;
+                let kings = self.mask(make_piece(KING, WHITE)) | self.mask(make_piece(KING, BLACK));
+                if promo == 0 && !self.chess960 && (from == 4 || from == 60) && kings >> from & 1 != 0 {
+                    if to as usize == from + 3 {
+                        to -= 1;
+                    } else if to as usize + 4 == from {
+                        to += 2;
+                    }
+                }
+                let m = SetupMove { from: from as u8, to, promotion: promo };
+                if !moves.is_legal(m) {
+                    return Err(SanFault::Illegal(format!(
+                        "no matching legal move for {} ({} -> {}) in {}",
+                        m.uci(),
+                        name64(from as u8),
+                        name64(p.to),
+                        fen()
+                    )));
+                }
+                if promo != p.promo {
+                    return Err(SanFault::Illegal(format!(
+                        "missing promotion piece type: {} in {}",
+                        quote(san),
+                        fen()
+                    )));
+                }
+                return Ok(m);
+            }
+            (None, file, _) => {
+                from_mask &= self.mask(make_piece(PAWN, us));
+                if file.is_none() {
+                    from_mask &= 0x0101_0101_0101_0101u64 << (p.to % 8);
+                }
+            }
+        }
+        let mut found = None;
+        for m in moves.legal_between(from_mask, to_mask) {
+            if m.promotion != p.promo {
+                continue;
+            }
+            if found.is_some() {
+                return Err(SanFault::Ambiguous(format!("ambiguous san: {} in {}", quote(san), fen())));
+            }
+            found = Some(m);
+        }
+        found.ok_or_else(illegal)
+    }
+}

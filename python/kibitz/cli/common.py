@@ -195,13 +195,14 @@ def playable_board(fen: str | None, chess960: bool, needs: str) -> Board:
     from kibitz._core import Board, InvalidPositionError
 
     board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
-    try:
-        board.legal_moves_uci()
-    except InvalidPositionError:
+    # The board lists moves of any position, as python-chess does; the engine and the book
+    # play only those its move generator holds.
+    why = board._unplayable
+    if why is not None:
         status = board.status()
         if not status:  # a fault status() does not name: the core's own words
-            raise
-        raise InvalidPositionError(position_error(str(fen), status, f"{needs} {PLAYABLE_NEEDS}")) from None
+            raise InvalidPositionError(f"{fen!r} is not a position kibitz can play: {why} ({needs} {PLAYABLE_NEEDS})")
+        raise InvalidPositionError(position_error(str(fen), status, f"{needs} {PLAYABLE_NEEDS}"))
     return board
 
 

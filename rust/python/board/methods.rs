@@ -2,10 +2,12 @@
 //! construction and FEN, moves (push, pop, parsing and writing notation), the legal move
 //! views, queries (pieces, attacks, checks), game end, perft.
 
+use super::loose::{loose_legal, loose_san, loose_uci};
 use super::san::parse_san_like_python_chess;
 use super::*;
 use crate::py_repr;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
+use crate::SetupMove;
 use pyo3::types::IntoPyDict;
 
 #[pymethods]
@@ -253,7 +255,11 @@ impl PyBoard {
 
     /// The legal moves as UCI strings.
     fn legal_moves_uci(&self) -> PyResult<Vec<String>> {
-        let mut st = self.play()?;
+        let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(loose.list(true).iter().map(SetupMove::uci).collect());
+        }
+        st.playable()?;
         let moves = st.ordered_entry().moves.clone();
         Ok(moves.iter().map(|&m| st.core.move_to_uci(m)).collect())
     }
@@ -268,7 +274,13 @@ impl PyBoard {
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.play()?;
+        let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            let mut moves = Vec::new();
+            loose.moves().legal_moves(from_mask, to_mask, &mut moves);
+            return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
+        }
+        st.playable()?;
         let e = st.ordered_entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
@@ -293,7 +305,17 @@ impl PyBoard {
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.play()?;
+        let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            let (mut moves, lm) = (Vec::new(), loose.moves());
+            let theirs = (0..64)
+                .filter(|&s| lm.piece(s) != crate::EMPTY && crate::color_of(lm.piece(s)) != lm.side())
+                .fold(0u64, |m, s| m | 1 << s);
+            lm.legal_moves(from_mask, to_mask & theirs, &mut moves);
+            lm.legal_ep(from_mask, to_mask, &mut moves);
+            return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
+        }
+        st.playable()?;
         let them = st.core.side_to_move() ^ 1;
         let e = st.ordered_entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
@@ -335,6 +357,9 @@ impl PyBoard {
     /// The legal Move that UCI text names (InvalidMoveError / IllegalMoveError otherwise).
     fn parse_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(interned(py, loose::index(loose_uci(&loose, &uci)?)));
+        }
         let m = st.resolve(uci.as_any(), true)?;
         Ok(to_py_move(py, &st.core, m))
     }
@@ -400,6 +425,12 @@ impl PyBoard {
     fn push_uci(slf: &Bound<'_, Self>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let py = slf.py();
         let mut st = slf.get().st()?;
+        if let Some(loose) = st.loose() {
+            let out = interned(py, loose::index(loose_uci(&loose, &uci)?));
+            drop(st);
+            slf.call_method1("push", (&out,))?;
+            return Ok(out);
+        }
         let m = st.resolve(uci.as_any(), true)?;
         let out = to_py_move(py, &st.core, m);
         if overrides_push(slf) {
@@ -414,7 +445,12 @@ impl PyBoard {
     /// The legal Move a SAN text names (AmbiguousMoveError when it fits several).
     fn parse_san(&self, py: Python<'_>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let san = text(&san, "move", move_text_err)?;
-        let mut st = self.play()?;
+        let st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(interned(py, loose::index(loose_san(&loose, &san)?)));
+        }
+        let mut st = st;
+        st.playable()?;
         // The null move's spellings too, as python-chess reads them (PGN uses "--" and "Z0").
         let m = parse_san_like_python_chess(&mut st, &san)?;
         if !m.is_null() {
@@ -428,7 +464,16 @@ impl PyBoard {
     fn push_san(slf: &Bound<'_, Self>, san: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let py = slf.py();
         let san = text(&san, "move", move_text_err)?;
-        let mut st = slf.get().play()?;
+        let st = slf.get().st()?;
+        if let Some(loose) = st.loose() {
+            // python-chess plays what it parsed, the null move too.
+            let out = interned(py, loose::index(loose_san(&loose, &san)?));
+            drop(st);
+            slf.call_method1("push", (&out,))?;
+            return Ok(out);
+        }
+        let mut st = st;
+        st.playable()?;
         let m = parse_san_like_python_chess(&mut st, &san)?;
         if m.is_null() && st.core.in_check() {
             // python-chess plays it, leaving the side that moved in check: a position kibitz's
@@ -452,6 +497,9 @@ impl PyBoard {
     /// The SAN of a legal move (a Move or UCI text), e.g. "Nf3", "exd6", "O-O", "e8=Q#".
     fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, false));
+        }
         let m = st.resolve(r#move, true)?;
         Ok(san(&st.core, m))
     }
@@ -459,6 +507,9 @@ impl PyBoard {
     /// The long algebraic notation of a legal move, e.g. "Ng1-f3", "e4xd5", "O-O".
     fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, true));
+        }
         let m = st.resolve(r#move, true)?;
         Ok(lan(&st.core, m))
     }
@@ -466,6 +517,31 @@ impl PyBoard {
     /// A line of moves in SAN with move numbers ("1. e4 e5 2. Nf3", "3...Bg6 4. fxg6");
     /// IllegalMoveError when a move is not legal where it is played. The board is unchanged.
     fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+        if let Some(mut loose) = self.st()?.loose() {
+            let mut out: Vec<String> = Vec::new();
+            for mv in moves.try_iter()? {
+                let mv = mv?;
+                let m = loose_legal(&loose, &mv)?;
+                let s = loose.setup.san(loose.castling, m, false);
+                let n = loose.setup.fullmove;
+                if loose.setup.white_to_move {
+                    out.push(format!("{n}. {s}"));
+                } else if out.is_empty() {
+                    out.push(format!("{n}...{s}"));
+                } else {
+                    out.push(s);
+                }
+                let Some(after) = loose.setup.after_move(m.from as usize, m.to as usize, m.promotion) else {
+                    return Err(IllegalMoveError::new_err(format!(
+                        "illegal move {} in position {}",
+                        mv.str()?,
+                        loose.fen()
+                    )));
+                };
+                loose = loose::Loose { castling: after.castling, setup: after };
+            }
+            return Ok(out.join(" "));
+        }
         let mut b = self.st()?.copy_with_stack(0);
         let mut out: Vec<String> = Vec::new();
         for mv in moves.try_iter()? {
@@ -507,6 +583,9 @@ impl PyBoard {
             return Ok(false);
         }
         let (from, to, promo) = move_fields(r#move)?;
+        if let Some(loose) = self.st()?.loose() {
+            return Ok(loose.moves().is_pseudo_legal(loose::setup_move((from, to, promo))));
+        }
         Ok(self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)))
     }
 
@@ -543,12 +622,18 @@ impl PyBoard {
 
     /// True when the side to move is checkmated.
     fn is_checkmate(&self) -> PyResult<bool> {
+        if let Some(loose) = self.st()?.loose() {
+            return Ok(loose.is_checkmate());
+        }
         let mut st = self.play()?;
         Ok(st.core.in_check() && st.entry().moves.is_empty())
     }
 
     /// True when the side to move is stalemated.
     fn is_stalemate(&self) -> PyResult<bool> {
+        if let Some(loose) = self.st()?.loose() {
+            return Ok(loose.is_stalemate());
+        }
         let mut st = self.play()?;
         Ok(!st.core.in_check() && st.entry().moves.is_empty())
     }
@@ -640,7 +725,31 @@ impl PyBoard {
     /// threefold repetition), else None.
     #[pyo3(signature = (*, claim_draw = false))]
     fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
-        let (term, winner) = {
+        let loose = self.st()?.loose();
+        let loose_outcome = loose.map(|loose| {
+            let moves = loose.moves();
+            let (check, any) = (moves.checkers() != 0, moves.has_legal_move());
+            let setup = &loose.setup;
+            if check && !any {
+                Some(("CHECKMATE", Some(!setup.white_to_move)))
+            } else if self.is_insufficient_material().unwrap_or(false) {
+                Some(("INSUFFICIENT_MATERIAL", None))
+            } else if !any {
+                Some(("STALEMATE", None))
+            } else if setup.halfmove >= 150 {
+                Some(("SEVENTYFIVE_MOVES", None))
+            } else if claim_draw && setup.halfmove >= 100 {
+                Some(("FIFTY_MOVES", None))
+            } else {
+                None
+            }
+        });
+        let (term, winner) = if let Some(found) = loose_outcome {
+            match found {
+                Some(found) => found,
+                None => return Ok(None),
+            }
+        } else {
             let mut st = self.play()?;
             let no_moves = st.entry().moves.is_empty();
             let core = &st.core;

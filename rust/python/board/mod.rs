@@ -21,6 +21,8 @@
 
 mod editing;
 pub(crate) mod fast;
+mod lists;
+mod loose;
 mod methods;
 pub(crate) mod movetext;
 mod order;
@@ -794,63 +796,12 @@ impl PyBoard {
         Ok(f(&self.st()?.core))
     }
 
-    pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        let mut st = self.st_attached(py)?;
-        st.playable()?;
-        st.tuple(py)
-    }
-
-    pub(crate) fn legal_count(&self) -> PyResult<usize> {
-        Ok(self.play()?.entry().moves.len())
-    }
-
     /// The board's state when the core can play the position, else InvalidPositionError.
     #[inline(always)]
     fn play(&self) -> PyResult<TryGuard<'_, State>> {
         let st = self.st()?;
         st.playable()?;
         Ok(st)
-    }
-
-    /// Is `m` (any move-like object) legal here? False for objects that are not legal moves,
-    /// TypeError for objects that are not moves at all.
-    pub(crate) fn is_legal_move(&self, _py: Python<'_>, m: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mut st = self.play()?;
-        // As python-chess: no move (None) is not legal (`None in board.legal_moves` is False).
-        if m.is_none() {
-            return Ok(false);
-        }
-        match st.resolve(m, false) {
-            Ok(_) => Ok(true),
-            Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),
-            Err(_) => Ok(false),
-        }
-    }
-
-    /// Table indexes of the pseudo-legal moves.
-    pub(crate) fn pseudo_indexes(&self) -> PyResult<Vec<u16>> {
-        Ok(self.play()?.pseudo_indexes())
-    }
-
-    /// SAN of the legal moves (or UCI of the pseudo-legal ones that are not legal), for reprs.
-    pub(crate) fn sans(&self, _py: Python<'_>, pseudo: bool) -> PyResult<Vec<String>> {
-        let st = self.play()?;
-        let mut ml = MoveList::new();
-        if pseudo {
-            st.core.generate_pseudo_legal(&mut ml);
-        } else {
-            st.core.generate_legal(&mut ml);
-        }
-        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&st.core, m)).collect();
-        if pseudo {
-            order::sort_pseudo_legal(&st.core, ml.as_mut_slice(), &mut index);
-        } else {
-            order::sort_legal(&st.core, ml.as_mut_slice(), &mut index, &mut Default::default());
-        }
-        Ok(ml
-            .iter()
-            .map(|&m| if st.core.is_legal(m) { st.core.move_to_san(m) } else { st.core.move_to_uci(m) })
-            .collect())
     }
 
     fn outcome_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {

@@ -10,9 +10,14 @@ use crate::SanFault;
 /// move's spellings give `Move::NULL`); the legal moves the state has at hand are used.
 pub(super) fn parse_san_like_python_chess(st: &mut State, san: &str) -> PyResult<Move> {
     let legal = st.cached_legal();
-    st.core.parse_san_python_chess(san, legal, crate::py_repr).map_err(|fault| match fault {
+    st.core.parse_san_python_chess(san, legal, crate::py_repr).map_err(san_error)
+}
+
+/// python-chess's exception for a SAN fault.
+pub(super) fn san_error(fault: SanFault) -> PyErr {
+    match fault {
         SanFault::Invalid(m) => InvalidMoveError::new_err(m),
         SanFault::Illegal(m) => IllegalMoveError::new_err(m),
         SanFault::Ambiguous(m) => AmbiguousMoveError::new_err(m),
-    })
+    }
 }

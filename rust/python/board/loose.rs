@@ -1,0 +1,138 @@
+//! The moves of a position the core cannot play (`State::unplayable`: no king or several,
+//! a pawn on a back rank, the side not to move in check...), as python-chess gives them:
+//! the rules library's `Setup` moves (`crate::SetupMoves`), which follow python-chess's
+//! generator. The board's move lists, move tests, game-end tests and notation use these
+//! where the core's fast path cannot answer; the engine and perft still refuse such a
+//! position (`InvalidPositionError`).
+
+use super::san::san_error;
+use super::setup::setup_of;
+use super::{move_fields, State};
+use crate::python::errors::{move_text_err, text, IllegalMoveError};
+use crate::python::moves::{interned, move_index, PyMove};
+use crate::{kind_of, Setup, SetupMove, SetupMoves, EMPTY, KING, ROOK};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// A position the core cannot play, as python-chess holds it, with the castling rights its
+/// moves use (python-chess's `clean_castling_rights()`: filtered at the root of a board
+/// without moves, as they are once moves were played).
+pub(super) struct Loose {
+    pub(super) setup: Setup,
+    pub(super) castling: u64,
+}
+
+impl State {
+    /// The position as python-chess's generator sees it, when the core cannot play it.
+    pub(super) fn loose(&self) -> Option<Loose> {
+        self.unplayable.as_ref()?;
+        let setup = setup_of(self);
+        let has_stack = self.core.ply() > 0 || self.before.is_some();
+        let castling = if has_stack { setup.castling } else { setup.clean_castling() };
+        Some(Loose { setup, castling })
+    }
+}
+
+impl Loose {
+    pub(super) fn moves(&self) -> SetupMoves<'_> {
+        self.setup.moves(self.castling)
+    }
+
+    /// The legal (or pseudo-legal) moves in python-chess's order.
+    pub(super) fn list(&self, legal: bool) -> Vec<SetupMove> {
+        let mut out = Vec::new();
+        if legal {
+            self.moves().legal_moves(u64::MAX, u64::MAX, &mut out);
+        } else {
+            self.moves().pseudo_legal_moves(u64::MAX, u64::MAX, &mut out);
+        }
+        out
+    }
+
+    /// The Move objects of a list.
+    pub(super) fn interned(py: Python<'_>, moves: &[SetupMove]) -> Vec<Py<PyMove>> {
+        moves.iter().map(|m| interned(py, index(*m))).collect()
+    }
+
+    /// Whether the side to move is in check and has no legal move (python-chess's rule; a
+    /// side without king is never in check).
+    pub(super) fn is_checkmate(&self) -> bool {
+        let m = self.moves();
+        m.checkers() != 0 && !m.has_legal_move()
+    }
+
+    pub(super) fn is_stalemate(&self) -> bool {
+        let m = self.moves();
+        m.checkers() == 0 && !m.has_legal_move()
+    }
+
+    /// The FEN python-chess writes for the position (the en-passant square only when a
+    /// legal capture takes there), for messages.
+    pub(super) fn fen(&self) -> String {
+        let mut ep_moves = Vec::new();
+        self.moves().legal_ep(u64::MAX, u64::MAX, &mut ep_moves);
+        let mut setup = self.setup.clone();
+        setup.ep = ep_moves.first().map(|m| m.to);
+        setup.core_fen(self.castling)
+    }
+}
+
+/// The move table index of a `SetupMove` (kibitz's interned Moves).
+pub(super) fn index(m: SetupMove) -> u16 {
+    move_index(m.from as usize, m.to as usize, m.promotion)
+}
+
+/// A `SetupMove` from a Move-like object's fields.
+pub(super) fn setup_move((from, to, promo): (u8, u8, u8)) -> SetupMove {
+    SetupMove { from, to, promotion: promo }
+}
+
+/// The move UCI text names, as python-chess's `parse_uci` reads it here: the null move as
+/// it is; castling in either spelling (king two squares, or onto its rook) turned into the
+/// board's; IllegalMoveError when it is not legal.
+pub(super) fn loose_uci(loose: &Loose, uci: &Bound<'_, PyString>) -> PyResult<SetupMove> {
+    let text = text(uci, "move", move_text_err)?;
+    let (from, to, promo) = PyMove::parse(&text)?;
+    let mut m = setup_move((from, to, promo));
+    if m.is_null() {
+        return Ok(m);
+    }
+    let placement = &loose.setup.placement;
+    let is = |s: usize, kind: u8| placement[s] != EMPTY && kind_of(placement[s]) == kind;
+    let (f, t) = (from as usize, to as usize);
+    if promo == 0 && (f == 4 || f == 60) && is(f, KING) {
+        let home = f - 4;
+        // python-chess's _to_chess960, then _from_chess960.
+        if t == home + 6 && !is(t, ROOK) {
+            m.to = (home + 7) as u8;
+        } else if t == home + 2 && !is(t, ROOK) {
+            m.to = home as u8;
+        }
+        if !loose.setup.chess960 {
+            if m.to as usize == home + 7 {
+                m.to = (home + 6) as u8;
+            } else if m.to as usize == home {
+                m.to = (home + 2) as u8;
+            }
+        }
+    }
+    if !loose.moves().is_legal(m) {
+        return Err(IllegalMoveError::new_err(format!("illegal uci: {} in {}", crate::py_repr(&text), loose.fen())));
+    }
+    Ok(m)
+}
+
+/// The move SAN text names here (python-chess's `parse_san`, its errors and messages).
+pub(super) fn loose_san(loose: &Loose, san: &str) -> PyResult<SetupMove> {
+    let fen = || loose.fen();
+    loose.setup.parse_san_python_chess(loose.castling, san, &fen, crate::py_repr).map_err(san_error)
+}
+
+/// A legal move (or the null move) a Move-like object names, for notation.
+pub(super) fn loose_legal(loose: &Loose, obj: &Bound<'_, PyAny>) -> PyResult<SetupMove> {
+    let m = setup_move(move_fields(obj)?);
+    if !m.is_null() && !loose.moves().is_legal(m) {
+        return Err(IllegalMoveError::new_err(format!("illegal move {} in {}", m.uci(), loose.fen())));
+    }
+    Ok(m)
+}

@@ -22,7 +22,19 @@ KINDS = [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.
 
 
 def random_position(rng: random.Random) -> str:
-    """A FEN python-chess reads: any placement, rights and en-passant square."""
+    """A FEN python-chess reads: any placement, rights and en-passant square; now and then a
+    playable placement with an en-passant square no pawn can have crossed."""
+    if rng.random() < 0.15:
+        while True:
+            board = chess.Board.empty()
+            board.set_piece_at(rng.randrange(64), chess.Piece(chess.KING, chess.WHITE))
+            board.set_piece_at(rng.randrange(64), chess.Piece(chess.KING, chess.BLACK))
+            for _ in range(rng.randrange(0, 8)):
+                board.set_piece_at(rng.randrange(8, 56), chess.Piece(rng.choice(KINDS[:5]), rng.random() < 0.5))
+            board.turn = rng.random() < 0.5
+            board.ep_square = rng.randrange(16, 24) if board.turn == chess.BLACK else rng.randrange(40, 48)
+            if board.is_valid() or board.status() == chess.STATUS_INVALID_EP_SQUARE:
+                return board.fen(en_passant="fen")
     board = chess.Board.empty()
     for color in (chess.WHITE, chess.BLACK):
         for _ in range(rng.choice([0, 1, 1, 1, 1, 2, 3])):

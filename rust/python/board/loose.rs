@@ -10,7 +10,7 @@ use super::setup::setup_of;
 use super::{move_fields, State};
 use crate::python::errors::{move_text_err, text, IllegalMoveError};
 use crate::python::moves::{interned, move_index, PyMove};
-use crate::{kind_of, Setup, SetupMove, SetupMoves, EMPTY, KING, ROOK};
+use crate::{kind_of, Setup, SetupMove, SetupMoves, EMPTY, KING, PAWN, ROOK};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -23,13 +23,48 @@ pub(super) struct Loose {
 }
 
 impl State {
-    /// The position as python-chess's generator sees it, when the core cannot play it.
+    /// The position as python-chess's generator sees it, when the core cannot play it, or
+    /// cannot hold its en-passant square (one no pawn can have just crossed, which
+    /// python-chess still offers to take).
     pub(super) fn loose(&self) -> Option<Loose> {
-        self.unplayable.as_ref()?;
+        if self.unplayable.is_none() && !(self.odd_ep && self.core.ply() == 0) {
+            return None;
+        }
         let setup = setup_of(self);
         let has_stack = self.core.ply() > 0 || self.before.is_some();
         let castling = if has_stack { setup.castling } else { setup.clean_castling() };
         Some(Loose { setup, castling })
+    }
+
+    /// `push` of a move the core cannot play, as python-chess plays it: a pseudo-legal move
+    /// that leaves the own king attacked, the null move in check, or a move of one's own
+    /// piece in a position kibitz cannot play (python-chess trusts its caller there). The
+    /// position after it is set up from python-chess's rules (`Setup::after_move`) and the
+    /// board before it kept (`before`, with the move as `via`): `pop` goes back to it. Err
+    /// (`refused`, the error the legal push gave) for anything else.
+    pub(super) fn push_lenient(&mut self, fields: Option<(u8, u8, u8)>, refused: PyErr) -> PyResult<()> {
+        let Some((from, to, promo)) = fields else { return Err(refused) };
+        if promo == PAWN || promo == KING {
+            return Err(refused);
+        }
+        let null = from == 0 && to == 0 && promo == 0;
+        if self.unplayable.is_none() && !null {
+            let pseudo = match self.loose() {
+                Some(loose) => loose.moves().is_pseudo_legal(SetupMove { from, to, promotion: promo }),
+                None => self.pseudo_indexes().contains(&super::move_index(from as usize, to as usize, promo)),
+            };
+            if !pseudo {
+                return Err(refused);
+            }
+        }
+        let Some(setup) = setup_of(self).after_move(from as usize, to as usize, promo) else {
+            return Err(refused);
+        };
+        let new = State::from_setup(&setup)?;
+        let old = std::mem::replace(self, new);
+        self.before = Some(Box::new(old));
+        self.via = Some((from, to, promo));
+        Ok(())
     }
 }
 

@@ -240,36 +240,6 @@ impl PyBoard {
     }
 }
 
-impl State {
-    /// `push` of a move the core cannot play, as python-chess plays it: a pseudo-legal move
-    /// that leaves the own king attacked, the null move in check, or a move of one's own
-    /// piece in a position kibitz cannot play (python-chess trusts its caller there). The
-    /// position after it is set up from python-chess's rules (`Setup::after_move`) and the
-    /// board before it kept (`before`, with the move as `via`): `pop` goes back to it. Err
-    /// (`refused`, the error the legal push gave) for anything else.
-    pub(super) fn push_lenient(&mut self, fields: Option<(u8, u8, u8)>, refused: PyErr) -> PyResult<()> {
-        let Some((from, to, promo)) = fields else { return Err(refused) };
-        if promo == PAWN || promo == KING {
-            return Err(refused);
-        }
-        let null = from == 0 && to == 0 && promo == 0;
-        if self.unplayable.is_none() && !null {
-            let index = super::move_index(from as usize, to as usize, promo);
-            if !self.pseudo_indexes().contains(&index) {
-                return Err(refused);
-            }
-        }
-        let Some(setup) = setup_of(self).after_move(from as usize, to as usize, promo) else {
-            return Err(refused);
-        };
-        let new = State::from_setup(&setup)?;
-        let old = std::mem::replace(self, new);
-        self.before = Some(Box::new(old));
-        self.via = Some((from, to, promo));
-        Ok(())
-    }
-}
-
 /// The piece code of a Piece argument: a kibitz Piece, or anything with python-chess's
 /// `symbol()` (a `chess.Piece`).
 pub(super) fn piece_code(p: &Bound<'_, PyAny>) -> PyResult<u8> {

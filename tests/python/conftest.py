@@ -19,6 +19,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="also run tests marked slow (deep perft suites)",
     )
     parser.addoption(
+        "--runpypi",
+        action="store_true",
+        default=False,
+        help="also run tests marked pypi (test suites of PyPI packages written for python-chess, on kibitz)",
+    )
+    parser.addoption(
         "--runpackaging",
         action="store_true",
         default=False,
@@ -31,13 +37,17 @@ def pytest_configure(config: pytest.Config) -> None:
     # the tests run from another rootdir.
     config.addinivalue_line("markers", "slow: deep suites, run only with --runslow")
     config.addinivalue_line("markers", "packaging: builds the release files, run only with --runpackaging")
+    config.addinivalue_line("markers", "pypi: PyPI packages' test suites on kibitz, run only with --runpypi")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_slow = pytest.mark.skip(reason="slow: needs --runslow")
     skip_packaging = pytest.mark.skip(reason="packaging: needs --runpackaging")
+    skip_pypi = pytest.mark.skip(reason="pypi: needs --runpypi")
     for item in items:
         if "slow" in item.keywords and not config.getoption("--runslow"):
             item.add_marker(skip_slow)
         if "packaging" in item.keywords and not config.getoption("--runpackaging"):
             item.add_marker(skip_packaging)
+        if "pypi" in item.keywords and not config.getoption("--runpypi"):
+            item.add_marker(skip_pypi)

@@ -1,0 +1,123 @@
+"""The test suites of PyPI packages written for python-chess, run on python-chess and on
+kibitz: every test that passes on python-chess must pass with kibitz in its place.
+
+    python tools/pypi_suites.py [--keep DIR]
+
+Each package (pinned below) is downloaded as its source distribution from PyPI, installed
+with its other dependencies into a directory of its own (``pip install --target``; python-chess
+and kibitz come from this Python), and its tests run with pytest twice: once as they are
+(python-chess), once under ``python -m kibitz.compat`` (``import chess`` gives kibitz, nothing
+else changed). It prints, per package, the tests python-chess passes and how many of those
+kibitz passes, then each test kibitz fails with its first line; the exit status is 1 when
+kibitz fails any test python-chess passes (tests/python/test_pypi_suites.py runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Tuple
+
+
+class Package(NamedTuple):
+    name: str
+    version: str
+    # Its dependencies other than python-chess, as pip takes them.
+    deps: List[str]
+    # Where its tests are in the source distribution.
+    tests: str
+
+
+PACKAGES = [
+    # A puzzle finder and tagger (a refactor of lichess's puzzler): tactics, mates, endgames
+    # tagged from real puzzles' moves.
+    Package("chess-puzzler", "0.1.1", ["tqdm", "click"], "tests"),
+]
+
+LINE = re.compile(r"^(PASSED|FAILED|ERROR) (\S+?)(?: - (.*))?$")
+
+
+def outcomes(directory: Path, site: Path, tests: str, compat: bool) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """Outcome and first failure line of each test, as pytest's -rA summary gives them."""
+    head = [sys.executable, "-m", "kibitz.compat", "-m", "pytest"] if compat else [sys.executable, "-m", "pytest"]
+    env = dict(os.environ, PYTHONPATH=str(site))
+    p = subprocess.run(
+        head + [tests, "-q", "-rA", "-p", "no:cacheprovider"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
+    result: Dict[str, str] = {}
+    why: Dict[str, str] = {}
+    for line in p.stdout.splitlines():
+        m = LINE.match(line)
+        if m:
+            result[m.group(2)] = m.group(1)
+            if m.group(3):
+                why[m.group(2)] = m.group(3)
+    if not result:
+        raise SystemExit(
+            f"no test outcomes from {' '.join(head)} in {directory}:\n{p.stdout[-2000:]}{p.stderr[-2000:]}"
+        )
+    return result, why
+
+
+def prepare(package: Package, work: Path) -> Tuple[Path, Path]:
+    """The package's unpacked source and the directory its installation went into."""
+    pin = f"{package.name}=={package.version}"
+    dist = work / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", pin, "-d", str(dist)],
+        check=True,
+    )
+    (archive,) = list(dist.glob("*.tar.gz"))
+    with tarfile.open(archive) as tar:
+        tar.extractall(work, filter="data")
+    source = next(p for p in work.iterdir() if p.is_dir() and p.name != "dist")
+    site = work / "site"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--target", str(site)]
+    subprocess.run(pip + ["--no-deps", str(source)], check=True)
+    if package.deps:
+        subprocess.run(pip + package.deps, check=True)
+    return source, site
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--keep", type=Path, help="work in this directory and keep it")
+    args = ap.parse_args()
+    failures: List[str] = []
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = args.keep or Path(tmp)
+        for package in PACKAGES:
+            work = root / package.name
+            work.mkdir(parents=True, exist_ok=True)
+            source, site = prepare(package, work)
+            theirs, _ = outcomes(source, site, package.tests, compat=False)
+            ours, why = outcomes(source, site, package.tests, compat=True)
+            passing = [t for t, o in theirs.items() if o == "PASSED"]
+            kept = [t for t in passing if ours.get(t) == "PASSED"]
+            rows.append((f"{package.name} {package.version}", len(passing), len(kept)))
+            failures += [
+                f"  {package.name}: {t}: {why.get(t, ours.get(t, 'not run'))[:100]}" for t in passing if t not in kept
+            ]
+    print("package                      python-chess  kibitz")
+    for name, total, kept_n in rows:
+        print(f"{name:<28} {total:>12} {kept_n:>7}")
+    if failures:
+        print("failing on kibitz:")
+        print("\n".join(failures))
+    return 1 if failures or any(total == 0 for _, total, _ in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -131,15 +131,16 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 
 class AssignLikePythonChess(RuleBasedStateMachine):
-    """Pushes (legal, pseudo-legal, the null move in check), pops and attribute assignments
-    on both libraries; every answer compared."""
+    """Pushes (legal, pseudo-legal, the null move in check), pops, attribute assignments and
+    piece edits (a second king, no king, a pawn on a back rank: positions the engine cannot
+    play, whose moves python-chess still lists and plays) on both libraries; every answer
+    compared."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ours = kibitz.Board()
         self.theirs = chess.Board()
 
-    @precondition(lambda self: self.theirs.is_valid())
     @rule(data=st.data())
     def push(self, data: st.DataObject) -> None:
         moves = list(self.theirs.legal_moves)
@@ -153,7 +154,6 @@ class AssignLikePythonChess(RuleBasedStateMachine):
     def pop(self) -> None:
         assert self.ours.pop().uci() == self.theirs.pop().uci()
 
-    @precondition(lambda self: self.theirs.is_valid())
     @rule(data=st.data())
     def push_pseudo_legal(self, data: st.DataObject) -> None:
         # python-chess plays a pseudo-legal move that leaves the own king attacked (engines
@@ -172,6 +172,19 @@ class AssignLikePythonChess(RuleBasedStateMachine):
     def push_null_in_check(self) -> None:
         self.theirs.push(chess.Move.null())
         self.ours.push(kibitz.Move.null())
+
+    @rule(
+        square=st.integers(0, 63),
+        piece=st.sampled_from(["K", "k", "P", "p", "Q", "n", None]),
+    )
+    def set_piece(self, square: int, piece: Any) -> None:
+        # python-chess's editing clears the move stack; any placement is allowed.
+        if piece is None:
+            self.theirs.remove_piece_at(square)
+            self.ours.remove_piece_at(square)
+        else:
+            self.theirs.set_piece_at(square, chess.Piece.from_symbol(piece))
+            self.ours.set_piece_at(square, kibitz.Piece.from_symbol(piece))
 
     @rule()
     def flip_turn(self) -> None:
@@ -235,8 +248,12 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         # Compared where python-chess's own moves mean something: a valid position whose
         # castling rights have their rooks (python-chess trusts the rights while it has a
         # move stack, and would castle with a missing rook).
-        if theirs.copy(stack=False).is_valid():
+        stackless = theirs.copy(stack=False)
+        if stackless.is_valid() or not stackless.castling_rights & ~stackless.clean_castling_rights():
             assert [m.uci() for m in ours.legal_moves] == [m.uci() for m in theirs.legal_moves]
+            assert [m.uci() for m in ours.pseudo_legal_moves] == [m.uci() for m in theirs.pseudo_legal_moves]
+            assert ours.is_check() == theirs.is_check()
+            assert ours.is_checkmate() == theirs.is_checkmate()
         assert ours == ours.copy() and ours.copy().fen() == theirs.copy().fen()
 
 

@@ -57,7 +57,11 @@ impl State {
                 return Err(refused);
             }
         }
-        let Some(setup) = setup_of(self).after_move(from as usize, to as usize, promo) else {
+        // python-chess's push cleans the castling rights first (it trusts them once it has a
+        // move stack).
+        let mut before = setup_of(self);
+        before.castling = self.clean_castling_rights();
+        let Some(setup) = before.after_move(from as usize, to as usize, promo) else {
             return Err(refused);
         };
         let new = State::from_setup(&setup)?;

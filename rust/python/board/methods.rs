@@ -806,8 +806,18 @@ impl PyBoard {
 
     /// The position the move stack starts from, as a new Board without history.
     fn root(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let st = slf.get().st()?.bottom().copy_with_stack(usize::MAX).root_only();
-        PyBoard::new_of(&slf.get_type(), st)
+        let (st, chess960) = {
+            let now = slf.get().st()?;
+            (now.bottom().copy_with_stack(usize::MAX).root_only(), now.core.is_chess960())
+        };
+        // python-chess's root has the board's Chess960 flag as it is now (pop and root
+        // restore positions, not the flag).
+        let flag_differs = st.core.is_chess960() != chess960;
+        let root = PyBoard::new_of(&slf.get_type(), st)?;
+        if flag_differs {
+            root.bind(slf.py()).setattr("chess960", chess960)?;
+        }
+        Ok(root)
     }
 
     fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {

@@ -38,6 +38,8 @@ PACKAGES = [
     # A puzzle finder and tagger (a refactor of lichess's puzzler): tactics, mates, endgames
     # tagged from real puzzles' moves.
     Package("chess-puzzler", "0.1.1", ["tqdm", "click"], "tests"),
+    # Feature encoders for learning: board transforms, neighbourhoods, engine features.
+    Package("chess-features", "0.5.0", [], "test"),
 ]
 
 LINE = re.compile(r"^(PASSED|FAILED|ERROR) (\S+?)(?: - (.*))?$")

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
-from kibitz._core import Board, GameScanner, IllegalMoveError, Move, STARTING_FEN, plain_tokens, read_plain_movetext
+from kibitz._core import Board, GameScanner, Move, STARTING_FEN, plain_tokens, read_plain_movetext
 from kibitz.svg import Arrow  # python-chess's chess.pgn uses chess.svg.Arrow too
 
 __all__ = [
@@ -292,16 +292,10 @@ def _is_standard(board: Any) -> bool:
     return not aliases or aliases[0] == "Standard"
 
 
-_NULL_MOVE = Move.null()
-
-
 def _parse_san(board: Board, san: str) -> Move:
-    """``board.parse_san`` (python-chess's reading and messages); a null move in check is an
-    error here, where python-chess plays it: kibitz's board cannot hold the position after it."""
-    move = board.parse_san(san)
-    if move is _NULL_MOVE and board.is_check():
-        raise IllegalMoveError(f"null move in check: {san!r} in {board.fen()}")
-    return move
+    """``board.parse_san`` (python-chess's reading and messages; a null move in check is
+    read and played on as python-chess plays it)."""
+    return board.parse_san(san)
 
 
 # --- scores and arrows ---------------------------------------------------------------------

@@ -5,7 +5,6 @@
 use super::loose::{loose_legal, loose_san, loose_uci};
 use super::san::parse_san_like_python_chess;
 use super::*;
-use crate::py_repr;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
 use crate::SetupMove;
 use pyo3::types::IntoPyDict;
@@ -475,17 +474,10 @@ impl PyBoard {
         let mut st = st;
         st.playable()?;
         let m = parse_san_like_python_chess(&mut st, &san)?;
-        if m.is_null() && st.core.in_check() {
-            // python-chess plays it, leaving the side that moved in check: a position kibitz's
-            // board cannot hold.
-            return Err(IllegalMoveError::new_err(format!(
-                "null move in check: {} in {}",
-                py_repr(&san),
-                st.core.fen()
-            )));
-        }
         let out = to_py_move(py, &st.core, m);
-        if overrides_push(slf) {
+        // The null move in check: python-chess plays it, leaving the side that moved in
+        // check, and so does `push` (a position the engine cannot play, see `loose`).
+        if overrides_push(slf) || (m.is_null() && st.core.in_check()) {
             drop(st);
             slf.call_method1("push", (&out,))?;
             return Ok(out);
@@ -496,6 +488,10 @@ impl PyBoard {
 
     /// The SAN of a legal move (a Move or UCI text), e.g. "Nf3", "exd6", "O-O", "e8=Q#".
     fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        // The null move is "--" in any position, in check too (python-chess).
+        if matches!(PyMove::fields_of(r#move), Ok(Some((0, 0, 0)))) {
+            return Ok("--".into());
+        }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
             return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, false));
@@ -506,6 +502,10 @@ impl PyBoard {
 
     /// The long algebraic notation of a legal move, e.g. "Ng1-f3", "e4xd5", "O-O".
     fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        // The null move is "--" in any position, in check too (python-chess).
+        if matches!(PyMove::fields_of(r#move), Ok(Some((0, 0, 0)))) {
+            return Ok("--".into());
+        }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
             return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, true));

@@ -130,16 +130,25 @@ def test_no_move_is_answered_as_python_chess_answers(fen: str) -> None:
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule  # noqa: E402
 
 
+class _OurSubclass(kibitz.Board):
+    pass
+
+
+class _TheirSubclass(chess.Board):
+    pass
+
+
 class AssignLikePythonChess(RuleBasedStateMachine):
     """Pushes (legal, pseudo-legal, the null move in check), pops, attribute assignments and
     piece edits (a second king, no king, a pawn on a back rank: positions the engine cannot
-    play, whose moves python-chess still lists and plays) on both libraries; every answer
-    compared."""
+    play, whose moves python-chess still lists and plays; promoted pieces) on subclasses of
+    both libraries' boards; every answer compared."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.ours = kibitz.Board()
-        self.theirs = chess.Board()
+        # Subclasses of both boards, as programs written for python-chess make them.
+        self.ours = _OurSubclass()
+        self.theirs = _TheirSubclass()
 
     @rule(data=st.data())
     def push(self, data: st.DataObject) -> None:
@@ -185,6 +194,11 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         else:
             self.theirs.set_piece_at(square, chess.Piece.from_symbol(piece))
             self.ours.set_piece_at(square, kibitz.Piece.from_symbol(piece))
+
+    @rule(square=st.integers(0, 63), piece=st.sampled_from(["Q", "q", "N", "r"]))
+    def set_promoted_piece(self, square: int, piece: str) -> None:
+        self.theirs.set_piece_at(square, chess.Piece.from_symbol(piece), promoted=True)
+        self.ours.set_piece_at(square, kibitz.Piece.from_symbol(piece), promoted=True)
 
     @rule()
     def flip_turn(self) -> None:
@@ -245,6 +259,9 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         if theirs.move_stack:
             assert ours.peek().uci() == theirs.peek().uci()
         assert ours.status() == theirs.status()
+        assert int(ours.promoted) == int(theirs.promoted)
+        assert ours.fen(promoted=True) == theirs.fen(promoted=True)
+        assert type(ours.copy()) is type(ours) and type(ours.root()) is type(ours)
         # Compared where python-chess's own moves mean something: a valid position whose
         # castling rights have their rooks (python-chess trusts the rights while it has a
         # move stack, and would castle with a missing rook).

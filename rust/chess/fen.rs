@@ -4,6 +4,7 @@
 
 use crate::chess::board::{cells, Board};
 use crate::chess::error::FenError;
+use crate::chess::geometry::SQ120;
 use crate::chess::types::*;
 use crate::chess::zobrist::{CASTLE_KEY, EP_KEY, PIECE_KEY, WHITE_TO_MOVE_KEY};
 
@@ -130,17 +131,6 @@ fn read_placement_fast(field: &[u8]) -> Option<[u8; 72]> {
     (faults == 0 && rank_end == 64 && idx == 64).then_some(out)
 }
 
-/// The mailbox cell of the i-th square in FEN order (a8, b8, ... h1).
-const FEN_ORDER_CELL: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = sq120(i % 8, 7 - i / 8) as u8;
-        i += 1;
-    }
-    t
-};
-
 /// The whitespace-separated fields of a FEN (4 to 6 of them), without allocating.
 fn split_fields(fen: &str) -> Result<([&str; 6], usize), FenError> {
     let (fields, n) = fen_fields(fen);
@@ -211,8 +201,13 @@ fn whitespace_bits(x: u64) -> u8 {
     let is_space = !(((t & LOW7) + LOW7) | t) & HIGH;
     // 9 <= byte <= 13: byte + 0x77 reaches 0x80 and byte + 0x72 does not.
     let in_range = (x + splat(0x80 - 9)) & !(x + splat(0x80 - 14)) & HIGH;
-    // The high bit of byte k to bit k.
-    (((is_space | in_range) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    high_bits(is_space | in_range)
+}
+
+/// The high bit of each byte k of `x` as bit k (the other bits of `x` must be clear).
+#[inline(always)]
+fn high_bits(x: u64) -> u8 {
+    ((x >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
 /// `fen_fields` byte by byte (ASCII) for a text too long for the bit mask.
@@ -355,16 +350,15 @@ impl Board {
                 let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
                 // A piece code is 1..=14: adding 0x7F to its low seven bits sets the high bit.
                 let nonzero = (x & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F;
-                occupied |=
-                    ((nonzero & 0x8080_8080_8080_8080) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56 << (8 * r);
+                occupied |= u64::from(high_bits(nonzero & 0x8080_8080_8080_8080)) << (8 * r);
             }
             while occupied != 0 {
                 let i = occupied.trailing_zeros() as usize;
                 occupied &= occupied - 1;
                 let p = squares[i] as usize & 15;
-                let cell = FEN_ORDER_CELL[i] as usize;
-                self.cells[cell] = p as u8;
                 // FEN order runs from rank 8 down: the i-th square is a1-based square i ^ 56.
+                let cell = SQ120[i ^ 56] as usize;
+                self.cells[cell] = p as u8;
                 bb[p] |= 1u64 << (i ^ 56);
                 key ^= PIECE_KEY[p][cell];
             }
@@ -422,7 +416,7 @@ impl Board {
         while set != 0 {
             let i = set.trailing_zeros() as usize;
             set &= set - 1;
-            let sq = FEN_ORDER_CELL[i] as usize;
+            let sq = SQ120[i ^ 56] as usize;
             let p = self.cells[sq] as usize & 15;
             let n = slot[p];
             slot[p] = n + 1;

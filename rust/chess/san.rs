@@ -558,9 +558,7 @@ impl Setup {
             return Err(SanFault::Invalid(format!("invalid san: {}", quote(san))));
         };
         let us = if self.white_to_move { WHITE } else { BLACK };
-        let ours = (0..64).filter(|&s| self.placement[s] != EMPTY && color_of(self.placement[s]) == us);
-        let ours = ours.fold(0u64, |m, s| m | 1u64 << s);
-        let to_mask = (1u64 << p.to) & !ours;
+        let to_mask = (1u64 << p.to) & !self.color_mask(us);
         let mut from_mask = u64::MAX;
         if let Some(f) = p.file {
             from_mask &= 0x0101_0101_0101_0101u64 << f;

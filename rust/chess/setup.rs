@@ -106,7 +106,7 @@ impl Setup {
     }
 
     /// The squares holding pieces of colour `c`.
-    fn color_mask(&self, c: usize) -> u64 {
+    pub(crate) fn color_mask(&self, c: usize) -> u64 {
         self.placement
             .iter()
             .enumerate()

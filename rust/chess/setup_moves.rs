@@ -19,7 +19,7 @@
 //! list built whole. The differential tests compare it with python-chess move by move.
 
 use crate::chess::geometry::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-use crate::chess::setup::Setup;
+use crate::chess::setup::{msb, Setup};
 use crate::chess::types::*;
 
 /// A move of a `Setup` in python-chess's terms: squares a1 = 0, `promotion` a piece kind
@@ -44,10 +44,6 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 fn bit(s: usize) -> u64 {
     1u64 << s
-}
-
-fn msb(mask: u64) -> usize {
-    63 - mask.leading_zeros() as usize
 }
 
 /// The squares of `mask` from the highest down (python-chess's `scan_reversed`).
@@ -497,6 +493,12 @@ impl SetupMoves<'_> {
         out.extend(moves.into_iter().filter(|&m| !self.is_into_check(m)));
     }
 
+    /// The legal captures, en passant included (python-chess's `generate_legal_captures`).
+    pub fn legal_captures(&self, from_mask: u64, to_mask: u64, out: &mut Vec<SetupMove>) {
+        self.legal_moves(from_mask, to_mask & self.by_color[self.us ^ 1], out);
+        self.legal_ep(from_mask, to_mask, out);
+    }
+
     /// Whether the side to move has a legal move.
     pub fn has_legal_move(&self) -> bool {
         let mut moves = Vec::new();
@@ -552,7 +554,10 @@ mod tests {
     fn lines_and_betweens() {
         let diag: u64 = (0..8).fold(0, |m, i| m | 1 << (i * 9));
         assert_eq!(line(0, 18), diag);
-        assert_eq!(line(0, 17), 0);
+        assert_eq!(line(18, 0), diag);
+        assert_eq!(line(0, 1), 0xff);
+        assert_eq!(line(0, 17), 0); // a1-b3: a knight's step
+        assert_eq!(line(5, 5), 0);
         assert_eq!(between(0, 63), diag & !1 & !(1 << 63));
         assert_eq!(between(0, 1), 0);
     }

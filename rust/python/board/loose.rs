@@ -30,10 +30,7 @@ impl State {
         if self.unplayable.is_none() && !(self.odd_ep && self.core.ply() == 0) {
             return None;
         }
-        let setup = setup_of(self);
-        let has_stack = self.core.ply() > 0 || self.before.is_some();
-        let castling = if has_stack { setup.castling } else { setup.clean_castling() };
-        Some(Loose { setup, castling })
+        Some(Loose { setup: setup_of(self), castling: self.clean_castling_rights() })
     }
 
     /// `push` of a move the core cannot play, as python-chess plays it: a pseudo-legal move

@@ -306,12 +306,8 @@ impl PyBoard {
         let (from_mask, to_mask) = (from_mask.0, to_mask.0);
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
-            let (mut moves, lm) = (Vec::new(), loose.moves());
-            let theirs = (0..64)
-                .filter(|&s| lm.piece(s) != crate::EMPTY && crate::color_of(lm.piece(s)) != lm.side())
-                .fold(0u64, |m, s| m | 1 << s);
-            lm.legal_moves(from_mask, to_mask & theirs, &mut moves);
-            lm.legal_ep(from_mask, to_mask, &mut moves);
+            let mut moves = Vec::new();
+            loose.moves().legal_captures(from_mask, to_mask, &mut moves);
             return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
         }
         st.playable()?;
@@ -523,14 +519,7 @@ impl PyBoard {
                 let mv = mv?;
                 let m = loose_legal(&loose, &mv)?;
                 let s = loose.setup.san(loose.castling, m, false);
-                let n = loose.setup.fullmove;
-                if loose.setup.white_to_move {
-                    out.push(format!("{n}. {s}"));
-                } else if out.is_empty() {
-                    out.push(format!("{n}...{s}"));
-                } else {
-                    out.push(s);
-                }
+                push_numbered(&mut out, loose.setup.white_to_move, loose.setup.fullmove, s);
                 let Some(after) = loose.setup.after_move(m.from as usize, m.to as usize, m.promotion) else {
                     return Err(IllegalMoveError::new_err(format!(
                         "illegal move {} in position {}",
@@ -558,14 +547,7 @@ impl PyBoard {
                 }
             };
             let s = san(&b.core, m);
-            let n = b.core.fullmove_number();
-            if b.core.side_to_move() == WHITE {
-                out.push(format!("{n}. {s}"));
-            } else if out.is_empty() {
-                out.push(format!("{n}...{s}"));
-            } else {
-                out.push(s);
-            }
+            push_numbered(&mut out, b.core.side_to_move() == WHITE, b.core.fullmove_number(), s);
             b.play(m);
         }
         Ok(out.join(" "))
@@ -988,6 +970,18 @@ fn refuse_other_variants(cls: &Bound<'_, PyType>) -> PyResult<()> {
         )));
     }
     Ok(())
+}
+
+/// A move of `variation_san`'s line: its number before White's moves and before the first
+/// move when Black begins ("3...Bg6"), as python-chess writes them.
+fn push_numbered(out: &mut Vec<String>, white_to_move: bool, fullmove: u32, san: String) {
+    if white_to_move {
+        out.push(format!("{fullmove}. {san}"));
+    } else if out.is_empty() {
+        out.push(format!("{fullmove}...{san}"));
+    } else {
+        out.push(san);
+    }
 }
 
 /// The state of `Board(fen, chess960=...)`.

@@ -11,7 +11,7 @@
 
 use super::{PyBoard, State};
 use crate::python::moves::PyPiece;
-use crate::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use crate::{diag_attacks, line, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::{
     make_piece, piece_of_symbol, sq120, Board as CoreBoard, Setup, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK,
     WHITE,
@@ -55,29 +55,6 @@ fn attackers_with(core: &CoreBoard, c: usize, s: usize, occ: u64) -> u64 {
         | ortho_attacks(s, occ) & (both(ROOK) | queens)
         | diag_attacks(s, occ) & (both(BISHOP) | queens);
     attackers & core.occ[c]
-}
-
-/// The full line through two squares (python-chess's `ray`), 0 when they share none.
-fn line(a: usize, b: usize) -> u64 {
-    let (fa, ra, fb, rb) = ((a % 8) as i32, (a / 8) as i32, (b % 8) as i32, (b / 8) as i32);
-    if a == b {
-        return 0;
-    }
-    let (df, dr) = (fb - fa, rb - ra);
-    if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-        return 0;
-    }
-    let (sf, sr) = (df.signum(), dr.signum());
-    let mut out = 0u64;
-    for dir in [1, -1] {
-        let (mut f, mut r) = (fa, ra);
-        while (0..8).contains(&f) && (0..8).contains(&r) {
-            out |= 1 << (r * 8 + f);
-            f += dir * sf;
-            r += dir * sr;
-        }
-    }
-    out
 }
 
 /// python-chess's `Status` flags, as bits (`kibitz.Status` has the same values).
@@ -264,20 +241,4 @@ pub(super) fn status_flags(py: Python<'_>, bits: u32) -> PyResult<Py<PyAny>> {
     let flags = status.bind(py).call1((bits,))?;
     made.set_item(bits, &flags)?;
     Ok(flags.unbind())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_is_the_whole_line_through_two_squares() {
-        // a1 and c3 lie on the long diagonal a1-h8.
-        let diag: u64 = (0..8).fold(0, |m, i| m | 1 << (i * 9));
-        assert_eq!(line(0, 18), diag);
-        assert_eq!(line(18, 0), diag);
-        assert_eq!(line(0, 1), 0xff);
-        assert_eq!(line(0, 17), 0); // a1-b3: a knight's step
-        assert_eq!(line(5, 5), 0);
-    }
 }

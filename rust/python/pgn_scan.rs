@@ -351,9 +351,6 @@ pub struct PyGameScanner {
     chunk: usize,
     /// Each known tag's value in the last game read, with the str made of it.
     last_values: Vec<Option<(String, Py<PyString>)>>,
-    /// The names of the last game's tags outside the roster (each followed by "\n"), and a
-    /// copy of the dict they were put in.
-    last_others: Option<(String, Py<PyDict>)>,
 }
 
 impl PyGameScanner {
@@ -405,22 +402,8 @@ impl PyGameScanner {
         } else {
             PyDict::new(py)
         };
-        // The other tags: a copy of the last game's dict when they have the same names in the
-        // same order (database files give every game the same tags): the values are then
-        // replaced in place, with no dict growing and no keys hashed again.
-        let roster_bound = |name: &str| KNOWN_TAGS[..ROSTER_LEN].contains(&name);
-        let mut other_names = tags.iter().map(|t| t.0).filter(|n| !roster_bound(n));
-        let same_others = self.last_others.as_ref().is_some_and(|(names, _)| {
-            let mut known = names.split('\n').filter(|n| !n.is_empty());
-            (&mut other_names).zip(&mut known).all(|(a, b)| a == b)
-                && other_names.next().is_none()
-                && known.next().is_none()
-        });
-        let others = match &self.last_others {
-            Some((_, template)) if same_others => template.bind(py).copy()?,
-            _ => PyDict::new(py),
-        };
-        for (name, value) in tags.iter().copied() {
+        let others = PyDict::new(py);
+        for (name, value) in tags {
             match tag_name(py, name) {
                 Some((key, in_roster, i)) => {
                     // A known tag's value as the last game had it is that game's str again
@@ -441,10 +424,6 @@ impl PyGameScanner {
                 }
                 None => others.set_item(name, PyString::new(py, value))?,
             }
-        }
-        if !same_others {
-            let names: String = tags.iter().map(|t| t.0).filter(|n| !roster_bound(n)).flat_map(|n| [n, "\n"]).collect();
-            self.last_others = Some((names, others.copy()?.unbind()));
         }
         let chars = if !chars || text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
         self.at += end;
@@ -479,7 +458,6 @@ impl PyGameScanner {
             utf8,
             chunk: chunk.max(1),
             last_values: (0..KNOWN_TAGS.len()).map(|_| None).collect(),
-            last_others: None,
         })
     }
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Tuple
+from typing import List, NamedTuple, Tuple
+
+from python_chess_suite import pytest_outcomes
 
 
 class Package(NamedTuple):
@@ -41,35 +42,6 @@ PACKAGES = [
     # Feature encoders for learning: board transforms, neighbourhoods, engine features.
     Package("chess-features", "0.5.0", [], "test"),
 ]
-
-LINE = re.compile(r"^(PASSED|FAILED|ERROR) (\S+?)(?: - (.*))?$")
-
-
-def outcomes(directory: Path, site: Path, tests: str, compat: bool) -> Tuple[Dict[str, str], Dict[str, str]]:
-    """Outcome and first failure line of each test, as pytest's -rA summary gives them."""
-    head = [sys.executable, "-m", "kibitz.compat", "-m", "pytest"] if compat else [sys.executable, "-m", "pytest"]
-    env = dict(os.environ, PYTHONPATH=str(site))
-    p = subprocess.run(
-        head + [tests, "-q", "-rA", "-p", "no:cacheprovider"],
-        cwd=directory,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=1800,
-    )
-    result: Dict[str, str] = {}
-    why: Dict[str, str] = {}
-    for line in p.stdout.splitlines():
-        m = LINE.match(line)
-        if m:
-            result[m.group(2)] = m.group(1)
-            if m.group(3):
-                why[m.group(2)] = m.group(3)
-    if not result:
-        raise SystemExit(
-            f"no test outcomes from {' '.join(head)} in {directory}:\n{p.stdout[-2000:]}{p.stderr[-2000:]}"
-        )
-    return result, why
 
 
 def prepare(package: Package, work: Path) -> Tuple[Path, Path]:
@@ -104,8 +76,9 @@ def main() -> int:
             work = root / package.name
             work.mkdir(parents=True, exist_ok=True)
             source, site = prepare(package, work)
-            theirs, _ = outcomes(source, site, package.tests, compat=False)
-            ours, why = outcomes(source, site, package.tests, compat=True)
+            env = dict(os.environ, PYTHONPATH=str(site))
+            theirs, _ = pytest_outcomes(source, [package.tests], compat=False, env=env)
+            ours, why = pytest_outcomes(source, [package.tests], compat=True, env=env)
             passing = [t for t, o in theirs.items() if o == "PASSED"]
             kept = [t for t in passing if ours.get(t) == "PASSED"]
             rows.append((f"{package.name} {package.version}", len(passing), len(kept)))

@@ -23,33 +23,48 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Dict, Tuple
+from typing import Dict, List, Optional, Tuple
 
 VARIANT_CLASSES = ["Suicide", "Atomic", "RacingKings", "Horde", "ThreeCheck", "Crazyhouse", "Giveaway"]
-LINE = re.compile(r"^(PASSED|FAILED|ERROR) test\.py::(\w+)::(\w+)(?: - (.*))?$")
+# A test's line in pytest's -rA summary: outcome, test id, first line of the failure.
+LINE = re.compile(r"^(PASSED|FAILED|ERROR) (\S+?)(?: - (.*))?$")
 
 
-def run(directory: Path, compat: bool) -> Tuple[Dict[Tuple[str, str], str], Dict[Tuple[str, str], str]]:
-    """Outcome and failure line of each test, as pytest's -rA summary gives them."""
-    selection = " and ".join(f"not {name}" for name in VARIANT_CLASSES)
+def pytest_outcomes(
+    directory: Path, args: List[str], compat: bool, env: Optional[Dict[str, str]] = None
+) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """Outcome and failure line of each test by its id, as pytest's -rA summary gives them,
+    for ``pytest ARGS`` in ``directory``: as it is (python-chess), or under ``python -m
+    kibitz.compat`` (``import chess`` gives kibitz). tools/pypi_suites.py runs it too."""
     head = [sys.executable, "-m", "kibitz.compat", "-m", "pytest"] if compat else [sys.executable, "-m", "pytest"]
     p = subprocess.run(
-        head + ["test.py", "-q", "-rA", "-p", "no:cacheprovider", "-k", selection],
+        head + args + ["-q", "-rA", "-p", "no:cacheprovider"],
         cwd=directory,
         capture_output=True,
         text=True,
+        env=env,
+        timeout=1800,
     )
     outcomes, reasons = {}, {}
     for line in p.stdout.splitlines():
         m = LINE.match(line)
         if m:
-            outcomes[(m.group(2), m.group(3))] = m.group(1)
-            reasons[(m.group(2), m.group(3))] = m.group(4) or ""
+            outcomes[m.group(2)] = m.group(1)
+            reasons[m.group(2)] = m.group(3) or ""
     if not outcomes:
         raise SystemExit(
-            f"no test results from {'kibitz' if compat else 'python-chess'}:\n{p.stdout[-2000:]}{p.stderr[-2000:]}"
+            f"no test results from {'kibitz' if compat else 'python-chess'} in {directory}:\n"
+            f"{p.stdout[-2000:]}{p.stderr[-2000:]}"
         )
     return outcomes, reasons
+
+
+def run(directory: Path, compat: bool) -> Tuple[Dict[Tuple[str, str], str], Dict[Tuple[str, str], str]]:
+    """Outcome and failure line of each test of python-chess's test.py by (class, name)."""
+    selection = " and ".join(f"not {name}" for name in VARIANT_CLASSES)
+    outcomes, reasons = pytest_outcomes(directory, ["test.py", "-k", selection], compat)
+    key = {t: tuple(t.split("::")[1:3]) for t in outcomes if t.startswith("test.py::") and t.count("::") == 2}
+    return {key[t]: o for t, o in outcomes.items() if t in key}, {key[t]: r for t, r in reasons.items() if t in key}
 
 
 def main() -> None:

@@ -292,12 +292,6 @@ def _is_standard(board: Any) -> bool:
     return not aliases or aliases[0] == "Standard"
 
 
-def _parse_san(board: Board, san: str) -> Move:
-    """``board.parse_san`` (python-chess's reading and messages; a null move in check is
-    read and played on as python-chess plays it)."""
-    return board.parse_san(san)
-
-
 # --- scores and arrows ---------------------------------------------------------------------
 
 
@@ -1098,7 +1092,7 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
 
     def parse_san(self, board: Board, san: str) -> Move:
         """Parses a SAN token (python-chess's reading of odd SAN and its error messages)."""
-        return _parse_san(board, san)
+        return board.parse_san(san)
 
     def visit_move(self, board: Board, move: Move) -> None:
         """Each move, with the board before it (to be left as it was)."""
@@ -1604,7 +1598,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
         """Parses a SAN token, visits and plays the move; False when it was an error. Also
         read_plain_movetext's fallback (which counts the moves on the boards itself)."""
         try:
-            move = parse_san(board, token) if custom_parse else _parse_san(board, token)
+            move = parse_san(board, token) if custom_parse else board.parse_san(token)
         except ValueError as error:
             handle_error(error)
             return False
@@ -1693,7 +1687,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
                         else:
                             # A SAN the read-ahead could not play: its error, from the board.
                             try:
-                                move = _parse_san(board, token)
+                                move = board.parse_san(token)
                             except ValueError as error:
                                 handle_error(error)
                                 if call_visit_board:

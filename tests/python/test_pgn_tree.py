@@ -375,7 +375,7 @@ def test_san_reading_agrees_with_python_chess(seed: int) -> None:
             except ValueError as error:
                 expected = error_key(error)
             try:
-                got: Any = kpgn._parse_san(ours, token).uci()
+                got: Any = ours.parse_san(token).uci()
             except ValueError as error:
                 got = error_key(error)
             assert got == expected, (theirs.fen(), token)

@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension ``kibitz._core`` (checked by ``mypy.stubtest``)."""
 
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Union, final
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, TypeVar, Union, final
 
 from kibitz._outcome import Outcome
 from kibitz.timeman import TimeManagerLike
@@ -921,12 +921,18 @@ def plain_tokens(line: str) -> list[str] | None:
     """The tokens of a plain PGN movetext line (moves, numbers, results, NAGs, glyphs and
     comments closed on the line; a comment as "{" and its text), or None."""
 
+_H = TypeVar("_H")
+
 @final
 class GameScanner:
     """Text read from a file, scanned a game at a time as python-chess's read_headers reads:
     following a file (next_game), or fed by the caller (feed, scan)."""
 
-    def __new__(cls, file: Any = None, start: int = 0, utf8: bool = True, chunk: int = 65536) -> GameScanner: ...
+    def __new__(
+        cls, file: Any = None, start: int = 0, utf8: bool = True, chunk: int = 65536, pread: bool = False
+    ) -> GameScanner:
+        """``pread``: the file's binary buffer is a plain file's (io.BufferedReader over
+        io.FileIO), read at offsets through its descriptor."""
     def feed(self, text: str) -> int:
         """Appends text read from the file; returns its length in UTF-8 bytes."""
     def scan(self, at_eof: bool) -> tuple[bool, dict[str, str], dict[str, str], int, int] | Literal[False] | None:
@@ -946,6 +952,13 @@ class GameScanner:
         without ``headers``), the file set after it; None: read it line by line;
         "translated": the file translates newlines (the file back at the game's start either
         way)."""
+    def next_headers_if_following(self, file: Any, headers_type: type[_H]) -> _H | Literal["translated"] | bool | None:
+        """read_headers in one call, when ``follows(file)``: the next game's headers as a
+        ``headers_type`` object (its ``_tag_roster`` and ``_others`` set), True at the end of
+        the file; else as ``next_game_if_following`` (False, None, "translated")."""
+    def skip_if_following(self, file: Any) -> int | Literal["translated", False] | None:
+        """skip_game in one call, when ``follows(file)``: 1 when a game was skipped, 0 at the
+        end of the file; else as ``next_game_if_following`` (False, None, "translated")."""
 
 def read_plain_movetext(
     line: str,

@@ -1868,6 +1868,20 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
 
 def read_headers(handle: TextIO) -> Optional[Headers]:
     """Reads the headers of the next game and skips its movetext; None at the end of the file."""
+    global _read_ahead
+    scanner = _read_ahead
+    if scanner is not None:
+        # The file read last, still where its last game left it: its next game's headers
+        # in one call.
+        _read_ahead = None
+        got = scanner.next_headers_if_following(handle, Headers)
+        if got is True or got.__class__ is Headers:
+            _read_ahead = scanner
+            return None if got is True else got
+        if got is not False:  # a "\r" ahead: line by line from here
+            if got is not None:
+                _READ_BY_LINE.add(handle)
+            return read_game(handle, Visitor=HeadersBuilder)
     scanned = _scan_file(handle)
     if scanned is None:
         return read_game(handle, Visitor=HeadersBuilder)
@@ -1882,6 +1896,20 @@ def read_headers(handle: TextIO) -> Optional[Headers]:
 
 def skip_game(handle: TextIO) -> bool:
     """Skips the next game; False at the end of the file."""
+    global _read_ahead
+    scanner = _read_ahead
+    if scanner is not None:
+        # The file read last, still where its last game left it: skipped in one call (an
+        # int: 1 skipped, 0 at the end).
+        _read_ahead = None
+        got = scanner.skip_if_following(handle)
+        if got.__class__ is int:
+            _read_ahead = scanner
+            return got == 1
+        if got is not False:  # a "\r" ahead: line by line from here
+            if got is not None:
+                _READ_BY_LINE.add(handle)
+            return bool(read_game(handle, Visitor=SkipVisitor))
     scanned = _scan_file(handle, False)
     if scanned is None:
         return bool(read_game(handle, Visitor=SkipVisitor))
@@ -1971,7 +1999,10 @@ def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[s
         if _cr_ahead(handle, start):
             _READ_BY_LINE.add(handle)
             return None
-        scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK)
+        buffer = handle.buffer
+        # A plain file's bytes are read at an offset (pread) in Rust, not through the buffer.
+        pread = type(buffer) is io.BufferedReader and type(buffer.raw) is io.FileIO
+        scanner = GameScanner(handle, start, kind == _UTF8, _SCAN_CHUNK, pread)
         scanned = scanner.next_game(handle, headers)
     if type(scanned) is tuple:
         _read_ahead = scanner

@@ -149,9 +149,41 @@ fn scan_lines(text: &str, at_eof: bool) -> Scan<'_> {
 /// its `}` counts, and the line it closes on is scanned on from there. None: the text stops
 /// first.
 ///
-/// The bytes that matter ("\n", "{", "}", ";") are found 64 at a time (`special_bytes`) and
-/// only those are looked at: a line of movetext is mostly SAN and comment text.
+/// A line without ";" is passed whole (`line_stays_outside_comments`): lichess writes a
+/// game's movetext on one line with a comment after every move. Other lines go to
+/// `skip_movetext_bytes`.
 fn skip_movetext(text: &str, start: usize, at_eof: bool) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut at = start;
+    loop {
+        match line_start(text, at, at_eof)? {
+            LineStart::Blank(end) => return Some(end),
+            LineStart::Escape => {}
+            LineStart::Other => match memchr::memchr2(b'\n', b';', &b[at..]) {
+                Some(i) if b[at + i] == b'\n' && line_stays_outside_comments(&b[at..at + i]) => {}
+                Some(_) => return skip_movetext_bytes(text, at, at_eof),
+                None => return if at_eof { Some(b.len()) } else { None },
+            },
+        }
+        // The next line (an escape line is skipped whole, whatever it holds).
+        match memchr::memchr(b'\n', &b[at..]) {
+            Some(i) => at += i + 1,
+            None => return if at_eof { Some(b.len()) } else { None },
+        }
+    }
+}
+
+/// Whether a movetext line without ";" that starts outside comments ends outside them: the
+/// last "}" leaves the scan outside a comment (it closes one or is skipped), so only a "{"
+/// after it opens one that runs on past the line (without a "}", any "{" does).
+fn line_stays_outside_comments(line: &[u8]) -> bool {
+    let after_last_close = memchr::memrchr(b'}', line).map_or(0, |j| j + 1);
+    memchr::memchr(b'{', &line[after_last_close..]).is_none()
+}
+
+/// `skip_movetext` byte by byte: the bytes that matter ("\n", "{", "}", ";") are found 64
+/// at a time (`special_bytes`) and only those are looked at.
+fn skip_movetext_bytes(text: &str, start: usize, at_eof: bool) -> Option<usize> {
     let b = text.as_bytes();
     let mut in_comment = false;
     let mut rest_of_line_skipped = false;
@@ -314,14 +346,19 @@ const KNOWN_TAGS: [&str; 24] = [
 ];
 const ROSTER_LEN: usize = 7;
 
-/// A known tag's name as a str made once (its hash kept with it), whether it is in the
-/// roster, and its place in `KNOWN_TAGS`; None for other names.
-fn tag_name<'py>(py: Python<'py>, name: &str) -> Option<(Bound<'py, PyString>, bool, usize)> {
+/// `known_tag`'s answer for a name not in `KNOWN_TAGS`.
+const UNKNOWN: u8 = u8::MAX;
+
+/// A tag name's place in `KNOWN_TAGS`.
+fn known_tag(name: &str) -> Option<usize> {
+    KNOWN_TAGS.iter().position(|&t| t.len() == name.len() && t.as_bytes()[0] == name.as_bytes()[0] && t == name)
+}
+
+/// The known tag at place `i` of `KNOWN_TAGS` as a str made once (its hash kept with it).
+fn tag_name(py: Python<'_>, i: usize) -> Bound<'_, PyString> {
     static NAMES: pyo3::sync::PyOnceLock<Vec<Py<PyString>>> = pyo3::sync::PyOnceLock::new();
-    let i =
-        KNOWN_TAGS.iter().position(|&t| t.len() == name.len() && t.as_bytes()[0] == name.as_bytes()[0] && t == name)?;
     let names = NAMES.get_or_init(py, || KNOWN_TAGS.iter().map(|t| PyString::intern(py, t).unbind()).collect());
-    Some((names[i].bind(py).clone(), i < ROSTER_LEN, i))
+    names[i].bind(py).clone()
 }
 
 /// `_core.GameScanner()`: text read from a file, scanned a game at a time for `read_headers`
@@ -332,8 +369,12 @@ fn tag_name<'py>(py: Python<'py>, name: &str) -> Option<(Bound<'py, PyString>, b
 /// turned into "\n" on the way). `feed` and `scan` serve files read another way.
 #[pyclass(module = "kibitz._core", name = "GameScanner")]
 pub struct PyGameScanner {
-    text: String,
-    /// Where the next game starts (a byte offset in `text`).
+    /// The text read ahead, `buf[..filled]` (always whole UTF-8: bytes read are counted in
+    /// `filled` only once checked), and room after it (bytes read in place: a chunk of the
+    /// file goes straight from the system into `buf`).
+    buf: Vec<u8>,
+    filled: usize,
+    /// Where the next game starts (a byte offset in the text).
     at: usize,
     /// The file followed (a weak reference), the offsets in it where the next game starts and
     /// where the text read ends, whether offsets count UTF-8 bytes (else characters: Latin-1),
@@ -348,19 +389,41 @@ pub struct PyGameScanner {
     next_game: u64,
     text_end: u64,
     utf8: bool,
+    /// The binary buffer is a plain file's (`io.BufferedReader` over `io.FileIO`): its bytes
+    /// are read at an offset (`pread`), straight into `pending`, without a Python bytes object.
+    pread: bool,
     chunk: usize,
     /// Each known tag's value in the last game read, with the str made of it.
-    last_values: Vec<Option<(String, Py<PyString>)>>,
+    last_values: Vec<(String, Option<Py<PyString>>)>,
+    /// The places in `KNOWN_TAGS` of the last game's tags, and of those outside the roster
+    /// (buffers kept from game to game).
+    tag_places: Vec<u8>,
+    others_places: Vec<u8>,
+    /// A dict of the tags outside the roster for the sequence of places it was made for.
+    others_template: Option<(Vec<u8>, Py<PyDict>)>,
+    /// The binary buffer's `tell` and `seek`, looked up once.
+    raw_tell: Option<Py<PyAny>>,
+    raw_seek: Option<Py<PyAny>>,
 }
 
 impl PyGameScanner {
+    /// Room for `n` more bytes after the text (the text scanned already dropped first).
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        self.buf.copy_within(self.at..self.filled, 0);
+        self.filled -= self.at;
+        self.at = 0;
+        if self.buf.len() < self.filled + n {
+            self.buf.resize(self.filled + n, 0);
+        }
+        &mut self.buf[self.filled..self.filled + n]
+    }
+
     /// Sets the file at byte offset `at`: through the text layer, or where it is clean (see
     /// `clean`) the binary buffer alone, which skips resetting the text layer's decoder.
     fn seek(&mut self, py: Python<'_>, file: &Bound<'_, PyAny>, at: u64) -> PyResult<()> {
-        let seek = pyo3::intern!(py, "seek");
-        match &self.raw {
-            Some(raw) if self.clean => raw.bind(py).call_method1(seek, (at,))?,
-            _ => file.call_method1(seek, (at,))?,
+        match &self.raw_seek {
+            Some(seek) if self.clean => seek.bind(py).call1((at,))?,
+            _ => file.call_method1(pyo3::intern!(py, "seek"), (at,))?,
         };
         self.clean = self.raw.is_some();
         Ok(())
@@ -376,7 +439,8 @@ impl PyGameScanner {
         headers: bool,
         chars: bool,
     ) -> PyResult<Option<ScannedGame<'py>>> {
-        let text = &self.text[self.at..];
+        // SAFETY: `buf[..filled]` is UTF-8 (see `buf`), and `at` a character boundary in it.
+        let text = unsafe { std::str::from_utf8_unchecked(&self.buf[self.at..self.filled]) };
         let (found, mut tags, end) = match scan_game(text, at_eof) {
             Scan::More => return Ok(None),
             Scan::Unsure => return Ok(Some(ScannedGame::Unsure)),
@@ -393,8 +457,8 @@ impl PyGameScanner {
             static TEMPLATE: pyo3::sync::PyOnceLock<Py<PyDict>> = pyo3::sync::PyOnceLock::new();
             let template = TEMPLATE.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
                 let d = PyDict::new(py);
-                for name in &KNOWN_TAGS[..ROSTER_LEN] {
-                    d.set_item(tag_name(py, name).expect("a known tag").0, "")?;
+                for i in 0..ROSTER_LEN {
+                    d.set_item(tag_name(py, i), "")?;
                 }
                 Ok(d.unbind())
             })?;
@@ -402,33 +466,111 @@ impl PyGameScanner {
         } else {
             PyDict::new(py)
         };
-        let others = PyDict::new(py);
-        for (name, value) in tags {
-            match tag_name(py, name) {
-                Some((key, in_roster, i)) => {
-                    // A known tag's value as the last game had it is that game's str again
-                    // (game databases repeat events, rounds, time controls, results).
-                    let value = match &self.last_values[i] {
-                        Some((text, s)) if text == value => s.clone_ref(py).into_bound(py),
-                        _ => {
-                            let s = PyString::new(py, value);
-                            self.last_values[i] = Some((value.to_string(), s.clone().unbind()));
-                            s
-                        }
-                    };
-                    if in_roster {
-                        roster.set_item(key, value)?
-                    } else {
-                        others.set_item(key, value)?
-                    }
-                }
-                None => others.set_item(name, PyString::new(py, value))?,
+        // Each tag's place in KNOWN_TAGS (UNKNOWN for other names), and the sequence of those
+        // outside the roster: a game database gives every game the same sequence, and its dict
+        // is then a copy of the last one made for it, its values replaced (no growing).
+        self.tag_places.clear();
+        self.tag_places.extend(tags.iter().map(|(name, _)| known_tag(name).map_or(UNKNOWN, |i| i as u8)));
+        self.others_places.clear();
+        self.others_places.extend(self.tag_places.iter().filter(|&&i| i as usize >= ROSTER_LEN));
+        let others = match &self.others_template {
+            Some((places, template)) if *places == self.others_places => template.bind(py).copy()?,
+            _ => PyDict::new(py),
+        };
+        for (&(name, value), &place) in tags.iter().zip(&self.tag_places) {
+            if place == UNKNOWN {
+                others.set_item(name, PyString::new(py, value))?;
+                continue;
             }
+            let i = place as usize;
+            // A known tag's value as the last game had it is that game's str again (game
+            // databases repeat events, rounds, time controls, results).
+            let (last_text, last) = &mut self.last_values[i];
+            let value = match last {
+                Some(s) if last_text == value => s.clone_ref(py).into_bound(py),
+                _ => {
+                    let s = PyString::new(py, value);
+                    last_text.clear();
+                    last_text.push_str(value);
+                    *last = Some(s.clone().unbind());
+                    s
+                }
+            };
+            let key = tag_name(py, i);
+            if i < ROSTER_LEN {
+                roster.set_item(key, value)?
+            } else {
+                others.set_item(key, value)?
+            }
+        }
+        let reusable = !self.others_places.is_empty() && !self.others_places.contains(&UNKNOWN);
+        if reusable && self.others_template.as_ref().is_none_or(|(places, _)| *places != self.others_places) {
+            self.others_template = Some((self.others_places.clone(), others.copy()?.unbind()));
         }
         let chars = if !chars || text.as_bytes()[..end].is_ascii() { end } else { text[..end].chars().count() };
         self.at += end;
         Ok(Some(ScannedGame::Game { found, roster, others, bytes: end, chars }))
     }
+}
+
+/// How many of the leading bytes of `bytes` are whole UTF-8 characters, where the rest is a
+/// character cut at the end (read again with the next chunk); None where bytes do not decode
+/// (or the first character is cut). ASCII, the usual text, is checked 64 bytes at a time.
+fn utf8_prefix(bytes: &[u8]) -> Option<usize> {
+    let mut ascii = 0;
+    while let Some(block) = bytes.get(ascii..).and_then(<[u8]>::first_chunk::<64>) {
+        if !is_ascii_64(block) {
+            break;
+        }
+        ascii += 64;
+    }
+    match std::str::from_utf8(&bytes[ascii..]) {
+        Ok(_) => Some(bytes.len()),
+        Err(e) if e.error_len().is_none() && ascii + e.valid_up_to() > 0 => Some(ascii + e.valid_up_to()),
+        Err(_) => None,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn is_ascii_64(b: &[u8; 64]) -> bool {
+    use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128};
+    // SAFETY: SSE2 is part of x86-64; each load reads 16 bytes inside the 64 of `b`.
+    unsafe {
+        let v = |k: usize| _mm_loadu_si128(b.as_ptr().add(16 * k).cast());
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(v(0), v(1)), _mm_or_si128(v(2), v(3)))) == 0
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn is_ascii_64(b: &[u8; 64]) -> bool {
+    b.is_ascii()
+}
+
+/// Reads bytes of the open file `fd` from byte offset `at` into `buf` (until it is full or
+/// the file ends), without moving the file's position; the count read (0 at the end).
+#[cfg(unix)]
+fn read_at(fd: i32, buf: &mut [u8], at: u64) -> PyResult<usize> {
+    use std::os::unix::fs::FileExt;
+    use std::os::unix::io::FromRawFd;
+    // SAFETY: `fd` is the descriptor the open file object just gave (its `fileno()`); the
+    // File made over it is never dropped, so it is not closed here.
+    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let mut got = 0;
+    // A short read is not the end of the file: read on until the chunk is full or one is 0.
+    while got < buf.len() {
+        match file.read_at(&mut buf[got..], at + got as u64) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(got)
+}
+
+#[cfg(not(unix))]
+fn read_at(_fd: i32, _buf: &mut [u8], _at: u64) -> PyResult<usize> {
+    Err(pyo3::exceptions::PyOSError::new_err("reading at an offset needs a Unix system"))
 }
 
 /// What `PyGameScanner::game` found.
@@ -440,15 +582,20 @@ enum ScannedGame<'py> {
 #[pymethods]
 impl PyGameScanner {
     #[new]
-    #[pyo3(signature = (file = None, start = 0, utf8 = true, chunk = 65536))]
-    fn new(file: Option<&Bound<'_, PyAny>>, start: u64, utf8: bool, chunk: usize) -> PyResult<Self> {
+    #[pyo3(signature = (file = None, start = 0, utf8 = true, chunk = 65536, pread = false))]
+    fn new(file: Option<&Bound<'_, PyAny>>, start: u64, utf8: bool, chunk: usize, pread: bool) -> PyResult<Self> {
         let raw = match file {
             Some(f) if utf8 => Some(f.getattr(pyo3::intern!(f.py(), "buffer"))?.unbind()),
             _ => None,
         };
+        let method = |name: &str| -> PyResult<Option<Py<PyAny>>> {
+            raw.as_ref().map(|r| r.getattr(file.expect("raw comes from a file").py(), name)).transpose()
+        };
+        let (raw_tell, raw_seek) = (method("tell")?, method("seek")?);
         let file = file.map(|f| PyWeakrefReference::new(f).map(Bound::unbind)).transpose()?;
         Ok(PyGameScanner {
-            text: String::new(),
+            buf: Vec::new(),
+            filled: 0,
             at: 0,
             file,
             raw,
@@ -456,16 +603,21 @@ impl PyGameScanner {
             next_game: start,
             text_end: start,
             utf8,
+            pread: pread && utf8 && cfg!(unix),
             chunk: chunk.max(1),
-            last_values: (0..KNOWN_TAGS.len()).map(|_| None).collect(),
+            last_values: (0..KNOWN_TAGS.len()).map(|_| (String::new(), None)).collect(),
+            tag_places: Vec::new(),
+            others_places: Vec::new(),
+            others_template: None,
+            raw_tell,
+            raw_seek,
         })
     }
 
     /// Appends text read from the file; returns its length in UTF-8 bytes.
     fn feed(&mut self, text: &str) -> usize {
-        self.text.drain(..self.at);
-        self.at = 0;
-        self.text.push_str(text);
+        self.room(text.len()).copy_from_slice(text.as_bytes());
+        self.filled += text.len();
         text.len()
     }
 
@@ -492,10 +644,9 @@ impl PyGameScanner {
         }
         // Where the text layer is clean (see `clean`) its position is its binary buffer's,
         // which moves as soon as the text layer reads anything: the buffer is asked.
-        let tell = pyo3::intern!(py, "tell");
-        let at = match &self.raw {
-            Some(raw) if self.clean => raw.bind(py).call_method0(tell)?,
-            _ => file.call_method0(tell)?,
+        let at = match &self.raw_tell {
+            Some(tell) if self.clean => tell.bind(py).call0()?,
+            _ => file.call_method0(pyo3::intern!(py, "tell"))?,
         };
         Ok(at.extract::<u64>().is_ok_and(|at| at == self.next_game))
     }
@@ -527,62 +678,109 @@ impl PyGameScanner {
         file: &Bound<'py, PyAny>,
         headers: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.next(py, file, headers)?.into_py_answer(py)
+    }
+
+    /// `read_headers`'s call for the file read game after game, when `follows(file)`: the
+    /// next game's headers as a `headers_type` object (its `_tag_roster` and `_others` set,
+    /// as python-chess's `Headers` keeps them), True at the end of the file; otherwise what
+    /// `next_game_if_following` answers (False: not following, the file untouched; None or
+    /// "translated": read line by line).
+    fn next_headers_if_following<'py>(
+        &mut self,
+        py: Python<'py>,
+        file: &Bound<'py, PyAny>,
+        headers_type: &Bound<'py, pyo3::types::PyType>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !self.follows(py, file)? {
+            return Ok(pyo3::types::PyBool::new(py, false).to_owned().into_any());
+        }
+        match self.next(py, file, true)? {
+            Next::Game { found: false, .. } => Ok(pyo3::types::PyBool::new(py, true).to_owned().into_any()),
+            Next::Game { roster, others, .. } => {
+                let headers = headers_type.call_method1(pyo3::intern!(py, "__new__"), (headers_type,))?;
+                headers.setattr(pyo3::intern!(py, "_tag_roster"), roster)?;
+                headers.setattr(pyo3::intern!(py, "_others"), others)?;
+                Ok(headers)
+            }
+            other => other.into_py_answer(py),
+        }
+    }
+
+    /// `skip_game`'s call for the file read game after game, when `follows(file)`: 1 when a
+    /// game was skipped, 0 at the end of the file (ints, told from the other answers by their
+    /// type); otherwise what `next_game_if_following` answers (False: not following, the file
+    /// untouched; None or "translated": read line by line).
+    fn skip_if_following<'py>(&mut self, py: Python<'py>, file: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if !self.follows(py, file)? {
+            return Ok(pyo3::types::PyBool::new(py, false).to_owned().into_any());
+        }
+        match self.next(py, file, false)? {
+            Next::Game { found, .. } => Ok(u8::from(found).into_pyobject(py)?.into_any()),
+            other => other.into_py_answer(py),
+        }
+    }
+}
+
+impl PyGameScanner {
+    /// `next_game`'s answer before it becomes Python's.
+    fn next<'py>(&mut self, py: Python<'py>, file: &Bound<'py, PyAny>, headers: bool) -> PyResult<Next<'py>> {
         let mut at_eof = false;
         loop {
             match self.game(py, at_eof, headers, !self.utf8)? {
                 Some(ScannedGame::Game { found, roster, others, bytes, chars }) => {
                     self.next_game += (if self.utf8 { bytes } else { chars }) as u64;
                     self.seek(py, file, self.next_game)?;
-                    return Ok((found, roster, others).into_pyobject(py)?.into_any());
+                    return Ok(Next::Game { found, roster, others });
                 }
                 Some(ScannedGame::Unsure) => {
                     self.seek(py, file, self.next_game)?;
                     // Read as bytes, the "\r" may be a newline the text layer translates.
-                    return Ok(if self.raw.is_some() {
-                        PyString::new(py, "translated").into_any()
-                    } else {
-                        py.None().into_bound(py)
-                    });
+                    return Ok(if self.raw.is_some() { Next::Translated } else { Next::LineByLine });
                 }
                 None => {}
             }
-            self.seek(py, file, self.text_end)?;
             if let Some(raw) = &self.raw {
                 // UTF-8 (or ASCII): the bytes as the file holds them, checked here. A "\r" in
                 // a game makes the scan unsure: the caller then reads through the text layer.
-                let more = raw.bind(py).call_method1(pyo3::intern!(py, "read"), (self.chunk,))?;
-                let more = more.cast_into::<PyBytes>()?;
-                let bytes = more.as_bytes();
-                let valid = match std::str::from_utf8(bytes) {
-                    Ok(text) => text,
-                    // A character cut at the chunk's end: read again with the next chunk.
-                    Err(e) if e.error_len().is_none() && e.valid_up_to() > 0 => {
-                        std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("checked valid")
-                    }
-                    Err(_) => {
-                        // Text that does not decode, read ahead: line by line, the error
-                        // comes where python-chess's does.
-                        self.seek(py, file, self.next_game)?;
-                        return Ok(py.None().into_bound(py));
-                    }
+                let raw = raw.bind(py).clone();
+                let read = if self.pread {
+                    // A plain file: its bytes read straight into the text, the file not moved.
+                    let fd: i32 = raw.call_method0(pyo3::intern!(py, "fileno"))?.extract()?;
+                    let (chunk, at) = (self.chunk, self.text_end);
+                    read_at(fd, self.room(chunk), at)?
+                } else {
+                    self.seek(py, file, self.text_end)?;
+                    let more = raw.call_method1(pyo3::intern!(py, "read"), (self.chunk,))?;
+                    let more = more.cast_into::<PyBytes>()?;
+                    let bytes = more.as_bytes();
+                    self.room(bytes.len()).copy_from_slice(bytes);
+                    bytes.len()
                 };
-                self.feed(valid);
-                self.text_end += valid.len() as u64;
-                at_eof = bytes.is_empty();
+                let Some(valid) = utf8_prefix(&self.buf[self.filled..self.filled + read]) else {
+                    // Text that does not decode, read ahead: line by line, the error comes
+                    // where python-chess's does.
+                    self.seek(py, file, self.next_game)?;
+                    return Ok(Next::LineByLine);
+                };
+                self.filled += valid;
+                self.text_end += valid as u64;
+                at_eof = read == 0;
                 continue;
             }
+            self.seek(py, file, self.text_end)?;
             let more = match file.call_method1(pyo3::intern!(py, "read"), (self.chunk,)) {
                 Ok(more) => more,
                 Err(e) if e.is_instance_of::<pyo3::exceptions::PyUnicodeDecodeError>(py) => {
                     self.seek(py, file, self.next_game)?;
-                    return Ok(py.None().into_bound(py));
+                    return Ok(Next::LineByLine);
                 }
                 Err(e) => return Err(e),
             };
             let newlines = file.getattr(pyo3::intern!(py, "newlines"))?;
             if !(newlines.is_none() || newlines.eq("\n")?) {
                 self.seek(py, file, self.next_game)?;
-                return Ok(PyString::new(py, "translated").into_any());
+                return Ok(Next::Translated);
             }
             let more = more.cast_into::<PyString>()?;
             let more = more.to_cow()?;
@@ -590,6 +788,25 @@ impl PyGameScanner {
             self.text_end += more.chars().count() as u64;
             at_eof = more.is_empty();
         }
+    }
+}
+
+/// What `PyGameScanner::next` found: the game (`found`: whether there was one), or the file
+/// to be read line by line (`Translated`: its text layer turns "\r\n" into "\n").
+enum Next<'py> {
+    Game { found: bool, roster: Bound<'py, PyDict>, others: Bound<'py, PyDict> },
+    LineByLine,
+    Translated,
+}
+
+impl<'py> Next<'py> {
+    /// As `next_game` answers: `(found, roster, others)`, None or "translated".
+    fn into_py_answer(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self {
+            Next::Game { found, roster, others } => (found, roster, others).into_pyobject(py)?.into_any(),
+            Next::LineByLine => py.None().into_bound(py),
+            Next::Translated => PyString::new(py, "translated").into_any(),
+        })
     }
 }
 

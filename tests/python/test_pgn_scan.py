@@ -51,6 +51,9 @@ PIECES = [
     "}\n",
     "} 2. d4 ; the rest { is ignored\n",
     "{ one } { two ; } three\n",
+    "} stray { open } 3. c4 { again } 3... c5\n",
+    "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 2. Nf3 { [%eval 0.2] [%clk 0:02:58] }\n",
+    "{ closed } then { left open\n",
     "{ é à ♘ }\n",
     "1-0\n",
     "*",
@@ -64,7 +67,12 @@ def pieces_text(rng: random.Random, n: int) -> str:
     return "".join(rng.choice(PIECES) for _ in range(n))
 
 
-def open_pair(path: Path, encoding: str, newline: Any) -> tuple[Any, Any]:
+def open_pair(path: Path, encoding: str, newline: Any, in_memory: bool = False) -> tuple[Any, Any]:
+    """The file opened twice: as open() opens it (kibitz reads its bytes at an offset), or
+    its bytes in memory behind a text layer (kibitz reads them through the buffer)."""
+    if in_memory:
+        data = path.read_bytes()
+        return tuple(io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline=newline) for _ in "ab")  # type: ignore[return-value]
     return (
         open(path, encoding=encoding, newline=newline),
         open(path, encoding=encoding, newline=newline),
@@ -78,11 +86,17 @@ def same_place(path: Path, encoding: str, newline: Any, a: Any, b: Any) -> None:
 
 
 def compare(
-    path: Path, encoding: str, newline: Any, rng: random.Random, ours: Callable[..., Any], theirs: Callable[..., Any]
+    path: Path,
+    encoding: str,
+    newline: Any,
+    rng: random.Random,
+    ours: Callable[..., Any],
+    theirs: Callable[..., Any],
+    in_memory: bool = False,
 ) -> int:
     """Calls both readers in turn over the file; between calls, now and then, the caller reads a
     line itself or reads a whole game. Returns the number of games seen."""
-    a, b = open_pair(path, encoding, newline)
+    a, b = open_pair(path, encoding, newline, in_memory)
     games = 0
     with a, b:
         for _ in range(10_000):
@@ -135,9 +149,17 @@ ENCODINGS = ["utf-8", "latin-1", "utf-16", "ascii"]
     crlf=st.booleans(),
     newline=st.sampled_from([None, "", "\n"]),
     skip=st.booleans(),
+    in_memory=st.booleans(),
 )
 def test_scanned_files_read_as_python_chess(
-    tmp_path_factory: pytest.TempPathFactory, seed: int, n: int, encoding: str, crlf: bool, newline: Any, skip: bool
+    tmp_path_factory: pytest.TempPathFactory,
+    seed: int,
+    n: int,
+    encoding: str,
+    crlf: bool,
+    newline: Any,
+    skip: bool,
+    in_memory: bool,
 ) -> None:
     rng = random.Random(seed)
     text = pieces_text(rng, n)
@@ -150,22 +172,27 @@ def test_scanned_files_read_as_python_chess(
     path = tmp_path_factory.mktemp("scan") / "games.pgn"
     path.write_bytes(data)
     if skip:
-        compare(path, encoding, newline, rng, kpgn.skip_game, chess.pgn.skip_game)
+        compare(path, encoding, newline, rng, kpgn.skip_game, chess.pgn.skip_game, in_memory)
     else:
-        compare(path, encoding, newline, rng, kpgn.read_headers, chess.pgn.read_headers)
+        compare(path, encoding, newline, rng, kpgn.read_headers, chess.pgn.read_headers, in_memory)
 
 
+@pytest.mark.parametrize("in_memory", [False, True])
+@pytest.mark.parametrize("one_line", [False, True])
 @pytest.mark.parametrize("newline", [None, ""])
 @pytest.mark.parametrize("crlf", [False, True])
-def test_generated_corpus_scanned(tmp_path: Path, crlf: bool, newline: Any) -> None:
+def test_generated_corpus_scanned(tmp_path: Path, crlf: bool, newline: Any, one_line: bool, in_memory: bool) -> None:
     text = corpus(300, 30) + "\n\n   \n" + corpus(301, 5)
+    if one_line:
+        # lichess's export: each game's movetext on one line (comments left as they are).
+        text = "\n\n".join(b if b.startswith("[") else b.replace("\n", " ") for b in text.split("\n\n"))
     if crlf:
         text = text.replace("\n", "\r\n")
     path = tmp_path / "games.pgn"
     path.write_bytes(text.encode("utf-8"))
     rng = random.Random(1)
-    assert compare(path, "utf-8", newline, rng, kpgn.read_headers, chess.pgn.read_headers) > 0
-    assert compare(path, "utf-8", newline, rng, kpgn.skip_game, chess.pgn.skip_game) > 0
+    assert compare(path, "utf-8", newline, rng, kpgn.read_headers, chess.pgn.read_headers, in_memory) > 0
+    assert compare(path, "utf-8", newline, rng, kpgn.skip_game, chess.pgn.skip_game, in_memory) > 0
 
 
 def test_the_chunked_path_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -392,6 +392,8 @@ pub struct PyGameScanner {
     /// The binary buffer is a plain file's (`io.BufferedReader` over `io.FileIO`): its bytes
     /// are read at an offset (`pread`), straight into `pending`, without a Python bytes object.
     pread: bool,
+    /// The plain file's descriptor (where `pread`), for `follows`.
+    fd: Option<i32>,
     chunk: usize,
     /// Each known tag's value in the last game read, with the str made of it.
     last_values: Vec<(String, Option<Py<PyString>>)>,
@@ -568,6 +570,22 @@ fn read_at(fd: i32, buf: &mut [u8], at: u64) -> PyResult<usize> {
     Ok(got)
 }
 
+/// The position of the open file `fd` (None where the system refuses: a closed descriptor).
+#[cfg(unix)]
+fn fd_position(fd: i32) -> Option<u64> {
+    use std::io::Seek;
+    use std::os::unix::io::FromRawFd;
+    // SAFETY: as in `read_at`: the File over `fd` is never dropped, so it is not closed here.
+    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let mut handle: &std::fs::File = &file;
+    handle.stream_position().ok()
+}
+
+#[cfg(not(unix))]
+fn fd_position(_fd: i32) -> Option<u64> {
+    None
+}
+
 #[cfg(not(unix))]
 fn read_at(_fd: i32, _buf: &mut [u8], _at: u64) -> PyResult<usize> {
     Err(pyo3::exceptions::PyOSError::new_err("reading at an offset needs a Unix system"))
@@ -583,15 +601,25 @@ enum ScannedGame<'py> {
 impl PyGameScanner {
     #[new]
     #[pyo3(signature = (file = None, start = 0, utf8 = true, chunk = 65536, pread = false))]
-    fn new(file: Option<&Bound<'_, PyAny>>, start: u64, utf8: bool, chunk: usize, pread: bool) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        file: Option<&Bound<'_, PyAny>>,
+        start: u64,
+        utf8: bool,
+        chunk: usize,
+        pread: bool,
+    ) -> PyResult<Self> {
         let raw = match file {
-            Some(f) if utf8 => Some(f.getattr(pyo3::intern!(f.py(), "buffer"))?.unbind()),
+            Some(f) if utf8 => Some(f.getattr(pyo3::intern!(py, "buffer"))?.unbind()),
             _ => None,
         };
-        let method = |name: &str| -> PyResult<Option<Py<PyAny>>> {
-            raw.as_ref().map(|r| r.getattr(file.expect("raw comes from a file").py(), name)).transpose()
-        };
+        let method = |name: &str| raw.as_ref().map(|r| r.getattr(py, name)).transpose();
         let (raw_tell, raw_seek) = (method("tell")?, method("seek")?);
+        let pread = pread && utf8 && cfg!(unix);
+        let fd = match &raw {
+            Some(r) if pread => Some(r.call_method0(py, "fileno")?.extract(py)?),
+            _ => None,
+        };
         let file = file.map(|f| PyWeakrefReference::new(f).map(Bound::unbind)).transpose()?;
         Ok(PyGameScanner {
             buf: Vec::new(),
@@ -603,7 +631,8 @@ impl PyGameScanner {
             next_game: start,
             text_end: start,
             utf8,
-            pread: pread && utf8 && cfg!(unix),
+            pread,
+            fd,
             chunk: chunk.max(1),
             last_values: (0..KNOWN_TAGS.len()).map(|_| (String::new(), None)).collect(),
             tag_places: Vec::new(),
@@ -643,7 +672,14 @@ impl PyGameScanner {
             return Ok(false);
         }
         // Where the text layer is clean (see `clean`) its position is its binary buffer's,
-        // which moves as soon as the text layer reads anything: the buffer is asked.
+        // which moves as soon as the text layer reads anything: the buffer is asked. A plain
+        // file's buffer, emptied by the scanner's last seek, is where its descriptor is, and
+        // any read through it moves the descriptor on: the system is asked, without the
+        // buffer's Python call (a descriptor that fails, as a closed file's, is not followed;
+        // the caller's tell() then says why).
+        if let (Some(fd), true) = (self.fd, self.clean) {
+            return Ok(fd_position(fd).is_some_and(|at| at == self.next_game));
+        }
         let at = match &self.raw_tell {
             Some(tell) if self.clean => tell.bind(py).call0()?,
             _ => file.call_method0(pyo3::intern!(py, "tell"))?,

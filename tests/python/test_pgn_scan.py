@@ -307,6 +307,38 @@ def test_files_come_and_go(tmp_path: Path) -> None:
         assert first is not None and list(first.items()) == expected[one][0]
 
 
+@pytest.mark.parametrize("skip", [False, True])
+def test_file_moved_under_the_scanner(tmp_path: Path, skip: bool) -> None:
+    """Between two calls the caller reads a line, asks tell(), seeks back, or closes the
+    file: kibitz goes on from where the file is, as python-chess does, and a closed file
+    raises ValueError on both."""
+    path = tmp_path / "games.pgn"
+    path.write_text(corpus(307, 12), encoding="utf-8")
+    ours, theirs = (kpgn.skip_game, chess.pgn.skip_game) if skip else (kpgn.read_headers, chess.pgn.read_headers)
+
+    def same(ra: Any, rb: Any) -> None:
+        if isinstance(rb, chess.pgn.Headers):
+            assert list(ra.items()) == list(rb.items())
+        else:
+            assert ra == rb
+
+    a, b = open(path, encoding="utf-8"), open(path, encoding="utf-8")
+    with a, b:
+        same(ours(a), theirs(b))
+        assert a.readline() == b.readline()
+        same(ours(a), theirs(b))
+        assert a.tell() == b.tell()
+        same(ours(a), theirs(b))
+        a.seek(0)
+        b.seek(0)
+        for _ in range(3):
+            same(ours(a), theirs(b))
+            assert a.tell() == b.tell()
+    for f, reader in ((a, ours), (b, theirs)):
+        with pytest.raises(ValueError):
+            reader(f)
+
+
 @pytest.mark.parametrize("newline", [None, ""])
 def test_crlf_files_are_left_with_python_chess_cookie(tmp_path: Path, newline: Any) -> None:
     """A "\r\n" file, some games followed by more than one blank line (there the text layer

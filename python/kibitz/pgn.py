@@ -1921,7 +1921,11 @@ def skip_game(handle: TextIO) -> bool:
 # _core.GameScanner, which finds where each game ends as python-chess's line-by-line reading
 # would, and the file is set right after the game (seek() to its byte offset), so it is left
 # where python-chess would leave it. The text read ahead is kept for the next call on the same
-# file, if the file is still where it was left. None (the file left as it was) where none of
+# file, if the file is still where it was left: then one Rust call reads the game, makes its
+# Headers and sets the file. A plain file (open()'s io.BufferedReader over io.FileIO) is read
+# at offsets through its descriptor (pread, straight into the scanner's buffer), and whether
+# it is still where it was left is asked of the descriptor (its buffer, emptied by the seek,
+# moves the descriptor on whenever anything reads through it). None (the file left as it was) where none of
 # this can be done (another kind of file object, an encoding of several bytes a character,
 # text that does not decode, a "\r" in the text): the caller reads line by line.
 #

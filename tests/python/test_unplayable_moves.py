@@ -56,6 +56,50 @@ def uci(moves: Any) -> List[str]:
     return [m.uci() for m in moves]
 
 
+def outcome_of(board: Any, claim_draw: bool) -> Any:
+    o = board.outcome(claim_draw=claim_draw)
+    return None if o is None else (o.termination.name, o.winner)
+
+
+def compare_draw_rules(ours: Any, theirs: chess.Board) -> None:
+    """The game's end and the draw rules, repetitions counted over the whole move stack.
+
+    python-chess is asked on copies: to count repetitions it pops its stack and pushes the
+    moves back, and where an attribute assignment (`turn = ...`) sits between two moves the
+    pushes replay them without it, so the copy ends as another board. Its `is_repetition`
+    answers before that and is always compared; an answer that goes on reading the board
+    (the claim of a threefold repetition with the next move, and what uses it) is compared
+    where python-chess's copy came back as it was."""
+    where = (theirs.fen(), [m.uci() for m in theirs.move_stack])
+
+    def asked(f: Any) -> tuple[Any, bool]:
+        copy = theirs.copy()
+        answer = f(copy)
+        return answer, copy.fen() == theirs.fen() and copy.move_stack == theirs.move_stack
+
+    for count in (1, 2, 3, 4, 5):
+        assert ours.is_repetition(count) == asked(lambda b: b.is_repetition(count))[0], (count, where)
+    checks: dict[str, Any] = {
+        "outcome": (lambda b: outcome_of(b, False)),
+        "outcome(claim_draw=True)": (lambda b: outcome_of(b, True)),
+        "is_game_over(claim_draw=True)": (lambda b: b.is_game_over(claim_draw=True)),
+    }
+    for name in (
+        "is_fivefold_repetition",
+        "can_claim_threefold_repetition",
+        "is_seventyfive_moves",
+        "is_fifty_moves",
+        "can_claim_fifty_moves",
+        "can_claim_draw",
+    ):
+        checks[name] = lambda b, name=name: getattr(b, name)()
+    for name, f in checks.items():
+        answer, reliable = asked(f)
+        if reliable:
+            assert f(ours) == answer, (name, where)
+    assert ours.fen() == theirs.fen(), where
+
+
 def compare(ours: kibitz.Board, theirs: chess.Board, rng: random.Random) -> None:
     fen = theirs.fen()
     assert ours.fen() == fen
@@ -67,12 +111,7 @@ def compare(ours: kibitz.Board, theirs: chess.Board, rng: random.Random) -> None
     assert ours.is_checkmate() == theirs.is_checkmate(), fen
     assert ours.is_stalemate() == theirs.is_stalemate(), fen
     assert ours.was_into_check() == theirs.was_into_check(), fen
-    if not theirs.move_stack:  # python-chess counts repetitions over its stack; kibitz does not here
-        ours_outcome, theirs_outcome = ours.outcome(), theirs.outcome()
-        assert (ours_outcome is None) == (theirs_outcome is None), fen
-        if ours_outcome is not None and theirs_outcome is not None:
-            assert ours_outcome.termination.name == theirs_outcome.termination.name, fen
-            assert ours_outcome.winner == theirs_outcome.winner
+    compare_draw_rules(ours, theirs)
     for _ in range(4):
         from_mask, to_mask = rng.getrandbits(64), rng.getrandbits(64)
         for name in ("generate_legal_moves", "generate_pseudo_legal_moves", "generate_legal_captures"):
@@ -99,6 +138,67 @@ def compare(ours: kibitz.Board, theirs: chess.Board, rng: random.Random) -> None
         assert ours.lan(km) == theirs.lan(m), (m.uci(), fen)
         assert ours.parse_san(san) == km, (san, fen)
         assert ours.parse_uci(m.uci()) == km, (m.uci(), fen)
+
+
+def shuffle_move(board: chess.Board, rng: random.Random) -> Any:
+    """A legal move, often one that takes the side's last move back (the way repetitions
+    come about); None when there is none."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return None
+    if len(board.move_stack) >= 2 and rng.random() < 0.7:
+        last = board.move_stack[-2]
+        back = chess.Move(last.to_square, last.from_square)
+        if back in moves:
+            return back
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_draw_rules_count_the_whole_stack(seed: int) -> None:
+    """Positions kibitz cannot play, and playable ones whose stack runs through attribute
+    assignments, played back and forth into repetitions, with clocks near the fifty- and
+    seventy-five-move marks: the draw rules and the outcome as python-chess gives them."""
+    rng = random.Random(1000 + seed)
+    for _ in range(12):
+        theirs = chess.Board(random_position(rng), chess960=rng.random() < 0.1)
+        theirs.halfmove_clock = rng.choice([0, 5, 97, 98, 99, 100, 147, 148, 149, 150])
+        ours = kibitz.Board(theirs.fen(en_passant="fen"), chess960=theirs.chess960)
+        assert ours.fen() == theirs.fen()
+        for _ply in range(24):
+            compare_draw_rules(ours, theirs)
+            if rng.random() < 0.08:
+                # An assignment in the middle of the stack, python-chess's plain attribute.
+                theirs.turn = not theirs.turn
+                ours.turn = not ours.turn
+                continue
+            m = shuffle_move(theirs, rng)
+            if m is None:
+                break
+            theirs.push(m)
+            ours.push(kibitz.Move.from_uci(m.uci()))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_playable_games_with_assignments_count_as_python_chess(seed: int) -> None:
+    """Ordinary games shuffled into repetitions, with the side to move flipped now and then
+    (a stack that runs through assignments): repetitions counted as python-chess counts them."""
+    rng = random.Random(2000 + seed)
+    theirs, ours = chess.Board(), kibitz.Board()
+    for _ply in range(60):
+        compare_draw_rules(ours, theirs)
+        if rng.random() < 0.05 and not theirs.is_check():
+            theirs.turn = not theirs.turn
+            ours.turn = not ours.turn
+            if not theirs.is_valid():
+                theirs.turn = not theirs.turn
+                ours.turn = not ours.turn
+            continue
+        m = shuffle_move(theirs, rng)
+        if m is None:
+            break
+        theirs.push(m)
+        ours.push(kibitz.Move.from_uci(m.uci()))
 
 
 @pytest.mark.parametrize("seed", range(12))

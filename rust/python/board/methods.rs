@@ -653,12 +653,17 @@ impl PyBoard {
 
     /// True after 75 moves (150 half-moves) without capture or pawn move, not checkmate.
     fn is_seventyfive_moves(&self) -> PyResult<bool> {
-        Ok(self.play()?.core.is_seventyfive_moves())
+        let mut st = self.st()?;
+        if st.loose().is_some() {
+            return Ok(st.py_is_halfmoves(150));
+        }
+        Ok(st.core.is_seventyfive_moves())
     }
 
     /// True when the current position has occurred five times.
     fn is_fivefold_repetition(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.is_repetition(5))
+        let st = self.st()?;
+        Ok(if st.counts_beyond_core() { st.py_is_repetition(5) } else { st.core.is_repetition(5) })
     }
 
     /// True when the current position has occurred at least `count` times (this one
@@ -678,28 +683,41 @@ impl PyBoard {
                 }
             }
         };
-        Ok(self.st()?.core.is_repetition(count.clamp(0, u32::MAX as i64) as usize))
+        let count = count.clamp(0, u32::MAX as i64) as usize;
+        let st = self.st()?;
+        Ok(if st.counts_beyond_core() { st.py_is_repetition(count) } else { st.core.is_repetition(count) })
     }
 
     /// True when the fifty-move rule can be claimed now (100 half-moves, not checkmate).
     fn is_fifty_moves(&self) -> PyResult<bool> {
-        Ok(self.play()?.core.is_fifty_moves())
+        let mut st = self.st()?;
+        if st.loose().is_some() {
+            return Ok(st.py_is_halfmoves(100));
+        }
+        Ok(st.core.is_fifty_moves())
     }
 
     /// True when a draw by the fifty-move rule can be claimed now or with the next move.
     fn can_claim_fifty_moves(&self) -> PyResult<bool> {
-        Ok(self.play()?.core.can_claim_fifty_moves())
+        let mut st = self.st()?;
+        if st.loose().is_some() {
+            return Ok(st.py_can_claim_fifty());
+        }
+        Ok(st.core.can_claim_fifty_moves())
     }
 
     /// True when threefold repetition can be claimed now or with the next move.
     fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
-        Ok(self.play()?.core.can_claim_threefold_repetition())
+        let mut st = self.st()?;
+        if st.counts_beyond_core() {
+            return Ok(st.py_can_claim_threefold());
+        }
+        Ok(st.core.can_claim_threefold_repetition())
     }
 
     /// True when a draw can be claimed (fifty moves or threefold repetition).
     fn can_claim_draw(&self) -> PyResult<bool> {
-        let st = self.play()?;
-        Ok(st.core.can_claim_fifty_moves() || st.core.can_claim_threefold_repetition())
+        Ok(self.can_claim_fifty_moves()? || self.can_claim_threefold_repetition()?)
     }
 
     /// The Outcome when the game is over (checkmate, insufficient material, stalemate, the
@@ -708,24 +726,31 @@ impl PyBoard {
     #[pyo3(signature = (*, claim_draw = false))]
     fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
         let loose = self.st()?.loose();
-        let loose_outcome = loose.map(|loose| {
-            let moves = loose.moves();
-            let (check, any) = (moves.checkers() != 0, moves.has_legal_move());
-            let setup = &loose.setup;
-            if check && !any {
-                Some(("CHECKMATE", Some(!setup.white_to_move)))
-            } else if self.is_insufficient_material().unwrap_or(false) {
-                Some(("INSUFFICIENT_MATERIAL", None))
-            } else if !any {
-                Some(("STALEMATE", None))
-            } else if setup.halfmove >= 150 {
-                Some(("SEVENTYFIVE_MOVES", None))
-            } else if claim_draw && setup.halfmove >= 100 {
-                Some(("FIFTY_MOVES", None))
-            } else {
-                None
+        let loose_outcome = match loose {
+            None => None,
+            Some(loose) => {
+                let moves = loose.moves();
+                let (check, any) = (moves.checkers() != 0, moves.has_legal_move());
+                let setup = &loose.setup;
+                Some(if check && !any {
+                    Some(("CHECKMATE", Some(!setup.white_to_move)))
+                } else if self.is_insufficient_material()? {
+                    Some(("INSUFFICIENT_MATERIAL", None))
+                } else if !any {
+                    Some(("STALEMATE", None))
+                } else if setup.halfmove >= 150 {
+                    Some(("SEVENTYFIVE_MOVES", None))
+                } else if self.is_fivefold_repetition()? {
+                    Some(("FIVEFOLD_REPETITION", None))
+                } else if claim_draw && self.can_claim_fifty_moves()? {
+                    Some(("FIFTY_MOVES", None))
+                } else if claim_draw && self.can_claim_threefold_repetition()? {
+                    Some(("THREEFOLD_REPETITION", None))
+                } else {
+                    None
+                })
             }
-        });
+        };
         let (term, winner) = if let Some(found) = loose_outcome {
             match found {
                 Some(found) => found,
@@ -744,11 +769,17 @@ impl PyBoard {
                 ("STALEMATE", None)
             } else if core.halfmove_clock() >= 150 {
                 ("SEVENTYFIVE_MOVES", None)
-            } else if core.is_repetition(5) {
+            } else if if st.counts_beyond_core() { st.py_is_repetition(5) } else { core.is_repetition(5) } {
                 ("FIVEFOLD_REPETITION", None)
             } else if claim_draw && core.can_claim_fifty_moves() {
                 ("FIFTY_MOVES", None)
-            } else if claim_draw && core.can_claim_threefold_repetition() {
+            } else if claim_draw
+                && if st.counts_beyond_core() {
+                    st.py_can_claim_threefold()
+                } else {
+                    core.can_claim_threefold_repetition()
+                }
+            {
                 ("THREEFOLD_REPETITION", None)
             } else {
                 return Ok(None);

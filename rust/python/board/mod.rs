@@ -26,6 +26,7 @@ mod loose;
 mod methods;
 pub(crate) mod movetext;
 mod order;
+mod repetition;
 mod san;
 mod setup;
 mod shared;

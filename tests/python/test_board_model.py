@@ -272,6 +272,20 @@ class AssignLikePythonChess(RuleBasedStateMachine):
             assert ours.is_check() == theirs.is_check()
             assert ours.is_checkmate() == theirs.is_checkmate()
         assert ours == ours.copy() and ours.copy().fen() == theirs.copy().fen()
+        # The stack sliced by copy(stack=k) and kept whole by pickling, through assignments.
+        for k in (0, 1, 2, 3):
+            a, b = ours.copy(stack=k), theirs.copy(stack=k)
+            assert [m.uci() for m in a.move_stack] == [m.uci() for m in b.move_stack], k
+            assert a.fen() == b.fen() and a.root().fen() == b.root().fen(), k
+        again = pickle.loads(pickle.dumps(ours))
+        assert type(again) is type(ours)
+        assert [m.uci() for m in again.move_stack] == [m.uci() for m in theirs.move_stack]
+        assert again.fen(promoted=True) == theirs.fen(promoted=True)
+        assert again.root().fen() == theirs.root().fen()
+        # Repetitions over the whole stack (python-chess asked on a copy: its count pops and
+        # pushes back, which drops an assignment made between two moves).
+        for count in (2, 3):
+            assert ours.is_repetition(count) == theirs.copy().is_repetition(count), count
 
 
 AssignLikePythonChess.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=30, deadline=None)

@@ -98,7 +98,8 @@ impl PyBoard {
 
     /// Rebuilds a board from its root FEN and moves (what pickling stores).
     #[classmethod]
-    #[pyo3(signature = (fen, chess960, moves, castling = None, promoted = 0))]
+    #[pyo3(signature = (fen, chess960, moves, castling = None, promoted = 0, below = None, via = None))]
+    #[allow(clippy::too_many_arguments)]
     fn _from_moves(
         cls: &Bound<'_, PyType>,
         fen: &str,
@@ -106,12 +107,21 @@ impl PyBoard {
         moves: Vec<String>,
         castling: Option<u64>,
         promoted: u64,
+        below: Option<PyRef<'_, PyBoard>>,
+        via: Option<(u8, u8, u8)>,
     ) -> PyResult<Py<PyAny>> {
         let board = PyBoard::replay(fen, chess960, &moves)?;
         if let Some(c) = castling {
             board.st()?.root_castling = c;
         }
         board.st()?.root_promoted = promoted;
+        // The board before an attribute assignment (or before a move the core could not
+        // play, `via`), pickled as a board of its own.
+        if let Some(below) = below {
+            let mut st = board.st()?;
+            st.before = Some(Box::new(below.st()?.copy_with_stack(usize::MAX)));
+            st.via = via;
+        }
         if cls.is(cls.py().get_type::<PyBoard>()) {
             return Ok(Py::new(cls.py(), board)?.into_any());
         }
@@ -844,11 +854,18 @@ impl PyBoard {
     }
 
     /// Pickles as the root FEN and the moves since (so boards go through multiprocessing).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Pickled)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Pickled<'py>)> {
         let st = slf.get().st()?;
         let (fen, moves) = st.root_and_moves();
         let chess960 = st.core.is_chess960();
-        Ok((slf.get_type().getattr("_from_moves")?, (fen, chess960, moves, st.root_castling, st.root_promoted)))
+        // The boards before assignments go along as boards (pickled in turn), so the whole
+        // stack comes back, as python-chess's pickles keep it.
+        let below = match &st.before {
+            Some(b) => Some(Bound::new(slf.py(), PyBoard::from_state(b.copy_with_stack(usize::MAX)))?),
+            None => None,
+        };
+        let args = (fen, chess960, moves, st.root_castling, st.root_promoted, below, st.via);
+        Ok((slf.get_type().getattr("_from_moves")?, args))
     }
 
     /// Equal as python-chess's boards are: the same position (pieces, side to move, usable

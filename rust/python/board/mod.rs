@@ -551,7 +551,15 @@ impl State {
             st.root_promoted = self.core.promoted_after(self.root_promoted, n - keep);
             return st;
         }
-        // The whole history: the core is shared until one of the two boards changes it.
+        // The whole history: the core is shared until one of the two boards changes it. The
+        // moves still to keep come from the boards before assignments (and before moves the
+        // core could not play), down the chain, as python-chess's stack slice takes them.
+        let rest = keep - n;
+        let (before, via) = match (&self.before, self.via) {
+            (Some(b), Some(via)) if rest > 0 => (Some(Box::new(b.copy_with_stack(rest - 1))), Some(via)),
+            (Some(b), None) if rest > 0 => (Some(Box::new(b.copy_with_stack(rest))), None),
+            _ => (None, None),
+        };
         State {
             core: self.core.clone(),
             root_ep: self.root_ep,
@@ -562,8 +570,8 @@ impl State {
             cache: Vec::new(),
             parsed: None,
             pending: None,
-            before: self.before.as_ref().map(|b| Box::new(b.copy_with_stack(usize::MAX))),
-            via: self.via,
+            before,
+            via,
         }
     }
 
@@ -661,8 +669,10 @@ impl State {
 }
 
 /// What a pickled board holds: root FEN, Chess960 flag, the moves since as UCI text, the
-/// root's castling rights as given (python-chess's `castling_rights`, usable or not).
-type Pickled = (String, bool, Vec<String>, u64, u64);
+/// root's castling rights as given (python-chess's `castling_rights`, usable or not), the
+/// root's promoted pieces, and the board before the last attribute assignment (`before`,
+/// pickled as a board) with the move the core could not play that led from it (`via`).
+type Pickled<'py> = (String, bool, Vec<String>, u64, u64, Option<Bound<'py, PyBoard>>, Option<(u8, u8, u8)>);
 
 /// A chess position with its move history.
 ///

@@ -328,9 +328,17 @@ class Board:
         """A Board from a chess.Board, history included."""
     @classmethod
     def _from_moves(
-        cls, fen: str, chess960: bool, moves: list[str], castling: int | None = None, promoted: int = 0
+        cls,
+        fen: str,
+        chess960: bool,
+        moves: list[str],
+        castling: int | None = None,
+        promoted: int = 0,
+        below: Board | None = None,
+        via: tuple[int, int, int] | None = None,
     ) -> Board:
-        """A board from a root FEN and UCI moves (what pickling stores)."""
+        """A board from a root FEN and UCI moves (what pickling stores); ``below``: the board
+        before the last attribute assignment, ``via``: the move from it the core could not play."""
     def to_chess(self) -> Any:
         """The same game as a chess.Board (python-chess must be installed)."""
     def fen(self, *, shredder: bool = False, en_passant: str | None = None, promoted: bool | None = None) -> str:

@@ -21,10 +21,51 @@ struct Lines<'a> {
     at_eof: bool,
 }
 
+/// Whether two byte strings are equal, compared 8 bytes at a time in line (tag names and
+/// values are short: a call to the C library's `memcmp` for each costs more than the compare).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if u64::from_ne_bytes(x.try_into().expect("8 bytes")) != u64::from_ne_bytes(y.try_into().expect("8 bytes")) {
+            return false;
+        }
+    }
+    ca.remainder().iter().zip(cb.remainder()).all(|(x, y)| x == y)
+}
+
+/// The offset of the first "\n" in `b`: a short line (a tag line) looked at 16 bytes at a
+/// time here, a long one (movetext) handed to `memchr`.
+#[inline]
+fn find_newline(b: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        let mut at = 0;
+        while at + 16 <= b.len() && at < 128 {
+            // SAFETY: SSE2 is part of x86-64; the 16 bytes loaded are inside `b`.
+            let mask = unsafe {
+                let v = _mm_loadu_si128(b.as_ptr().add(at).cast());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)))
+            };
+            if mask != 0 {
+                return Some(at + mask.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        memchr::memchr(b'\n', &b[at..]).map(|i| at + i)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    memchr::memchr(b'\n', b)
+}
+
 impl<'a> Lines<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let rest = &self.text[self.pos..];
-        match memchr::memchr(b'\n', rest.as_bytes()) {
+        match find_newline(rest.as_bytes()) {
             Some(i) => {
                 self.pos += i + 1;
                 Some(&rest[..=i])
@@ -108,7 +149,8 @@ fn scan_lines(text: &str, at_eof: bool) -> Scan<'_> {
     while is_blank(line) || line.starts_with('%') || line.starts_with(';') {
         line = next!();
     }
-    let mut tags = Vec::new();
+    // Room for a game database's tags (lichess writes 17) without growing.
+    let mut tags = Vec::with_capacity(24);
     let mut found = false;
     let mut empty_lines = 0;
     while !line.is_empty() {
@@ -351,7 +393,7 @@ const UNKNOWN: u8 = u8::MAX;
 
 /// A tag name's place in `KNOWN_TAGS`.
 fn known_tag(name: &str) -> Option<usize> {
-    KNOWN_TAGS.iter().position(|&t| t.len() == name.len() && t.as_bytes()[0] == name.as_bytes()[0] && t == name)
+    KNOWN_TAGS.iter().position(|&t| same_bytes(t.as_bytes(), name.as_bytes()))
 }
 
 /// The known tag at place `i` of `KNOWN_TAGS` as a str made once (its hash kept with it).
@@ -489,7 +531,7 @@ impl PyGameScanner {
             // databases repeat events, rounds, time controls, results).
             let (last_text, last) = &mut self.last_values[i];
             let value = match last {
-                Some(s) if last_text == value => s.clone_ref(py).into_bound(py),
+                Some(s) if same_bytes(last_text.as_bytes(), value.as_bytes()) => s.clone_ref(py).into_bound(py),
                 _ => {
                     let s = PyString::new(py, value);
                     last_text.clear();

@@ -133,6 +133,11 @@ impl SetupMoves<'_> {
         self.us
     }
 
+    /// The castling rights these moves were made with (python-chess's clean rights).
+    pub fn castling(&self) -> u64 {
+        self.castling
+    }
+
     /// The piece code on square `s` (EMPTY for none).
     pub fn piece(&self, s: usize) -> u8 {
         self.setup.placement[s]
@@ -497,6 +502,34 @@ impl SetupMoves<'_> {
     pub fn legal_captures(&self, from_mask: u64, to_mask: u64, out: &mut Vec<SetupMove>) {
         self.legal_moves(from_mask, to_mask & self.by_color[self.us ^ 1], out);
         self.legal_ep(from_mask, to_mask, out);
+    }
+
+    /// The en-passant square when a legal capture takes there (python-chess's
+    /// `has_legal_en_passant()`, and the square its FEN and its transposition key keep).
+    pub fn legal_ep_square(&self) -> Option<u8> {
+        let ep = self.setup.ep?;
+        let mut moves = Vec::new();
+        self.legal_ep(u64::MAX, u64::MAX, &mut moves);
+        (!moves.is_empty()).then_some(ep)
+    }
+
+    /// python-chess's `is_zeroing(move)`: the move touches a pawn or a piece of the other side.
+    pub fn is_zeroing(&self, m: SetupMove) -> bool {
+        let touched = bit(usize::from(m.from)) ^ bit(usize::from(m.to));
+        touched & (self.kind(PAWN) | self.by_color[self.us ^ 1]) != 0
+    }
+
+    /// python-chess's `is_irreversible(move)`: zeroing, taking a castling right away (of the
+    /// rights these moves were made with), or played where a legal en-passant capture exists.
+    pub fn is_irreversible(&self, m: SetupMove) -> bool {
+        use crate::chess::setup::{RANK_1, RANK_8};
+        let touched = bit(usize::from(m.from)) ^ bit(usize::from(m.to));
+        let king = |c: usize| self.kind(KING) & self.by_color[c] & !self.setup.promoted;
+        self.is_zeroing(m)
+            || touched & self.castling != 0
+            || self.castling & RANK_1 != 0 && touched & king(WHITE) != 0
+            || self.castling & RANK_8 != 0 && touched & king(BLACK) != 0
+            || self.legal_ep_square().is_some()
     }
 
     /// Whether the side to move has a legal move.

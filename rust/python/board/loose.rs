@@ -54,11 +54,7 @@ impl State {
                 return Err(refused);
             }
         }
-        // python-chess's push cleans the castling rights first (it trusts them once it has a
-        // move stack).
-        let mut before = setup_of(self);
-        before.castling = self.clean_castling_rights();
-        let Some(setup) = before.after_move(from as usize, to as usize, promo) else {
+        let Some(setup) = self.after(SetupMove { from, to, promotion: promo }) else {
             return Err(refused);
         };
         let new = State::from_setup(&setup)?;
@@ -66,6 +62,18 @@ impl State {
         self.before = Some(Box::new(old));
         self.via = Some((from, to, promo));
         Ok(())
+    }
+}
+
+impl State {
+    /// The position after `m` as python-chess's `push` leaves it: its castling rights
+    /// cleaned first (it trusts them once it has a move stack), then the move played by
+    /// python-chess's rules (`Setup::after_move`); None when no piece of the side to move
+    /// stands on its origin.
+    pub(super) fn after(&self, m: SetupMove) -> Option<Setup> {
+        let mut before = setup_of(self);
+        before.castling = self.clean_castling_rights();
+        before.after_move(usize::from(m.from), usize::from(m.to), m.promotion)
     }
 }
 
@@ -105,10 +113,8 @@ impl Loose {
     /// The FEN python-chess writes for the position (the en-passant square only when a
     /// legal capture takes there), for messages.
     pub(super) fn fen(&self) -> String {
-        let mut ep_moves = Vec::new();
-        self.moves().legal_ep(u64::MAX, u64::MAX, &mut ep_moves);
         let mut setup = self.setup.clone();
-        setup.ep = ep_moves.first().map(|m| m.to);
+        setup.ep = self.moves().legal_ep_square();
         setup.core_fen(self.castling)
     }
 }

@@ -663,17 +663,12 @@ impl PyBoard {
 
     /// True after 75 moves (150 half-moves) without capture or pawn move, not checkmate.
     fn is_seventyfive_moves(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
-        if st.loose().is_some() {
-            return Ok(st.py_is_halfmoves(150));
-        }
-        Ok(st.core.is_seventyfive_moves())
+        Ok(self.st()?.is_halfmoves(150))
     }
 
     /// True when the current position has occurred five times.
     fn is_fivefold_repetition(&self) -> PyResult<bool> {
-        let st = self.st()?;
-        Ok(if st.counts_beyond_core() { st.py_is_repetition(5) } else { st.core.is_repetition(5) })
+        Ok(self.st()?.is_repetition(5))
     }
 
     /// True when the current position has occurred at least `count` times (this one
@@ -693,36 +688,22 @@ impl PyBoard {
                 }
             }
         };
-        let count = count.clamp(0, u32::MAX as i64) as usize;
-        let st = self.st()?;
-        Ok(if st.counts_beyond_core() { st.py_is_repetition(count) } else { st.core.is_repetition(count) })
+        Ok(self.st()?.is_repetition(count.clamp(0, u32::MAX as i64) as usize))
     }
 
     /// True when the fifty-move rule can be claimed now (100 half-moves, not checkmate).
     fn is_fifty_moves(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
-        if st.loose().is_some() {
-            return Ok(st.py_is_halfmoves(100));
-        }
-        Ok(st.core.is_fifty_moves())
+        Ok(self.st()?.is_halfmoves(100))
     }
 
     /// True when a draw by the fifty-move rule can be claimed now or with the next move.
     fn can_claim_fifty_moves(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
-        if st.loose().is_some() {
-            return Ok(st.py_can_claim_fifty());
-        }
-        Ok(st.core.can_claim_fifty_moves())
+        Ok(self.st()?.can_claim_fifty())
     }
 
     /// True when threefold repetition can be claimed now or with the next move.
     fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
-        let mut st = self.st()?;
-        if st.counts_beyond_core() {
-            return Ok(st.py_can_claim_threefold());
-        }
-        Ok(st.core.can_claim_threefold_repetition())
+        Ok(self.st()?.can_claim_threefold())
     }
 
     /// True when a draw can be claimed (fifty moves or threefold repetition).
@@ -779,17 +760,11 @@ impl PyBoard {
                 ("STALEMATE", None)
             } else if core.halfmove_clock() >= 150 {
                 ("SEVENTYFIVE_MOVES", None)
-            } else if if st.counts_beyond_core() { st.py_is_repetition(5) } else { core.is_repetition(5) } {
+            } else if st.is_repetition(5) {
                 ("FIVEFOLD_REPETITION", None)
             } else if claim_draw && core.can_claim_fifty_moves() {
                 ("FIFTY_MOVES", None)
-            } else if claim_draw
-                && if st.counts_beyond_core() {
-                    st.py_can_claim_threefold()
-                } else {
-                    core.can_claim_threefold_repetition()
-                }
-            {
+            } else if claim_draw && st.can_claim_threefold() {
                 ("THREEFOLD_REPETITION", None)
             } else {
                 return Ok(None);

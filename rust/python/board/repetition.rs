@@ -10,7 +10,7 @@
 use super::setup::setup_of;
 use super::State;
 use crate::python::moves::SQ64;
-use crate::{kind_of, Setup, SetupMove, EMPTY, KING, PAWN, WHITE};
+use crate::{Setup, SetupMove, SetupMoves};
 
 /// A position as python-chess's `_transposition_key()` tells positions apart.
 #[derive(PartialEq, Eq, Clone)]
@@ -21,60 +21,19 @@ pub(super) struct Key {
     ep: Option<u8>,
 }
 
-/// `Key` of `setup` with its clean castling rights `castling`.
-fn key_of(setup: &Setup, castling: u64) -> Key {
+/// `Key` of `setup`, whose moves with its clean castling rights are `moves`.
+fn key_of(setup: &Setup, moves: &SetupMoves<'_>) -> Key {
     Key {
         placement: setup.placement,
         white: setup.white_to_move,
-        castling,
-        ep: setup.ep.filter(|_| has_legal_ep(setup, castling)),
+        castling: moves.castling(),
+        ep: moves.legal_ep_square(),
     }
-}
-
-/// python-chess's `has_legal_en_passant()`.
-fn has_legal_ep(setup: &Setup, castling: u64) -> bool {
-    let mut out = Vec::new();
-    setup.moves(castling).legal_ep(u64::MAX, u64::MAX, &mut out);
-    !out.is_empty()
-}
-
-/// The squares of `setup` holding pieces for which `f(code)` holds.
-fn squares(setup: &Setup, f: impl Fn(u8) -> bool) -> u64 {
-    setup.placement.iter().enumerate().filter(|&(_, &p)| p != EMPTY && f(p)).fold(0, |m, (s, _)| m | 1 << s)
-}
-
-/// python-chess's `is_zeroing(move)` in `setup` (a capture or a pawn move).
-fn is_zeroing(setup: &Setup, m: SetupMove) -> bool {
-    let touched = 1u64 << m.from ^ 1u64 << m.to;
-    let white = setup.white_to_move;
-    let pawns = squares(setup, |p| kind_of(p) == PAWN);
-    let theirs = squares(setup, |p| (crate::color_of(p) == WHITE) != white);
-    touched & (pawns | theirs) != 0
-}
-
-/// python-chess's `is_irreversible(move)` in `setup`, with its clean castling rights
-/// `castling`: zeroing, taking castling rights away, or a position with a legal en-passant
-/// capture.
-fn is_irreversible(setup: &Setup, castling: u64, m: SetupMove) -> bool {
-    if is_zeroing(setup, m) {
-        return true;
-    }
-    let touched = 1u64 << m.from ^ 1u64 << m.to;
-    const RANK_1: u64 = 0xff;
-    const RANK_8: u64 = 0xff << 56;
-    let king_of = |white: bool| {
-        squares(setup, |p| kind_of(p) == KING && (crate::color_of(p) == WHITE) == white) & !setup.promoted
-    };
-    let reduces = touched & castling != 0
-        || castling & RANK_1 != 0 && touched & king_of(true) != 0
-        || castling & RANK_8 != 0 && touched & king_of(false) != 0;
-    reduces || setup.ep.is_some() && has_legal_ep(setup, castling)
 }
 
 impl State {
-    /// Whether repetitions and the move-count rules must be answered here rather than by
-    /// the core's own history.
-    pub(super) fn counts_beyond_core(&self) -> bool {
+    /// Whether the draw rules must walk the stack here rather than ask the core's history.
+    fn counts_beyond_core(&self) -> bool {
         self.before.is_some() || self.loose().is_some()
     }
 
@@ -115,12 +74,25 @@ impl State {
 
     /// This position as python-chess compares positions for repetitions.
     fn key(&self) -> Key {
-        key_of(&setup_of(self), self.clean_castling_rights())
+        let setup = setup_of(self);
+        key_of(&setup, &setup.moves(self.clean_castling_rights()))
+    }
+
+    /// For the walk back: this position's key, or None when `played` (the move made from
+    /// here) is irreversible, where python-chess's count stops.
+    fn key_before(&self, played: SetupMove) -> Option<Key> {
+        let setup = setup_of(self);
+        let moves = setup.moves(self.clean_castling_rights());
+        (!moves.is_irreversible(played)).then(|| key_of(&setup, &moves))
     }
 
     /// python-chess's `is_repetition(count)`: the position has occurred `count` times since
-    /// the last irreversible move (this one included).
-    pub(super) fn py_is_repetition(&self, count: usize) -> bool {
+    /// the last irreversible move (this one included); the core's own count where the whole
+    /// history is one core's.
+    pub(super) fn is_repetition(&self, count: usize) -> bool {
+        if !self.counts_beyond_core() {
+            return self.core.is_repetition(count);
+        }
         let target = self.key();
         let mut st = self.copy_with_stack(usize::MAX);
         let mut count = count;
@@ -132,10 +104,8 @@ impl State {
                 return false;
             }
             let Some(m) = st.pop_move() else { return false };
-            if is_irreversible(&setup_of(&st), st.clean_castling_rights(), m) {
-                return false;
-            }
-            if st.key() == target {
+            let Some(key) = st.key_before(m) else { return false };
+            if key == target {
                 count -= 1;
             }
         }
@@ -157,33 +127,25 @@ impl State {
             .collect()
     }
 
-    /// The position after the legal move `m` as python-chess's `push` leaves it (clean
-    /// castling rights: those kept, once a move is on the stack).
-    fn after(&self, m: SetupMove) -> Option<Setup> {
-        let mut before = setup_of(self);
-        before.castling = self.clean_castling_rights();
-        before.after_move(usize::from(m.from), usize::from(m.to), m.promotion)
-    }
-
     /// python-chess's `can_claim_threefold_repetition()`: the position has occurred three
     /// times since the last irreversible move, or a legal move makes one that has occurred
-    /// twice.
-    pub(super) fn py_can_claim_threefold(&mut self) -> bool {
+    /// twice; the core's own count where the whole history is one core's.
+    pub(super) fn can_claim_threefold(&mut self) -> bool {
+        if !self.counts_beyond_core() {
+            return self.core.can_claim_threefold_repetition();
+        }
         let target = self.key();
         let mut seen = vec![target.clone()];
         let mut st = self.copy_with_stack(usize::MAX);
-        while let Some(m) = st.pop_move() {
-            if is_irreversible(&setup_of(&st), st.clean_castling_rights(), m) {
-                break;
-            }
-            seen.push(st.key());
+        while let Some(key) = st.pop_move().and_then(|m| st.key_before(m)) {
+            seen.push(key);
         }
         if seen.iter().filter(|k| **k == target).count() >= 3 {
             return true;
         }
         self.legal_fields().into_iter().any(|m| {
             self.after(m).is_some_and(|after| {
-                let key = key_of(&after, after.castling);
+                let key = key_of(&after, &after.moves(after.castling));
                 seen.iter().filter(|k| **k == key).count() >= 2
             })
         })
@@ -191,22 +153,25 @@ impl State {
 
     /// python-chess's `_is_halfmoves(n)`: `n` half-moves without a capture or pawn move, and
     /// a legal move left.
-    pub(super) fn py_is_halfmoves(&mut self, n: u32) -> bool {
-        let setup = setup_of(self);
-        setup.halfmove >= n && !self.legal_fields().is_empty()
+    pub(super) fn is_halfmoves(&self, n: u32) -> bool {
+        match self.loose() {
+            None => self.core.halfmove_clock() >= n && self.core.has_legal_move(),
+            Some(loose) => loose.setup.halfmove >= n && loose.moves().has_legal_move(),
+        }
     }
 
     /// python-chess's `can_claim_fifty_moves()`: the fifty-move rule holds now, or after a
     /// legal move that is not zeroing.
-    pub(super) fn py_can_claim_fifty(&mut self) -> bool {
-        if self.py_is_halfmoves(100) {
+    pub(super) fn can_claim_fifty(&self) -> bool {
+        let Some(loose) = self.loose() else { return self.core.can_claim_fifty_moves() };
+        let moves = loose.moves();
+        if loose.setup.halfmove >= 100 && moves.has_legal_move() {
             return true;
         }
-        let setup = setup_of(self);
-        if setup.halfmove < 99 {
+        if loose.setup.halfmove < 99 {
             return false;
         }
-        self.legal_fields().into_iter().filter(|&m| !is_zeroing(&setup, m)).any(|m| {
+        loose.list(true).into_iter().filter(|&m| !moves.is_zeroing(m)).any(|m| {
             self.after(m).is_some_and(|after| after.halfmove >= 100 && after.moves(after.castling).has_legal_move())
         })
     }

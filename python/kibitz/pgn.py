@@ -1925,9 +1925,10 @@ def skip_game(handle: TextIO) -> bool:
 # Headers and sets the file. A plain file (open()'s io.BufferedReader over io.FileIO) is read
 # at offsets through its descriptor (pread, straight into the scanner's buffer), and whether
 # it is still where it was left is asked of the descriptor (its buffer, emptied by the seek,
-# moves the descriptor on whenever anything reads through it). None (the file left as it was) where none of
-# this can be done (another kind of file object, an encoding of several bytes a character,
-# text that does not decode, a "\r" in the text): the caller reads line by line.
+# moves the descriptor on whenever anything reads through it). None (the file left as it
+# was) where none of this can be done (another kind of file object, an encoding of several
+# bytes a character, text that does not decode, a "\r" in the text): the caller reads line
+# by line.
 #
 # Text with "\r" is read line by line, never sought: where a line ends in "\r\n" the text
 # layer's tell() has two cookies for one place (after the "\n", or before it with a "\r"

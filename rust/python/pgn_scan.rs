@@ -198,17 +198,17 @@ fn skip_movetext(text: &str, start: usize, at_eof: bool) -> Option<usize> {
     let b = text.as_bytes();
     let mut at = start;
     loop {
-        match line_start(text, at, at_eof)? {
+        // The line's "\n" (an escape line is skipped whole, whatever it holds).
+        let newline = match line_start(text, at, at_eof)? {
             LineStart::Blank(end) => return Some(end),
-            LineStart::Escape => {}
+            LineStart::Escape => memchr::memchr(b'\n', &b[at..]),
             LineStart::Other => match memchr::memchr2(b'\n', b';', &b[at..]) {
-                Some(i) if b[at + i] == b'\n' && line_stays_outside_comments(&b[at..at + i]) => {}
+                Some(i) if b[at + i] == b'\n' && line_stays_outside_comments(&b[at..at + i]) => Some(i),
                 Some(_) => return skip_movetext_bytes(text, at, at_eof),
-                None => return if at_eof { Some(b.len()) } else { None },
+                None => None,
             },
-        }
-        // The next line (an escape line is skipped whole, whatever it holds).
-        match memchr::memchr(b'\n', &b[at..]) {
+        };
+        match newline {
             Some(i) => at += i + 1,
             None => return if at_eof { Some(b.len()) } else { None },
         }
@@ -431,10 +431,9 @@ pub struct PyGameScanner {
     next_game: u64,
     text_end: u64,
     utf8: bool,
-    /// The binary buffer is a plain file's (`io.BufferedReader` over `io.FileIO`): its bytes
-    /// are read at an offset (`pread`), straight into `pending`, without a Python bytes object.
-    pread: bool,
-    /// The plain file's descriptor (where `pread`), for `follows`.
+    /// The descriptor of a plain file (`io.BufferedReader` over `io.FileIO`, where the caller
+    /// asks for `pread`): its bytes are read at an offset straight into `buf`, without a
+    /// Python bytes object, and `follows` asks it for the file's position.
     fd: Option<i32>,
     chunk: usize,
     /// Each known tag's value in the last game read, with the str made of it.
@@ -590,15 +589,22 @@ fn is_ascii_64(b: &[u8; 64]) -> bool {
     b.is_ascii()
 }
 
+/// A `File` over the descriptor `fd` of a Python file object, never dropped (so never
+/// closed here: the file object owns the descriptor).
+#[cfg(unix)]
+fn borrowed_file(fd: i32) -> std::mem::ManuallyDrop<std::fs::File> {
+    use std::os::unix::io::FromRawFd;
+    // SAFETY: `fd` is the descriptor a file object gave (its `fileno()`); wrapped in
+    // ManuallyDrop the File never closes it, and the caller uses it only during the call.
+    std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) })
+}
+
 /// Reads bytes of the open file `fd` from byte offset `at` into `buf` (until it is full or
 /// the file ends), without moving the file's position; the count read (0 at the end).
 #[cfg(unix)]
 fn read_at(fd: i32, buf: &mut [u8], at: u64) -> PyResult<usize> {
     use std::os::unix::fs::FileExt;
-    use std::os::unix::io::FromRawFd;
-    // SAFETY: `fd` is the descriptor the open file object just gave (its `fileno()`); the
-    // File made over it is never dropped, so it is not closed here.
-    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let file = borrowed_file(fd);
     let mut got = 0;
     // A short read is not the end of the file: read on until the chunk is full or one is 0.
     while got < buf.len() {
@@ -616,9 +622,7 @@ fn read_at(fd: i32, buf: &mut [u8], at: u64) -> PyResult<usize> {
 #[cfg(unix)]
 fn fd_position(fd: i32) -> Option<u64> {
     use std::io::Seek;
-    use std::os::unix::io::FromRawFd;
-    // SAFETY: as in `read_at`: the File over `fd` is never dropped, so it is not closed here.
-    let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    let file = borrowed_file(fd);
     let mut handle: &std::fs::File = &file;
     handle.stream_position().ok()
 }
@@ -657,9 +661,8 @@ impl PyGameScanner {
         };
         let method = |name: &str| raw.as_ref().map(|r| r.getattr(py, name)).transpose();
         let (raw_tell, raw_seek) = (method("tell")?, method("seek")?);
-        let pread = pread && utf8 && cfg!(unix);
         let fd = match &raw {
-            Some(r) if pread => Some(r.call_method0(py, "fileno")?.extract(py)?),
+            Some(r) if pread && cfg!(unix) => Some(r.call_method0(py, "fileno")?.extract(py)?),
             _ => None,
         };
         let file = file.map(|f| PyWeakrefReference::new(f).map(Bound::unbind)).transpose()?;
@@ -673,7 +676,6 @@ impl PyGameScanner {
             next_game: start,
             text_end: start,
             utf8,
-            pread,
             fd,
             chunk: chunk.max(1),
             last_values: (0..KNOWN_TAGS.len()).map(|_| (String::new(), None)).collect(),
@@ -822,8 +824,9 @@ impl PyGameScanner {
                 // UTF-8 (or ASCII): the bytes as the file holds them, checked here. A "\r" in
                 // a game makes the scan unsure: the caller then reads through the text layer.
                 let raw = raw.bind(py).clone();
-                let read = if self.pread {
-                    // A plain file: its bytes read straight into the text, the file not moved.
+                let read = if self.fd.is_some() {
+                    // A plain file: its bytes read straight into the text, the file not moved
+                    // (its descriptor asked again: a closed file's fails here).
                     let fd: i32 = raw.call_method0(pyo3::intern!(py, "fileno"))?.extract()?;
                     let (chunk, at) = (self.chunk, self.text_end);
                     read_at(fd, self.room(chunk), at)?

@@ -154,6 +154,29 @@ def shuffle_move(board: chess.Board, rng: random.Random) -> Any:
     return rng.choice(moves)
 
 
+def play_back_and_forth(
+    ours: Any, theirs: chess.Board, rng: random.Random, plies: int, flip_chance: float, valid_only: bool
+) -> None:
+    """Shuffle moves on both boards (comparing the draw rules before each), now and then
+    flipping the side to move instead: an assignment in the middle of the stack, python-chess's
+    plain attribute. With ``valid_only`` a flip is made only out of check and undone when
+    it leaves an invalid position."""
+    for _ply in range(plies):
+        compare_draw_rules(ours, theirs)
+        if rng.random() < flip_chance and not (valid_only and theirs.is_check()):
+            theirs.turn = not theirs.turn
+            ours.turn = not ours.turn
+            if valid_only and not theirs.is_valid():
+                theirs.turn = not theirs.turn
+                ours.turn = not ours.turn
+            continue
+        m = shuffle_move(theirs, rng)
+        if m is None:
+            break
+        theirs.push(m)
+        ours.push(kibitz.Move.from_uci(m.uci()))
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_draw_rules_count_the_whole_stack(seed: int) -> None:
     """Positions kibitz cannot play, and playable ones whose stack runs through attribute
@@ -165,18 +188,7 @@ def test_draw_rules_count_the_whole_stack(seed: int) -> None:
         theirs.halfmove_clock = rng.choice([0, 5, 97, 98, 99, 100, 147, 148, 149, 150])
         ours = kibitz.Board(theirs.fen(en_passant="fen"), chess960=theirs.chess960)
         assert ours.fen() == theirs.fen()
-        for _ply in range(24):
-            compare_draw_rules(ours, theirs)
-            if rng.random() < 0.08:
-                # An assignment in the middle of the stack, python-chess's plain attribute.
-                theirs.turn = not theirs.turn
-                ours.turn = not ours.turn
-                continue
-            m = shuffle_move(theirs, rng)
-            if m is None:
-                break
-            theirs.push(m)
-            ours.push(kibitz.Move.from_uci(m.uci()))
+        play_back_and_forth(ours, theirs, rng, 24, 0.08, valid_only=False)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -184,21 +196,7 @@ def test_playable_games_with_assignments_count_as_python_chess(seed: int) -> Non
     """Ordinary games shuffled into repetitions, with the side to move flipped now and then
     (a stack that runs through assignments): repetitions counted as python-chess counts them."""
     rng = random.Random(2000 + seed)
-    theirs, ours = chess.Board(), kibitz.Board()
-    for _ply in range(60):
-        compare_draw_rules(ours, theirs)
-        if rng.random() < 0.05 and not theirs.is_check():
-            theirs.turn = not theirs.turn
-            ours.turn = not ours.turn
-            if not theirs.is_valid():
-                theirs.turn = not theirs.turn
-                ours.turn = not ours.turn
-            continue
-        m = shuffle_move(theirs, rng)
-        if m is None:
-            break
-        theirs.push(m)
-        ours.push(kibitz.Move.from_uci(m.uci()))
+    play_back_and_forth(kibitz.Board(), chess.Board(), rng, 60, 0.05, valid_only=True)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -28,6 +28,7 @@ pub use chess::board::Board;
 pub use chess::draw::Outcome;
 pub use chess::error::{FenError, MoveError};
 pub use chess::fen::STARTPOS;
+pub use chess::movegen::{MoveKind, MoveSink};
 pub use chess::perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};
 pub use chess::planes::{fill_planes, set_planes, PLANES, PLANE_VALUES};

@@ -15,7 +15,9 @@
 //!   is checked by playing it on a scratch copy of the mailbox (it is rare, so this is cheap).
 //!
 //! `gen` lists the moves in a fixed order (king, castling, then the piece list, then en
-//! passant) that the search's node counts depend on. Perft's last ply only needs how many
+//! passant) that the search's node counts depend on. It hands each move to a `MoveSink` with
+//! its kind (king, piece, pawn push, capture...): a `MoveList` keeps the moves as they come,
+//! and the Python board files them straight into python-chess's order without a sort. Perft's last ply only needs how many
 //! there are: `count_moves` applies the same rules to whole sets of squares (all unpinned
 //! pawns shifted at once, each other piece's target set counted by popcount), which is
 //! what makes the bulk-counting perft faster than Stockfish's (README, "Speed").
@@ -28,6 +30,38 @@ use crate::chess::types::*;
 #[inline(always)]
 fn in_target<const EVASION: bool>(target: u64, to: Square) -> bool {
     !EVASION || target & bb_of(to) != 0
+}
+
+/// What kind of move the generator hands to a `MoveSink`: known where each move is made,
+/// so a sink that files moves by kind never looks at the board again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// A move of the king other than castling.
+    King,
+    /// A move of a knight, bishop, rook or queen.
+    Piece,
+    /// A pawn's step to an empty square, promotions included.
+    PawnPush,
+    /// A pawn's two-square first step.
+    DoublePush,
+    /// A pawn's diagonal capture, promotions included (not en passant).
+    PawnCapture,
+    Castle,
+    EnPassant,
+}
+
+/// Where the legal move generator puts its moves: a `MoveList` keeps them in generation
+/// order; the Python board files them straight into python-chess's order. Each call site
+/// passes a constant kind, so a sink that ignores it compiles to the plain push.
+pub trait MoveSink {
+    fn add(&mut self, m: Move, kind: MoveKind);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, m: Move, _kind: MoveKind) {
+        self.push(m);
+    }
 }
 
 /// What the side to move's king is exposed to, found once per node: the checkers, the
@@ -66,14 +100,21 @@ impl Board {
     /// All legal moves of the side to move.
     #[inline]
     pub fn generate_legal(&self, ml: &mut MoveList) {
-        self.gen::<true>(ml);
+        self.gen::<true, MoveList>(ml);
+    }
+
+    /// All legal moves of the side to move, each handed to `sink` with its kind, in the
+    /// order `generate_legal` lists them.
+    #[inline]
+    pub fn generate_legal_into<S: MoveSink>(&self, sink: &mut S) {
+        self.gen::<true, S>(sink);
     }
 
     /// The legal captures (en passant included) and promotions (quiet ones included): the
     /// moves quiescence search looks at. In check, use `generate_legal` for all evasions.
     #[inline]
     pub fn generate_captures(&self, ml: &mut MoveList) {
-        self.gen::<false>(ml);
+        self.gen::<false, MoveList>(ml);
     }
 
     /// The number of legal moves, counted without listing them (perft's last ply).
@@ -90,7 +131,7 @@ impl Board {
     /// Is `m` legal here? (Used to check moves from outside: the book, the table, the user.)
     pub fn is_legal(&self, m: Move) -> bool {
         let mut ml = MoveList::new();
-        self.gen::<true>(&mut ml);
+        self.gen::<true, MoveList>(&mut ml);
         ml.contains(m)
     }
 
@@ -204,7 +245,7 @@ impl Board {
         sf
     }
 
-    fn gen<const QUIETS: bool>(&self, ml: &mut MoveList) {
+    fn gen<const QUIETS: bool, S: MoveSink>(&self, ml: &mut S) {
         let us = self.side;
         let them = us ^ 1;
         let cells = &self.cells;
@@ -218,7 +259,7 @@ impl Board {
             let to = (ksq as isize + d) as usize;
             let p = at(cells, to);
             if ((QUIETS && p == EMPTY) || is_color(p, them)) && !self.attacked_by(SQ64[to] as usize, them, occ_nok) {
-                ml.push(Move::new(ksq, to));
+                ml.add(Move::new(ksq, to), MoveKind::King);
             }
         }
         if sf.checkers >= 2 {
@@ -230,9 +271,9 @@ impl Board {
         }
 
         if sf.checkers == 0 {
-            self.gen_pieces::<QUIETS, false>(ml, &sf, !0);
+            self.gen_pieces::<QUIETS, false, S>(ml, &sf, !0);
         } else {
-            self.gen_pieces::<QUIETS, true>(ml, &sf, sf.check_mask);
+            self.gen_pieces::<QUIETS, true, S>(ml, &sf, sf.check_mask);
         }
 
         // En passant, verified on a scratch mailbox (see the module comment).
@@ -243,7 +284,7 @@ impl Board {
             let capsq = (ep as isize - fwd) as usize;
             for from in [capsq - 1, capsq + 1] {
                 if at(cells, from) == our_pawn && self.ep_is_legal(from) {
-                    ml.push(Move::with_flags(from, ep, Move::EN_PASSANT));
+                    ml.add(Move::with_flags(from, ep, Move::EN_PASSANT), MoveKind::EnPassant);
                 }
             }
         }
@@ -395,7 +436,7 @@ impl Board {
     /// (the checker and the squares between it and our king) limits where pieces may land;
     /// out of check the test is compiled out.
     #[inline(always)]
-    fn gen_pieces<const QUIETS: bool, const EVASION: bool>(&self, ml: &mut MoveList, pins: &Safety, target: u64) {
+    fn gen_pieces<const QUIETS: bool, const EVASION: bool, S: MoveSink>(&self, ml: &mut S, pins: &Safety, target: u64) {
         let us = self.side;
         let them = us ^ 1;
         let cells = &self.cells;
@@ -426,17 +467,17 @@ impl Board {
                         if promoting {
                             if in_target::<EVASION>(target, to) {
                                 for k in PROMOS {
-                                    ml.push(Move::promotion(from, to, k));
+                                    ml.add(Move::promotion(from, to, k), MoveKind::PawnPush);
                                 }
                             }
                         } else if QUIETS {
                             if in_target::<EVASION>(target, to) {
-                                ml.push(Move::new(from, to));
+                                ml.add(Move::new(from, to), MoveKind::PawnPush);
                             }
                             if rank_of(from) == start_rank {
                                 let to2 = (to as isize + fwd) as usize;
                                 if at(cells, to2) == EMPTY && in_target::<EVASION>(target, to2) {
-                                    ml.push(Move::with_flags(from, to2, Move::DOUBLE_PUSH));
+                                    ml.add(Move::with_flags(from, to2, Move::DOUBLE_PUSH), MoveKind::DoublePush);
                                 }
                             }
                         }
@@ -449,10 +490,10 @@ impl Board {
                         {
                             if promoting {
                                 for k in PROMOS {
-                                    ml.push(Move::promotion(from, to, k));
+                                    ml.add(Move::promotion(from, to, k), MoveKind::PawnCapture);
                                 }
                             } else {
-                                ml.push(Move::new(from, to));
+                                ml.add(Move::new(from, to), MoveKind::PawnCapture);
                             }
                         }
                     }
@@ -465,22 +506,22 @@ impl Board {
                         let to = (from as isize + d) as usize;
                         let q = at(cells, to);
                         if ((QUIETS && q == EMPTY) || is_color(q, them)) && in_target::<EVASION>(target, to) {
-                            ml.push(Move::new(from, to));
+                            ml.add(Move::new(from, to), MoveKind::Piece);
                         }
                     }
                 }
-                BISHOP => self.gen_slider::<QUIETS, EVASION>(ml, from, &DIAG, pd, target, them),
-                ROOK => self.gen_slider::<QUIETS, EVASION>(ml, from, &ORTHO, pd, target, them),
-                QUEEN => self.gen_slider::<QUIETS, EVASION>(ml, from, &KING_DIRS, pd, target, them),
+                BISHOP => self.gen_slider::<QUIETS, EVASION, S>(ml, from, &DIAG, pd, target, them),
+                ROOK => self.gen_slider::<QUIETS, EVASION, S>(ml, from, &ORTHO, pd, target, them),
+                QUEEN => self.gen_slider::<QUIETS, EVASION, S>(ml, from, &KING_DIRS, pd, target, them),
                 _ => {}
             }
         }
     }
 
     #[inline(always)]
-    fn gen_slider<const QUIETS: bool, const EVASION: bool>(
+    fn gen_slider<const QUIETS: bool, const EVASION: bool, S: MoveSink>(
         &self,
-        ml: &mut MoveList,
+        ml: &mut S,
         from: Square,
         dirs: &[isize],
         pd: isize,
@@ -495,18 +536,18 @@ impl Board {
             let mut to = (from as isize + d) as usize;
             while at(cells, to) == EMPTY {
                 if QUIETS && in_target::<EVASION>(target, to) {
-                    ml.push(Move::new(from, to));
+                    ml.add(Move::new(from, to), MoveKind::Piece);
                 }
                 to = (to as isize + d) as usize;
             }
             if is_color(at(cells, to), them) && in_target::<EVASION>(target, to) {
-                ml.push(Move::new(from, to));
+                ml.add(Move::new(from, to), MoveKind::Piece);
             }
         }
     }
 
     /// Castling moves (the king is known not to be in check).
-    fn gen_castling(&self, ml: &mut MoveList, ksq: Square) {
+    fn gen_castling<S: MoveSink>(&self, ml: &mut S, ksq: Square) {
         let us = self.side;
         let them = us ^ 1;
         let cells = &self.cells;
@@ -522,7 +563,7 @@ impl Board {
             && !self.is_attacked(cells::F1 + back, them)
             && !self.is_attacked(cells::G1 + back, them)
         {
-            ml.push(Move::with_flags(ksq, cells::G1 + back, Move::CASTLE));
+            ml.add(Move::with_flags(ksq, cells::G1 + back, Move::CASTLE), MoveKind::Castle);
         }
         if self.castling & (2 << (2 * us)) != 0
             && at(cells, cells::D1 + back) == EMPTY
@@ -531,7 +572,7 @@ impl Board {
             && !self.is_attacked(cells::D1 + back, them)
             && !self.is_attacked(cells::C1 + back, them)
         {
-            ml.push(Move::with_flags(ksq, cells::C1 + back, Move::CASTLE));
+            ml.add(Move::with_flags(ksq, cells::C1 + back, Move::CASTLE), MoveKind::Castle);
         }
     }
 
@@ -570,7 +611,7 @@ impl Board {
     /// Chess960 castling: king to the g- or c-file, rook to the f- or d-file; every square
     /// either piece crosses or lands on must be empty but for the two of them, and no square
     /// the king crosses or lands on may be attacked with both of them lifted off the board.
-    fn gen_castling_960(&self, ml: &mut MoveList, ksq: Square) {
+    fn gen_castling_960<S: MoveSink>(&self, ml: &mut S, ksq: Square) {
         let us = self.side;
         let them = us ^ 1;
         let back_rank = rank_of(ksq);
@@ -597,7 +638,79 @@ impl Board {
             if (klo..=khi).any(|s| attacked(&scratch, s, them, 0)) {
                 continue;
             }
-            ml.push(Move::with_flags(ksq, king_to, Move::CASTLE));
+            ml.add(Move::with_flags(ksq, king_to, Move::CASTLE), MoveKind::Castle);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks each move's kind against the board it is played on, and keeps the moves.
+    struct KindCheck<'a> {
+        board: &'a Board,
+        moves: MoveList,
+    }
+
+    impl MoveSink for KindCheck<'_> {
+        fn add(&mut self, m: Move, kind: MoveKind) {
+            let b = self.board;
+            let (piece, target) = (kind_of(b.cells[m.from()]), b.cells[m.to()]);
+            let expected = if m.is_castle() {
+                MoveKind::Castle
+            } else if m.is_en_passant() {
+                MoveKind::EnPassant
+            } else if piece == KING {
+                MoveKind::King
+            } else if piece != PAWN {
+                MoveKind::Piece
+            } else if m.is_double_push() {
+                MoveKind::DoublePush
+            } else if target != EMPTY {
+                MoveKind::PawnCapture
+            } else {
+                MoveKind::PawnPush
+            };
+            assert_eq!(kind, expected, "{m:?} in {}", b.fen());
+            // A pawn's two-square step, and only that, carries the flag.
+            let two = (m.to() as isize - m.from() as isize).abs() == 20;
+            assert_eq!(m.is_double_push(), piece == PAWN && two, "{m:?} in {}", b.fen());
+            self.moves.push(m);
+        }
+    }
+
+    fn walk(b: &mut Board, depth: u32) -> u64 {
+        let mut sink = KindCheck { board: b, moves: MoveList::new() };
+        b.generate_legal_into(&mut sink);
+        let moves = sink.moves;
+        let mut plain = MoveList::new();
+        b.generate_legal(&mut plain);
+        assert_eq!(moves.as_slice(), plain.as_slice(), "the same moves in the same order");
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut n = 0;
+        for &m in moves.iter() {
+            b.make_move(m);
+            n += walk(b, depth - 1);
+            b.unmake_move();
+        }
+        n
+    }
+
+    #[test]
+    fn every_move_comes_with_its_kind() {
+        // Published perft counts (chessprogramming wiki, "Perft Results"): positions 1-5.
+        for (fen, depth, count) in [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, 8_902),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97_862),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43_238),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9_467),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62_379),
+        ] {
+            let mut b = Board::from_fen(fen).unwrap();
+            assert_eq!(walk(&mut b, depth), count, "{fen}");
         }
     }
 }

@@ -66,6 +66,27 @@ POSITIONS = [
 ]
 
 
+def check_listed_moves_play(ours: kibitz.Board, theirs: chess.Board) -> None:
+    """Each listed move, pushed and read back, gives python-chess's position: the listed
+    moves are the moves themselves (a double push sets the en-passant square, castling moves
+    the rook), not only their names."""
+    for m in list(ours.legal_moves):
+        theirs.push(chess.Move.from_uci(m.uci()))
+        ours.push(m)
+        try:
+            assert ours.fen(en_passant="fen") == theirs.fen(en_passant="fen"), m.uci()
+            assert ours.is_check() == theirs.is_check(), m.uci()
+        finally:
+            ours.pop()
+            theirs.pop()
+
+
+@pytest.mark.parametrize("fen", POSITIONS)
+def test_listed_moves_play_as_python_chess_s(fen: str) -> None:
+    chess960 = any(c in fen.split()[2] for c in "ABCDEFGHabcdefgh")
+    check_listed_moves_play(kibitz.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960))
+
+
 @pytest.mark.parametrize("fen", POSITIONS)
 def test_order_in_chosen_positions(fen: str) -> None:
     chess960 = any(c in fen.split()[2] for c in "ABCDEFGHabcdefgh")
@@ -83,6 +104,8 @@ def test_order_along_random_games(seed: int, chess960: bool) -> None:
         ours, theirs = kibitz.Board(), chess.Board()
     for _ in range(rng.randrange(20, 160)):
         check_orders(ours, theirs)
+        if rng.random() < 0.1:
+            check_listed_moves_play(ours, theirs)
         moves = list(theirs.legal_moves)
         if not moves:
             break

@@ -65,19 +65,17 @@ impl PyBoard {
                 .collect());
         }
         st.playable()?;
-        let mut ml = MoveList::new();
+        let (mut moves, mut index) = (Vec::new(), Vec::new());
         if pseudo {
+            let mut ml = MoveList::new();
             st.core.generate_pseudo_legal(&mut ml);
+            moves.extend_from_slice(ml.as_slice());
+            index.extend(moves.iter().map(|&m| core_index(&st.core, m)));
+            order::sort_pseudo_legal(&st.core, &mut moves, &mut index);
         } else {
-            st.core.generate_legal(&mut ml);
+            order::legal_in_order(&st.core, &mut moves, &mut index);
         }
-        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&st.core, m)).collect();
-        if pseudo {
-            order::sort_pseudo_legal(&st.core, ml.as_mut_slice(), &mut index);
-        } else {
-            order::sort_legal(&st.core, ml.as_mut_slice(), &mut index, &mut Default::default());
-        }
-        Ok(ml
+        Ok(moves
             .iter()
             .map(|&m| if st.core.is_legal(m) { st.core.move_to_san(m) } else { st.core.move_to_uci(m) })
             .collect())

@@ -269,7 +269,7 @@ impl PyBoard {
             return Ok(loose.list(true).iter().map(SetupMove::uci).collect());
         }
         st.playable()?;
-        let moves = st.ordered_entry().moves.clone();
+        let moves = st.entry().moves.clone();
         Ok(moves.iter().map(|&m| st.core.move_to_uci(m)).collect())
     }
 
@@ -290,7 +290,7 @@ impl PyBoard {
             return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
         }
         st.playable()?;
-        let e = st.ordered_entry();
+        let e = st.entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
         let idx: Vec<u16> = pairs
@@ -322,7 +322,7 @@ impl PyBoard {
         }
         st.playable()?;
         let them = st.core.side_to_move() ^ 1;
-        let e = st.ordered_entry();
+        let e = st.entry();
         let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
         let core = &st.core;
         let idx: Vec<u16> = pairs

@@ -72,11 +72,6 @@ struct Entry {
     /// Where the next lookup starts: one past the last move found. A loop over the moves in
     /// iteration order finds each on the first comparison.
     hint: usize,
-    /// Whether `moves` and `index` are in python-chess's order (`order`): sorted only when
-    /// the order is seen (iteration, lists), not for a count or a lookup.
-    sorted: bool,
-    /// Working space of the sort, kept so that sorting allocates nothing.
-    scratch: Box<order::Scratch>,
 }
 
 impl Entry {
@@ -306,7 +301,8 @@ impl State {
         }
     }
 
-    /// The current position's cache entry, filled if needed.
+    /// The current position's cache entry (its legal moves in python-chess's order), filled if
+    /// needed.
     fn entry(&mut self) -> &mut Entry {
         let ply = self.core.ply();
         if self.cache.len() <= ply {
@@ -315,30 +311,11 @@ impl State {
         let key = self.core.key();
         let e = &mut self.cache[ply];
         if !(e.valid && e.key == key) {
-            let mut ml = MoveList::new();
-            self.core.generate_legal(&mut ml);
-            e.moves.clear();
-            e.moves.extend_from_slice(ml.as_slice());
-            e.index.clear();
-            e.index.extend(ml.iter().map(|&m| core_index(&self.core, m)));
-            e.sorted = false;
+            order::legal_in_order(&self.core, &mut e.moves, &mut e.index);
             e.tuple = None;
             e.hint = 0;
             e.key = key;
             e.valid = true;
-        }
-        e
-    }
-
-    /// The current position's cache entry with its moves in python-chess's order.
-    fn ordered_entry(&mut self) -> &mut Entry {
-        self.entry();
-        let ply = self.core.ply();
-        let e = &mut self.cache[ply];
-        if !e.sorted {
-            order::sort_legal(&self.core, &mut e.moves, &mut e.index, &mut e.scratch);
-            e.sorted = true;
-            e.hint = 0;
         }
         e
     }
@@ -351,7 +328,7 @@ impl State {
 
     /// The interned Move objects of the legal moves, as a tuple made once per position.
     fn tuple(&mut self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
-        let e = self.ordered_entry();
+        let e = self.entry();
         if let Some(t) = &e.tuple {
             return Ok(t.clone_ref(py));
         }

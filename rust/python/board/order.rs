@@ -14,15 +14,18 @@
 //! 6. double pawn pushes, by target square from h8 down;
 //! 7. en-passant captures, by origin square from h8 down.
 //!
-//! The key is unique per move of a position, so an unstable sort gives the one order.
+//! The legal moves are put in this order as they are generated: `Filed` is a sink of the
+//! core generator that files each move by its kind into square sets, which are read back
+//! from h8 down. The pseudo-legal moves (rarely asked for) are sorted by a key, unique per
+//! move of a position, so an unstable sort gives the one order.
 
-use super::super::moves::SQ64;
-use crate::{kind_of, Board as CoreBoard, Move, EMPTY, KING, PAWN};
+use super::super::moves::{core_index, move_index, SQ64};
+use crate::{kind_of, Board as CoreBoard, Move, MoveKind, MoveSink, EMPTY, KNIGHT, PAWN, QUEEN};
 
-/// The sort key of `m` (a move of `board`'s side to move) in python-chess's order, 17 bits;
-/// `evasion` puts the king's moves first, as python-chess's legal moves do in check.
+/// The sort key of `m` (a pseudo-legal move of `board`'s side to move) in python-chess's
+/// order, 17 bits.
 #[inline]
-fn key(board: &CoreBoard, m: Move, evasion: bool) -> u32 {
+fn key(board: &CoreBoard, m: Move) -> u32 {
     let down = |sq: usize| 63 - u32::from(SQ64[sq]);
     // Queen, rook, bishop, knight (kinds 5, 4, 3, 2) as 0..3; 0 without a promotion.
     let promo = if m.is_promotion() { 5 - u32::from(m.promo()) } else { 0 };
@@ -30,7 +33,6 @@ fn key(board: &CoreBoard, m: Move, evasion: bool) -> u32 {
         (2, down(board.castling_rook(m)), 0)
     } else {
         match kind_of(board.piece_at(m.from())) {
-            KING if evasion => (0, down(m.to()), 0),
             PAWN if m.is_en_passant() => (6, down(m.from()), 0),
             PAWN if m.is_double_push() => (5, down(m.to()), 0),
             PAWN if board.piece_at(m.to()) != EMPTY => (3, down(m.from()), down(m.to())),
@@ -41,57 +43,23 @@ fn key(board: &CoreBoard, m: Move, evasion: bool) -> u32 {
     group << 14 | a << 8 | b << 2 | promo
 }
 
-/// Working space of `sort_legal`, kept between calls so that ordering allocates and clears
-/// nothing per position.
-pub(super) struct Scratch {
-    /// Each move's place in the list by origin * 64 + target (read only where set).
-    place: Vec<u8>,
-    /// Targets by origin square (all zero between calls).
-    targets: [u64; 64],
-    order: Vec<u8>,
-    keyed: Vec<u64>,
-    moves: Vec<Move>,
-    index: Vec<u16>,
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch {
-            place: vec![0; 64 * 64],
-            targets: [0; 64],
-            order: Vec::new(),
-            keyed: Vec::new(),
-            moves: Vec::new(),
-            index: Vec::new(),
-        }
-    }
-}
-
-/// Puts `moves` (the legal moves of `board`, with their table indexes in `index`, same order)
-/// in python-chess's order of legal moves.
-pub(super) fn sort_legal(board: &CoreBoard, moves: &mut [Move], index: &mut [u16], scratch: &mut Scratch) {
-    let evasion = board.in_check();
-    if !by_squares(board, moves, index, evasion, scratch) {
-        by_keys(board, moves, index, evasion, &mut scratch.keyed);
-    }
+/// The legal moves of `board` in python-chess's order, with their table indexes, written over
+/// `moves` and `index`.
+pub(super) fn legal_in_order(board: &CoreBoard, moves: &mut Vec<Move>, index: &mut Vec<u16>) {
+    let mut filed = Filed::default();
+    board.generate_legal_into(&mut filed);
+    filed.read_back(board, moves, index);
 }
 
 /// Puts pseudo-legal `moves` (with `index`) in python-chess's order of pseudo-legal moves.
 pub(super) fn sort_pseudo_legal(board: &CoreBoard, moves: &mut [Move], index: &mut [u16]) {
-    by_keys(board, moves, index, false, &mut Vec::new());
-}
-
-/// The general sort: by `key`.
-fn by_keys(board: &CoreBoard, moves: &mut [Move], index: &mut [u16], evasion: bool, keyed: &mut Vec<u64>) {
     debug_assert_eq!(moves.len(), index.len());
     // Key (17 bits), table index (16) and move (23) in one u64, sorted by the key.
-    keyed.clear();
-    keyed.extend(
-        moves
-            .iter()
-            .zip(index.iter())
-            .map(|(&m, &i)| u64::from(key(board, m, evasion)) << 40 | u64::from(i) << 24 | u64::from(m.0)),
-    );
+    let mut keyed: Vec<u64> = moves
+        .iter()
+        .zip(index.iter())
+        .map(|(&m, &i)| u64::from(key(board, m)) << 40 | u64::from(i) << 24 | u64::from(m.0))
+        .collect();
     keyed.sort_unstable();
     for (&k, (m, i)) in keyed.iter().zip(moves.iter_mut().zip(index.iter_mut())) {
         *m = Move((k & 0xff_ffff) as u32);
@@ -99,97 +67,171 @@ fn by_keys(board: &CoreBoard, moves: &mut [Move], index: &mut [u16], evasion: bo
     }
 }
 
-/// The same order without comparisons, for lists without promotions (nearly all): the moves
-/// are filed by origin and target square and read back with bit scans from h8 down. False
-/// (nothing changed) for a list it does not take.
-fn by_squares(board: &CoreBoard, moves: &mut [Move], index: &mut [u16], evasion: bool, s: &mut Scratch) -> bool {
-    let n = moves.len();
-    if n > 255 || moves.iter().any(|m| m.is_promotion()) {
-        return false;
-    }
-    let sq = |cell: usize| usize::from(SQ64[cell]);
-    // Origins of the pieces' moves (the king's apart in check) and of pawn captures; the
-    // targets of single and double pushes (their origin follows from the side to move).
-    let (mut pieces, mut captures, mut singles, mut doubles) = (0u64, 0u64, 0u64, 0u64);
-    let mut king: Option<usize> = None;
-    // Castling (rook square, place) and en passant (origin, place): two at most each.
-    let (mut castles, mut eps) = ([(0usize, 0u8); 2], [(0usize, 0u8); 2]);
-    let (mut nc, mut ne) = (0, 0);
-    for (p, &m) in moves.iter().enumerate() {
-        let p = p as u8;
-        if m.is_castle() {
-            castles[nc] = (sq(board.castling_rook(m)), p);
-            nc += 1;
-            continue;
+/// A position's legal moves as the generator hands them over, filed by kind into square
+/// sets (squares 0..64, a1 = 0): a move of a piece or a pawn's capture by its origin, with
+/// its target in that origin's target set; a pawn's push by its target alone (the origin
+/// follows). Castling and en passant, two at most each, are kept as moves.
+struct Filed {
+    /// The king's targets (castling apart).
+    king: u64,
+    /// Origins of the other pieces' moves, and of pawn captures.
+    pieces: u64,
+    captures: u64,
+    /// Targets by origin square.
+    targets: [u64; 64],
+    singles: u64,
+    doubles: u64,
+    castles: [Move; 2],
+    eps: [Move; 2],
+    castle_count: usize,
+    ep_count: usize,
+}
+
+impl Default for Filed {
+    fn default() -> Filed {
+        Filed {
+            king: 0,
+            pieces: 0,
+            captures: 0,
+            targets: [0; 64],
+            singles: 0,
+            doubles: 0,
+            castles: [Move::NULL; 2],
+            eps: [Move::NULL; 2],
+            castle_count: 0,
+            ep_count: 0,
         }
+    }
+}
+
+/// A mailbox cell's square 0..64 (the mask keeps the index provably in range).
+#[inline(always)]
+fn sq(cell: usize) -> usize {
+    usize::from(SQ64[cell]) & 63
+}
+
+/// The mailbox cell of square `s` (0..64).
+#[inline(always)]
+fn cell(s: usize) -> usize {
+    21 + (s & 7) + 10 * (s >> 3)
+}
+
+/// The highest square of a non-empty set.
+#[inline(always)]
+fn top(set: u64) -> usize {
+    63 - set.leading_zeros() as usize
+}
+
+impl MoveSink for Filed {
+    #[inline(always)]
+    fn add(&mut self, m: Move, kind: MoveKind) {
         let (from, to) = (sq(m.from()), sq(m.to()));
-        s.place[from * 64 + to] = p;
-        let kind = kind_of(board.piece_at(m.from()));
-        if kind != PAWN {
-            if kind == KING && evasion {
-                king = Some(from);
-            } else {
-                pieces |= 1 << from;
+        match kind {
+            MoveKind::King => self.king |= 1 << to,
+            MoveKind::Piece => {
+                self.pieces |= 1 << from;
+                self.targets[from] |= 1 << to;
             }
-            s.targets[from] |= 1 << to;
-        } else if m.is_en_passant() {
-            eps[ne] = (from, p);
-            ne += 1;
-        } else if m.is_double_push() {
-            doubles |= 1 << to;
-        } else if board.piece_at(m.to()) != EMPTY {
-            captures |= 1 << from;
-            s.targets[from] |= 1 << to;
+            // A promotion comes four times (one per piece); filing it again changes nothing,
+            // and the read-back gives all four.
+            MoveKind::PawnCapture => {
+                self.captures |= 1 << from;
+                self.targets[from] |= 1 << to;
+            }
+            MoveKind::PawnPush => self.singles |= 1 << to,
+            MoveKind::DoublePush => self.doubles |= 1 << to,
+            MoveKind::Castle => {
+                self.castles[self.castle_count & 1] = m;
+                self.castle_count += 1;
+            }
+            MoveKind::EnPassant => {
+                self.eps[self.ep_count & 1] = m;
+                self.ep_count += 1;
+            }
+        }
+    }
+}
+
+/// Appends the moves from square `from` to each square of `targets`, highest target first; a
+/// pawn's move to the last rank as a promotion to each of queen, rook, bishop and knight, in
+/// that order (all four are legal when one is).
+#[inline(always)]
+fn from_to(moves: &mut Vec<Move>, index: &mut Vec<u16>, from: usize, mut targets: u64, pawn: bool) {
+    while targets != 0 {
+        let to = top(targets);
+        targets ^= 1 << to;
+        if pawn && !(8..56).contains(&to) {
+            for kind in (KNIGHT..=QUEEN).rev() {
+                moves.push(Move::promotion(cell(from), cell(to), kind));
+                index.push(move_index(from, to, kind));
+            }
         } else {
-            singles |= 1 << to;
+            moves.push(Move::new(cell(from), cell(to)));
+            index.push(move_index(from, to, 0));
         }
     }
-    s.order.clear();
-    let (place, targets, order) = (&s.place, &mut s.targets, &mut s.order);
-    let mut from_to = |from: usize, order: &mut Vec<u8>| {
-        let mut t = std::mem::take(&mut targets[from]);
-        while t != 0 {
-            let to = 63 - t.leading_zeros() as usize;
-            t ^= 1 << to;
-            order.push(place[from * 64 + to]);
+}
+
+impl Filed {
+    /// Writes the filed moves over `moves` and `index` in python-chess's order (the module
+    /// comment), leaving the target sets empty.
+    fn read_back(mut self, board: &CoreBoard, moves: &mut Vec<Move>, index: &mut Vec<u16>) {
+        moves.clear();
+        index.clear();
+        let us = board.side_to_move();
+        if self.king != 0 {
+            let king = sq(board.king_square(us));
+            if board.in_check() {
+                from_to(moves, index, king, self.king, false);
+            } else {
+                self.pieces |= 1 << king;
+                self.targets[king] = self.king;
+            }
         }
-    };
-    if let Some(k) = king {
-        from_to(k, order);
-    }
-    let down = |mut mask: u64, order: &mut Vec<u8>, each: &mut dyn FnMut(usize, &mut Vec<u8>)| {
-        while mask != 0 {
-            let x = 63 - mask.leading_zeros() as usize;
-            mask ^= 1 << x;
-            each(x, order);
+        let mut origins = self.pieces;
+        while origins != 0 {
+            let from = top(origins);
+            origins ^= 1 << from;
+            from_to(moves, index, from, std::mem::take(&mut self.targets[from]), false);
         }
-    };
-    down(pieces, order, &mut from_to);
-    if nc == 2 && castles[1].0 > castles[0].0 {
-        castles.swap(0, 1);
+        // The rook farther up the board first.
+        let castles = &mut self.castles[..self.castle_count];
+        if castles.len() == 2 && board.castling_rook(castles[1]) > board.castling_rook(castles[0]) {
+            castles.swap(0, 1);
+        }
+        for &m in castles.iter() {
+            moves.push(m);
+            index.push(core_index(board, m));
+        }
+        let mut origins = self.captures;
+        while origins != 0 {
+            let from = top(origins);
+            origins ^= 1 << from;
+            from_to(moves, index, from, std::mem::take(&mut self.targets[from]), true);
+        }
+        // A push goes 8 squares up for White, down for Black (16 for a double push).
+        let white = us == crate::WHITE;
+        let mut set = self.singles;
+        while set != 0 {
+            let to = top(set);
+            set ^= 1 << to;
+            from_to(moves, index, if white { to - 8 } else { to + 8 }, 1 << to, true);
+        }
+        let mut set = self.doubles;
+        while set != 0 {
+            let to = top(set);
+            set ^= 1 << to;
+            let from = if white { to - 16 } else { to + 16 };
+            moves.push(Move::with_flags(cell(from), cell(to), Move::DOUBLE_PUSH));
+            index.push(move_index(from, to, 0));
+        }
+        let eps = &mut self.eps[..self.ep_count];
+        if eps.len() == 2 && eps[1].from() > eps[0].from() {
+            eps.swap(0, 1);
+        }
+        for &m in eps.iter() {
+            moves.push(m);
+            index.push(core_index(board, m));
+        }
     }
-    order.extend(castles[..nc].iter().map(|c| c.1));
-    down(captures, order, &mut from_to);
-    // A pawn's push goes 8 squares up for White, down for Black (16 for a double push).
-    let white = board.side_to_move() == crate::WHITE;
-    for (mask, step) in [(singles, 8), (doubles, 16)] {
-        down(mask, order, &mut |to, order| {
-            let from = if white { to - step } else { to + step };
-            order.push(place[from * 64 + to]);
-        });
-    }
-    if ne == 2 && eps[1].0 > eps[0].0 {
-        eps.swap(0, 1);
-    }
-    order.extend(eps[..ne].iter().map(|e| e.1));
-    debug_assert_eq!(order.len(), n);
-    s.moves.clear();
-    s.moves.extend_from_slice(moves);
-    s.index.clear();
-    s.index.extend_from_slice(index);
-    for (k, &p) in s.order.iter().enumerate() {
-        moves[k] = s.moves[usize::from(p)];
-        index[k] = s.index[usize::from(p)];
-    }
-    true
 }

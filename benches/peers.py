@@ -12,11 +12,16 @@ from its source with two 3.13 calls mapped to their older spelling (``PEERS_SHIM
 which changes nothing it computes.
 
 Rows (microseconds a position, 300 positions of random games): FEN parse and write,
-``copy()``, the legal move list, push and pop of every legal move, the recursive Python
-perft (start position depth 4, nodes a second) and the native perft (start position depth 5,
-Kiwipete depth 4, nodes a second, against chessmg; the published counts are the reference
-there). A library without an operation has no cell; a library whose answers differ from the
-reference (python-chess's) is listed as wrong there. esca 0.4.0, the fastest at SAN when the
+``copy()``, the legal move list, push and pop of every legal move, the SAN of every legal
+move, ``to_tensor()`` (the (18, 8, 8) float32 planes), the recursive Python perft (start
+position depth 4, nodes a second) and the native perft (start position depth 5, Kiwipete
+depth 4, nodes a second, against chessmg; the published counts are the reference there).
+A library without an operation has no cell; a library whose answers differ from the
+reference (python-chess's) is listed as wrong there, and the ratio is taken against the
+fastest peer whose answers are right (against the fastest of all, said so, when none is).
+python-chess has no planes: each library's ``to_tensor()`` is checked against planes built
+from python-chess's board in that library's documented layout (fastchess mirrors a position
+with Black to move), and python-chess's cell stays empty. esca 0.4.0, the fastest at SAN when the
 speed goals were set, is not included: it needs Python 3.12.
 """
 
@@ -99,8 +104,11 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
             "copy()": lambda boards=boards: [b.copy() for b in boards][-1].fen(),
             "legal move list": lambda boards=boards: [len(list(b.legal_moves)) for b in boards],
             "push/pop of every legal move": lambda boards=boards: sum(perft_natural(b, 1) for b in boards),
+            "SAN of every legal move": lambda boards=boards: [[b.san(m) for m in b.legal_moves] for b in boards],
             "Python perft, start depth 4": lambda mod=mod: perft_natural(mod.Board(), 4),
         }
+    kboards = [kibitz.Board(f) for f in fens]
+    out["kibitz"]["to_tensor()"] = lambda: [b.to_tensor() for b in kboards]
     out["kibitz"]["native perft, start depth 5"] = lambda: kibitz.Board().perft(5)
     out["kibitz"]["native perft, Kiwipete depth 4"] = lambda: kibitz.Board(KIWIPETE).perft(4)
     out["chessmg"] = {
@@ -113,6 +121,7 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
         "copy()": lambda: [b.copy() for b in bboards][-1].fen(),
         "legal move list": lambda: [len(b.legal_moves()) for b in bboards],
         "push/pop of every legal move": lambda: sum(bc_perft(b, 1) for b in bboards),
+        "SAN of every legal move": lambda: [[m.san(b) for m in b.legal_moves()] for b in bboards],
         "Python perft, start depth 4": lambda: bc_perft(bc.Board(), 4),
     }
     fboards = [fastchess.Board(f) for f in fens]
@@ -120,6 +129,7 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
         "FEN parse + write": lambda: [fastchess.Board(f).fen() for f in fens],
         "copy()": lambda: [b.copy() for b in fboards][-1].fen(),
         "legal move list": lambda: [len(b.legal_moves_uci()) for b in fboards],
+        "to_tensor()": lambda: [b.to_tensor() for b in fboards],
     }
     tboards = [tensor_chess.Position(f) for f in fens]
     out["tensor-chess"] = {
@@ -130,6 +140,51 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
     return out
 
 
+def reference_planes(board: Any, mirror_black: bool = False) -> Any:
+    """The (18, 8, 8) float32 planes of a python-chess board in kibitz's layout
+    (docs/tensors.md): White's pawns to king, Black's, the four castling rights, the square
+    of a legal en-passant capture, White to move; row 0 is rank 8. ``mirror_black``: a
+    position with Black to move is given as its mirror image, plane 17 still telling whether
+    White is to move in the position itself (fastchess's ``to_tensor()``)."""
+    import chess
+    import numpy as np
+
+    out = np.zeros((18, 8, 8), dtype=np.float32)
+    white_to_move = board.turn == chess.WHITE
+    b = board.mirror() if mirror_black and not white_to_move else board
+    for sq, piece in b.piece_map().items():
+        plane = piece.piece_type - 1 + (0 if piece.color == chess.WHITE else 6)
+        out[plane, 7 - chess.square_rank(sq), chess.square_file(sq)] = 1
+    rights = [
+        b.has_kingside_castling_rights(chess.WHITE),
+        b.has_queenside_castling_rights(chess.WHITE),
+        b.has_kingside_castling_rights(chess.BLACK),
+        b.has_queenside_castling_rights(chess.BLACK),
+    ]
+    for i, held in enumerate(rights):
+        if held:
+            out[12 + i] = 1
+    if b.has_legal_en_passant():
+        out[16, 7 - chess.square_rank(b.ep_square), chess.square_file(b.ep_square)] = 1
+    if white_to_move:
+        out[17] = 1
+    return out
+
+
+def same(row: str, got: Any, expected: Any) -> bool:
+    """Whether a row's answer is the reference's: planes array by array, SAN move lists in
+    any order (bulletchess lists the moves in an order of its own)."""
+    import numpy as np
+
+    if row == "to_tensor()":
+        return len(got) == len(expected) and all(
+            a.shape == e.shape and a.dtype == e.dtype and np.array_equal(a, e) for a, e in zip(got, expected)
+        )
+    if row == "SAN of every legal move":
+        return [sorted(g) for g in got] == [sorted(e) for e in expected]
+    return bool(got == expected)
+
+
 def measure(rounds: int) -> None:
     import chess
     from python_chess_speed import positions, repeats, timed
@@ -137,8 +192,16 @@ def measure(rounds: int) -> None:
     fens = positions(300)
     libs = libraries(fens)
     answers = {row: f() for row, f in libs["python-chess"].items()} | EXPECTED
+    answers["to_tensor()"] = [reference_planes(chess.Board(f)) for f in fens]
+    # The reference of each library's own layout where it has one of its own.
+    own = {("fastchess", "to_tensor()"): [reference_planes(chess.Board(f), mirror_black=True) for f in fens]}
     reference = list(answers)
-    wrong = {(lib, row) for lib, rows in libs.items() for row, f in rows.items() if f() != answers[row]}
+    wrong = {
+        (lib, row)
+        for lib, rows in libs.items()
+        for row, f in rows.items()
+        if not same(row, f(), own.get((lib, row), answers[row]))
+    }
 
     # Each sample repeats its row until it has run 20 ms, so short rows are not timer noise.
     reps = {}
@@ -155,7 +218,7 @@ def measure(rounds: int) -> None:
     print("| row | " + " | ".join(names) + " | kibitz vs the fastest peer |")
     print("|---|" + "---|" * (len(names) + 1))
     for row in reference:
-        cells, best = [], None
+        cells, best, fastest = [], None, None
         counted = row.startswith(("Python perft", "native perft"))
         per = answers[row] if row.startswith("native perft") else 197_281 if counted else len(fens)
         for lib in names:
@@ -165,13 +228,20 @@ def measure(rounds: int) -> None:
             t = statistics.median(times[(lib, row)])
             value = per / t if counted else t / per * 1e6
             text = f"{value / 1e6:.2f} M/s" if counted else f"{value:.3f} us"
+            if lib not in ("kibitz", "python-chess") and (fastest is None or t < fastest[1]):
+                fastest = (lib, t)
             if (lib, row) in wrong:
                 text += " (wrong)"
             elif lib not in ("kibitz", "python-chess") and (best is None or t < best[1]):
                 best = (lib, t)
             cells.append(text)
         k = statistics.median(times[("kibitz", row)])
-        ratio = f"{best[1] / k:.2f}x ({best[0]})" if best else "-"
+        if best:
+            ratio = f"{best[1] / k:.2f}x ({best[0]})"
+        elif fastest:
+            ratio = f"{fastest[1] / k:.2f}x ({fastest[0]}, whose answers differ)"
+        else:
+            ratio = "-"
         print(f"| {row} | " + " | ".join(cells) + f" | {ratio} |")
     print(f"(python-chess {chess.__version__}; medians of {rounds} rounds; >1x: kibitz faster)")
 

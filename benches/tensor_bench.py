@@ -62,10 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     fens = random_fens(1000)
     ours = [kibitz.Board(f) for f in fens]
     theirs = [fastchess.Board(f) for f in fens]
-    # Check: the same planes from both on every position (canonical off).
+    # Check: the same planes from both on every position. fastchess gives a position with
+    # Black to move as its mirror image (kibitz's canonical=True), its plane 17 still telling
+    # whether White is to move in the position itself.
     for k, f in zip(ours, theirs):
-        a, b = k.to_tensor(), f.to_tensor()
+        a, b = k.to_tensor(canonical=True), f.to_tensor()
         assert a.shape == b.shape == (18, 8, 8) and a.dtype == b.dtype == np.float32
+        a[17] = 1.0 if k.turn else 0.0
+        assert np.array_equal(a, b), k.fen()
     one_k, one_f = ours[500], theirs[500]
     out_f = np.empty((len(fens), 18, 8, 8), dtype=np.float32)
 

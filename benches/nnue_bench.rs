@@ -48,6 +48,7 @@ impl Rng {
 fn random_net(rng: &mut Rng) -> Network {
     Network::from_params(NetParams {
         hidden: HIDDEN,
+        king_buckets: None,
         scale: 400,
         qa: 255,
         qb: 64,

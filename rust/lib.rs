@@ -51,8 +51,8 @@ pub use engine::types::{
 pub use engine::wdl::{material as wdl_material, wdl};
 pub use eval::classic::{trace_eval, EgScale, EvalTrace};
 pub use eval::nnue::{
-    embedded as embedded_net, Accumulator, AccumulatorStack, NetError, NetParams, Network, SimdPath,
-    INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN,
+    embedded as embedded_net, Accumulator, AccumulatorStack, KingBuckets, NetError, NetParams, Network, SimdPath,
+    INPUTS as NNUE_INPUTS, MAX_HIDDEN as NNUE_MAX_HIDDEN, MAX_KING_BUCKETS as NNUE_MAX_KING_BUCKETS,
 };
 pub use eval::texel::quiescence_leaf;
 pub use eval::weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};

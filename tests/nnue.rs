@@ -34,6 +34,9 @@ impl Rng {
 #[derive(Clone)]
 struct Spec {
     hidden: usize,
+    /// King buckets (file version 2): the map by the own king's square from the
+    /// perspective's side, and whether a king on the e- to h-files mirrors the board.
+    buckets: Option<([u8; 64], bool)>,
     scale: u32,
     qa: u32,
     qb: u32,
@@ -64,7 +67,20 @@ fn random_spec(seed: u64, hidden: usize, wide_output: bool) -> Spec {
         })
         .collect();
     let ob = rng.range(-200_000, 200_000) as i32;
-    Spec { hidden, scale: 400, qa: 255, qb: 64, fw, fb, ow, ob }
+    Spec { hidden, buckets: None, scale: 400, qa: 255, qb: 64, fw, fb, ow, ob }
+}
+
+/// A random net with `n` king buckets over a random map (every bucket used), mirrored or not.
+fn random_bucket_spec(seed: u64, hidden: usize, n: usize, mirror: bool) -> Spec {
+    let mut spec = random_spec(seed, hidden, false);
+    let mut rng = Rng(seed ^ 0x5eed);
+    let mut map = [0u8; 64];
+    for (s, b) in map.iter_mut().enumerate() {
+        *b = if s < n { s as u8 } else { rng.below(n) as u8 };
+    }
+    spec.fw = (0..768 * n * hidden).map(|_| rng.range(-90, 90) as i16).collect();
+    spec.buckets = Some((map, mirror));
+    spec
 }
 
 /// FNV-1a 64, written here from its definition.
@@ -80,8 +96,16 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// The net file of `s`, byte by byte as the format describes it.
 fn encode(s: &Spec) -> Vec<u8> {
     let mut out = b"KBZNNUE\0".to_vec();
-    for v in [1u32, 768, s.hidden as u32, s.scale, s.qa, s.qb] {
+    let (version, inputs) = match &s.buckets {
+        None => (1u32, 768),
+        Some((map, _)) => (2, 768 * (*map.iter().max().unwrap() as u32 + 1)),
+    };
+    for v in [version, inputs, s.hidden as u32, s.scale, s.qa, s.qb] {
         out.extend(v.to_le_bytes());
+    }
+    if let Some((map, mirror)) = &s.buckets {
+        out.extend(u32::from(*mirror).to_le_bytes());
+        out.extend(map);
     }
     for v in s.fw.iter().chain(&s.fb).chain(&s.ow) {
         out.extend(v.to_le_bytes());
@@ -97,15 +121,31 @@ fn encode(s: &Spec) -> Vec<u8> {
 fn reference_acc(s: &Spec, board: &Board, perspective: usize) -> Vec<i64> {
     let h = s.hidden;
     let mut acc: Vec<i64> = s.fb.iter().map(|&b| b as i64).collect();
+    // The rank and file as the perspective sees them: Black's board upside down.
+    let seen = |file: usize, rank: usize| if perspective == WHITE { (file, rank) } else { (file, 7 - rank) };
+    // King buckets: the bucket of the own king's square, and the left-right mirror.
+    let (mut base, mut mirrored) = (0, false);
+    if let Some((map, mirror)) = &s.buckets {
+        let king = (0..64)
+            .find(|&sq| {
+                let p = board.piece_at(sq120(sq % 8, sq / 8));
+                kind_of(p) == kibitz::KING && color_of(p) == perspective
+            })
+            .expect("a king");
+        let (kf, kr) = seen(king % 8, king / 8);
+        base = 768 * map[kr * 8 + kf] as usize;
+        mirrored = *mirror && kf >= 4;
+    }
     for rank in 0..8 {
         for file in 0..8 {
             let p = board.piece_at(sq120(file, rank));
             if p == EMPTY {
                 continue;
             }
-            let sq = rank * 8 + file;
-            let relative = if perspective == WHITE { sq } else { (7 - rank) * 8 + file };
-            let f = if color_of(p) == perspective { 0 } else { 384 } + (kind_of(p) as usize - 1) * 64 + relative;
+            let (f_seen, r_seen) = seen(file, rank);
+            let f_seen = if mirrored { 7 - f_seen } else { f_seen };
+            let relative = r_seen * 8 + f_seen;
+            let f = base + if color_of(p) == perspective { 0 } else { 384 } + (kind_of(p) as usize - 1) * 64 + relative;
             for (a, &w) in acc.iter_mut().zip(&s.fw[f * h..f * h + h]) {
                 *a += w as i64;
             }
@@ -324,7 +364,7 @@ fn general_update_equals_refresh() {
     let pawn = before.piece_at(kibitz::parse_square("f7").unwrap());
     let (e5, f7) = (kibitz::parse_square("e5").unwrap(), kibitz::parse_square("f7").unwrap());
     let mut acc = Accumulator::from_board(&net, &before);
-    acc.update(&net, &[(knight, f7)], &[(knight, e5), (pawn, f7)]);
+    assert!(acc.update(&net, &[(knight, f7)], &[(knight, e5), (pawn, f7)]));
     assert_eq!(acc, Accumulator::from_board(&net, &after));
     assert_ne!(acc, Accumulator::from_board(&net, &before));
 }
@@ -587,8 +627,8 @@ fn every_bad_file_gets_its_error() {
     assert_eq!(Network::from_bytes(b"PK\x03\x04 a zip file, not a net").unwrap_err(), NetError::BadMagic);
     assert_eq!(Network::from_bytes(b"PK").unwrap_err(), NetError::BadMagic);
 
-    assert_eq!(Network::from_bytes(&with_field(&good, 8, 2)).unwrap_err(), NetError::UnsupportedVersion(2));
-    assert!(NetError::UnsupportedVersion(2).to_string().contains("version 2"));
+    assert_eq!(Network::from_bytes(&with_field(&good, 8, 3)).unwrap_err(), NetError::UnsupportedVersion(3));
+    assert!(NetError::UnsupportedVersion(3).to_string().contains("version 3"));
     assert_eq!(Network::from_bytes(&with_field(&good, 12, 769)).unwrap_err(), NetError::BadInputs(769));
     for h in [0, 8, 24, 1040, u32::MAX] {
         assert_eq!(Network::from_bytes(&with_field(&good, 16, h)).unwrap_err(), NetError::BadHidden(h));
@@ -774,4 +814,130 @@ fn a_net_whose_accumulators_could_leave_the_i16_range_is_refused() {
         Network::from_params(params).unwrap_err(),
         NetError::AccumulatorOverflow { lo: 0, hi: i16::MAX as i64 + 1 }
     );
+}
+
+#[test]
+fn king_buckets_incremental_accumulators_equal_refreshed_ones() {
+    // Random games move the kings across buckets and across the mirror line often.
+    for (seed, hidden, n, mirror) in [(31, 32, 4, true), (32, 16, 7, false), (33, 48, 16, true)] {
+        let net = net_of(&random_bucket_spec(seed, hidden, n, mirror));
+        assert_eq!(net.king_buckets().map(|kb| (kb.count(), kb.mirror)), Some((n, mirror)));
+        let mut seen = Seen::default();
+        random_walk(&net, &start_fens(), 120, seed * 11, &mut seen);
+        assert!(seen.castles > 20 && seen.castles_960 > 10 && seen.pops > 100, "{seen:?}");
+        let mut seen = Seen::default();
+        for fen in [KIWIPETE, SPECIAL, SPECIAL_BLACK] {
+            let mut board = Board::from_fen(fen).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &board);
+            tree_walk(&net, &mut board, &mut stack, 2, &mut seen);
+        }
+        assert!(seen.castles > 10, "{seen:?}");
+    }
+}
+
+#[test]
+fn king_buckets_evaluate_as_the_independent_reference() {
+    let mut rng = Rng(34);
+    for (seed, hidden, n, mirror) in [(35, 16, 4, true), (36, 64, 8, false), (37, 32, 2, true)] {
+        let spec = random_bucket_spec(seed, hidden, n, mirror);
+        let net = net_of(&spec);
+        let (mut checked, mut buckets_seen) = (0, std::collections::HashSet::new());
+        for (fen, is960) in start_fens() {
+            let mut board = Board::from_fen_with(&fen, is960).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &board);
+            for _ in 0..60 {
+                let want = reference_eval(&spec, &board);
+                assert_eq!(stack.evaluate(&net, board.side_to_move()), want, "{}", board.fen());
+                let float = net.evaluate_float(&board);
+                assert!((float - want as f64).abs() < 2.0, "float {float} against {want} in {}", board.fen());
+                for p in [WHITE, BLACK] {
+                    let r: Vec<i16> = reference_acc(&spec, &board, p).iter().map(|&a| a as i16).collect();
+                    assert_eq!(stack.current(&net).values(p), r, "perspective {p} in {}", board.fen());
+                }
+                let king = board.king_square(WHITE);
+                buckets_seen.insert(spec.buckets.unwrap().0[kibitz::sq64(king)]);
+                checked += 1;
+                let moves = legal_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                // King moves twice as often as their share, to cross buckets.
+                let kings: Vec<Move> =
+                    moves.iter().copied().filter(|m| m.from() == board.king_square(board.side_to_move())).collect();
+                let m = if !kings.is_empty() && rng.below(2) == 0 {
+                    kings[rng.below(kings.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                board.make_move(m);
+                stack.push_made(&net, &board);
+            }
+        }
+        assert!(checked > 800 && buckets_seen.len() == n, "{checked} positions, buckets {buckets_seen:?} of {n}");
+    }
+}
+
+#[test]
+fn king_buckets_round_trip_and_bad_maps() {
+    let spec = random_bucket_spec(38, 32, 4, true);
+    let bytes = encode(&spec);
+    assert_eq!(bytes.len(), 32 + 4 + 64 + 2 * (4 * 768 * 32 + 3 * 32) + 4 + 8);
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(net.to_bytes(), bytes);
+    assert_eq!(Network::from_params(net.params()).unwrap().to_bytes(), bytes);
+    let kb = net.king_buckets().unwrap();
+    assert_eq!((kb.map, kb.mirror), spec.buckets.unwrap());
+
+    // A map that names a fifth bucket in a four-bucket net (checksum made good again).
+    let fix = |mut b: Vec<u8>| {
+        let end = b.len() - 8;
+        let sum = fnv(&b[..end]);
+        b[end..].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    let mut five = bytes.clone();
+    five[36 + 10] = 4;
+    let err = Network::from_bytes(&fix(five)).unwrap_err();
+    assert!(matches!(err, NetError::BadKingBuckets(_)) && err.to_string().contains("5 buckets"), "{err}");
+    let mut flags = bytes.clone();
+    flags[32] = 2;
+    let err = Network::from_bytes(&fix(flags)).unwrap_err();
+    assert!(err.to_string().contains("flags"), "{err}");
+    // Inputs must be 768 per bucket, at most 32 buckets.
+    for inputs in [769, 768 * 33, 0] {
+        assert_eq!(Network::from_bytes(&with_field(&bytes, 12, inputs)).unwrap_err(), NetError::BadInputs(inputs));
+    }
+    // The version-1 net with the same weights as one bucket is the same net.
+    let mut one = random_spec(39, 16, false);
+    let plain = net_of(&one);
+    one.buckets = Some(([0; 64], false));
+    let bucketed = net_of(&one);
+    let board = Board::from_fen(KIWIPETE).unwrap();
+    assert_eq!(
+        Accumulator::from_board(&plain, &board).values(BLACK),
+        Accumulator::from_board(&bucketed, &board).values(BLACK)
+    );
+}
+
+#[test]
+fn king_buckets_general_update_refuses_a_change_of_view() {
+    // Bucket by the own king's rank: 0 on the first rank, 1 above it.
+    let mut spec = random_bucket_spec(40, 16, 2, false);
+    let mut map = [1u8; 64];
+    map[..8].fill(0);
+    spec.buckets = Some((map, false));
+    let net = net_of(&spec);
+    let sq = |s: &str| kibitz::parse_square(s).unwrap();
+    let before = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    let king = before.piece_at(sq("e1"));
+    // Ke1-f1 stays in bucket 0: added row by row.
+    let mut acc = Accumulator::from_board(&net, &before);
+    assert!(acc.update(&net, &[(king, sq("f1"))], &[(king, sq("e1"))]));
+    let mut after = before.clone();
+    after.push_uci("e1f1").unwrap();
+    assert_eq!(acc, Accumulator::from_board(&net, &after));
+    // Ke1-e2 enters bucket 1: refused, the accumulator unchanged.
+    let mut acc = Accumulator::from_board(&net, &before);
+    assert!(!acc.update(&net, &[(king, sq("e2"))], &[(king, sq("e1"))]));
+    assert_eq!(acc, Accumulator::from_board(&net, &before));
 }

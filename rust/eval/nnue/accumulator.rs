@@ -3,22 +3,25 @@
 //! adds and removes (`AccumulatorStack::push`), as in
 //! <https://www.chessprogramming.org/NNUE#Efficient_Updates>.
 
-use super::features::{feature, feature64};
+use super::features::View;
 use super::network::Network;
 use super::simd::{self, Lanes};
 use crate::chess::board::Board;
+use crate::chess::geometry::SQ64;
 use crate::chess::types::*;
 
-/// The two perspectives' accumulators of one position (white's half, then black's).
+/// The two perspectives' accumulators of one position (white's half, then black's), with
+/// the view each was computed in (the own king's bucket and flip; see `features.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     lanes: Vec<Lanes>,
+    views: [View; 2],
 }
 
 impl Accumulator {
     /// An all-zero accumulator sized for `net` (to be refreshed before use).
     pub fn new(net: &Network) -> Accumulator {
-        Accumulator { lanes: vec![Lanes::default(); 2 * net.blocks()] }
+        Accumulator { lanes: vec![Lanes::default(); 2 * net.blocks()], views: [View::default(); 2] }
     }
 
     /// The accumulator of `board`, computed from scratch.
@@ -31,35 +34,53 @@ impl Accumulator {
     /// Recomputes both perspectives from scratch: the biases plus the row of every piece on
     /// the board (read from the bitboards).
     pub fn refresh(&mut self, net: &Network, board: &Board) {
+        self.lanes.resize(2 * net.blocks(), Lanes::default());
+        self.refresh_half(net, board, WHITE);
+        self.refresh_half(net, board, BLACK);
+    }
+
+    /// Recomputes one perspective from scratch, in its view of `board`.
+    fn refresh_half(&mut self, net: &Network, board: &Board, perspective: Color) {
         let n = net.blocks();
-        self.lanes.resize(2 * n, Lanes::default());
-        let (white, black) = self.lanes.split_at_mut(n);
-        white.copy_from_slice(net.biases());
-        black.copy_from_slice(net.biases());
+        let view = net.view(board, perspective);
+        self.views[perspective & 1] = view;
+        let half = &mut self.lanes[(perspective & 1) * n..(perspective & 1) * n + n];
+        half.copy_from_slice(net.biases());
         for piece in (1..=6).chain(9..=14) {
             let mut bits = board.bb[piece as usize];
             while bits != 0 {
                 let s = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                simd::apply(net.simd(), white, [net.row(feature64(WHITE, piece, s))], []);
-                simd::apply(net.simd(), black, [net.row(feature64(BLACK, piece, s))], []);
+                simd::apply(net.simd(), half, [net.row(view.feature64(perspective, piece, s))], []);
             }
         }
     }
 
     /// Adds and removes pieces, given as (piece code, mailbox cell) pairs: the general
-    /// incremental update, for callers that know the changes themselves.
-    pub fn update(&mut self, net: &Network, added: &[(u8, Square)], removed: &[(u8, Square)]) {
-        let n = net.blocks();
-        let (white, black) = self.lanes.split_at_mut(n);
-        for (half, perspective) in [(white, WHITE), (black, BLACK)] {
-            for &(piece, sq) in added {
-                simd::apply(net.simd(), half, [net.row(feature(perspective, piece, sq))], []);
-            }
-            for &(piece, sq) in removed {
-                simd::apply(net.simd(), half, [], [net.row(feature(perspective, piece, sq))]);
+    /// incremental update, for callers that know the changes themselves. With a net with
+    /// king buckets, a king that lands where its side's view changes (another bucket or the
+    /// other half of the board when mirrored) cannot be added row by row: then nothing is
+    /// changed and the answer is false (call `refresh` with the new board).
+    pub fn update(&mut self, net: &Network, added: &[(u8, Square)], removed: &[(u8, Square)]) -> bool {
+        for &(piece, sq) in added {
+            let p = color_of(piece);
+            if kind_of(piece) == KING && View::of(net.king_buckets(), p, SQ64[sq] as usize) != self.views[p & 1] {
+                return false;
             }
         }
+        let n = net.blocks();
+        let views = self.views;
+        let (white, black) = self.lanes.split_at_mut(n);
+        for (half, perspective) in [(white, WHITE), (black, BLACK)] {
+            let view = views[perspective & 1];
+            for &(piece, sq) in added {
+                simd::apply(net.simd(), half, [net.row(view.feature(perspective, piece, sq))], []);
+            }
+            for &(piece, sq) in removed {
+                simd::apply(net.simd(), half, [], [net.row(view.feature(perspective, piece, sq))]);
+            }
+        }
+        true
     }
 
     /// Neurons per perspective.
@@ -103,11 +124,15 @@ impl Network {
 /// stay allocated, so pushes never allocate once a depth has been reached.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
+    /// Each ply's accumulator; its views are set when the ply is pushed, its values when
+    /// they are first needed.
     entries: Vec<Accumulator>,
     /// The move into each ply (entry 0's is unused).
     deltas: Vec<Delta>,
-    /// Whether each ply's accumulator is up to date (the root's always is).
-    computed: Vec<bool>,
+    /// Whether each ply's two halves are up to date (the root's always are). A half whose
+    /// view a king's move changed (nets with king buckets) is computed from the board when
+    /// the move is pushed, the other half later from its parent.
+    computed: Vec<[bool; 2]>,
     top: usize,
 }
 
@@ -120,7 +145,7 @@ impl AccumulatorStack {
         let mut stack = AccumulatorStack {
             entries: vec![Accumulator::new(net); INITIAL_PLIES],
             deltas: vec![Delta::NONE; INITIAL_PLIES],
-            computed: vec![false; INITIAL_PLIES],
+            computed: vec![[false; 2]; INITIAL_PLIES],
             top: 0,
         };
         stack.reset(net, board);
@@ -136,14 +161,14 @@ impl AccumulatorStack {
             }
         }
         self.entries[0].refresh(net, board);
-        self.computed[0] = true;
+        self.computed[0] = [true; 2];
     }
 
     /// The accumulator of the current position, brought up to date first if needed.
     /// `net` must be the network the stack was built (or last reset) with.
     #[inline]
     pub fn current(&mut self, net: &Network) -> &Accumulator {
-        if !self.computed[self.top] {
+        if self.computed[self.top] != [true; 2] {
             self.materialise(net);
         }
         &self.entries[self.top]
@@ -161,16 +186,22 @@ impl AccumulatorStack {
         net.evaluate(acc, side_to_move)
     }
 
-    /// Computes every ply from the nearest computed ancestor up to the top.
+    /// Computes each half of every ply from its nearest computed ancestor up to the top.
     fn materialise(&mut self, net: &Network) {
-        let mut first = self.top;
-        while !self.computed[first - 1] {
-            first -= 1;
-        }
-        for ply in first..=self.top {
-            let (done, rest) = self.entries.split_at_mut(ply);
-            apply_delta(net, &done[ply - 1], &mut rest[0], &self.deltas[ply]);
-            self.computed[ply] = true;
+        for perspective in [WHITE, BLACK] {
+            let p = perspective & 1;
+            if self.computed[self.top][p] {
+                continue;
+            }
+            let mut first = self.top;
+            while !self.computed[first - 1][p] {
+                first -= 1;
+            }
+            for ply in first..=self.top {
+                let (done, rest) = self.entries.split_at_mut(ply);
+                apply_delta(net, &done[ply - 1], &mut rest[0], &self.deltas[ply], perspective);
+                self.computed[ply][p] = true;
+            }
         }
     }
 
@@ -180,7 +211,7 @@ impl AccumulatorStack {
     /// the promotion piece, and for castling the king's and the rook's two squares each.
     pub fn push(&mut self, net: &Network, before: &Board, m: Move) {
         if m.is_null() {
-            self.push_delta(net, &Delta::NONE);
+            self.push_delta(net, &Delta::NONE, || None);
             return;
         }
         let us = before.side_to_move();
@@ -192,7 +223,11 @@ impl AccumulatorStack {
             let capsq = capture_square(us, m);
             Delta::plain(m, piece, placed, before.piece_at(capsq), capsq)
         };
-        self.push_delta(net, &delta);
+        self.push_delta(net, &delta, || {
+            let mut after = before.clone();
+            after.make_move(m);
+            Some(after)
+        });
     }
 
     /// Adds the accumulator of `after`, the board just after its last `make_move` or
@@ -202,12 +237,12 @@ impl AccumulatorStack {
     pub fn push_made(&mut self, net: &Network, after: &Board) {
         let Some(undo) = after.history.last() else {
             debug_assert!(false, "push_made on a board without history");
-            self.push_delta(net, &Delta::NONE);
+            self.push_delta(net, &Delta::NONE, || None);
             return;
         };
         let m = undo.mv;
         if m.is_null() {
-            self.push_delta(net, &Delta::NONE);
+            self.push_delta(net, &Delta::NONE, || None);
             return;
         }
         let us = after.side_to_move() ^ 1;
@@ -220,20 +255,35 @@ impl AccumulatorStack {
             let piece = if m.is_promotion() { make_piece(PAWN, us) } else { placed };
             Delta::plain(m, piece, placed, undo.captured, capture_square(us, m))
         };
-        self.push_delta(net, &delta);
+        self.push_delta(net, &delta, || Some(after.clone()));
     }
 
     /// Records the next ply as the current one plus `delta` (computed when first needed).
+    /// With king buckets, a king's move that changes its side's view has that half computed
+    /// now, from the board after the move (`after`, asked for only then).
     #[inline]
-    fn push_delta(&mut self, net: &Network, delta: &Delta) {
+    fn push_delta(&mut self, net: &Network, delta: &Delta, after: impl FnOnce() -> Option<Board>) {
         self.top += 1;
         if self.top == self.entries.len() {
             self.entries.push(Accumulator::new(net));
             self.deltas.push(Delta::NONE);
-            self.computed.push(false);
+            self.computed.push([false; 2]);
         }
         self.deltas[self.top] = *delta;
-        self.computed[self.top] = false;
+        self.computed[self.top] = [false; 2];
+        let views = self.entries[self.top - 1].views;
+        self.entries[self.top].views = views;
+        if net.has_buckets() && delta.subs > 0 && kind_of(delta.sub[0].0) == KING {
+            // The king leaves `sub[0]` and lands on `add[0]` (castling included).
+            let (king, to) = delta.add[0];
+            let p = color_of(king);
+            if View::of(net.king_buckets(), p, SQ64[to] as usize) != views[p & 1] {
+                if let Some(board) = after() {
+                    self.entries[self.top].refresh_half(net, &board, p);
+                    self.computed[self.top][p & 1] = true;
+                }
+            }
+        }
     }
 
     /// Returns to the previous ply's accumulator (after `unmake_move` / `unmake_null`).
@@ -245,25 +295,26 @@ impl AccumulatorStack {
     }
 }
 
-/// Writes `child` as `parent` plus `delta`, in one pass per perspective (in Chess960 a
-/// castling square may be both an origin and a destination: its row is then added and
-/// removed, which cancels exactly).
+/// Writes `perspective`'s half of `child` as the parent's plus `delta`, in one pass, in the
+/// child's view (the parent's, unless a king's move changed it, and then this half was
+/// computed from the board instead). In Chess960 a castling square may be both an origin
+/// and a destination: its row is then added and removed, which cancels exactly.
 #[inline]
-fn apply_delta(net: &Network, parent: &Accumulator, child: &mut Accumulator, delta: &Delta) {
+fn apply_delta(net: &Network, parent: &Accumulator, child: &mut Accumulator, delta: &Delta, perspective: Color) {
     let n = net.blocks();
     let path = net.simd();
-    let (src_w, src_b) = parent.lanes.split_at(n);
-    let (dst_w, dst_b) = child.lanes.split_at_mut(n);
-    for (dst, src, p) in [(dst_w, src_w, WHITE), (dst_b, src_b, BLACK)] {
-        let row = |(piece, sq): (u8, Square)| net.row(feature(p, piece, sq));
-        let [a0, a1] = delta.add;
-        let [s0, s1] = delta.sub;
-        match (delta.adds, delta.subs) {
-            (1, 1) => simd::update(path, dst, src, [row(a0)], [row(s0)]),
-            (1, 2) => simd::update(path, dst, src, [row(a0)], [row(s0), row(s1)]),
-            (2, 2) => simd::update(path, dst, src, [row(a0), row(a1)], [row(s0), row(s1)]),
-            _ => dst.copy_from_slice(src),
-        }
+    let at = (perspective & 1) * n;
+    let src = &parent.lanes[at..at + n];
+    let view = child.views[perspective & 1];
+    let dst = &mut child.lanes[at..at + n];
+    let row = |(piece, sq): (u8, Square)| net.row(view.feature(perspective, piece, sq));
+    let [a0, a1] = delta.add;
+    let [s0, s1] = delta.sub;
+    match (delta.adds, delta.subs) {
+        (1, 1) => simd::update(path, dst, src, [row(a0)], [row(s0)]),
+        (1, 2) => simd::update(path, dst, src, [row(a0)], [row(s0), row(s1)]),
+        (2, 2) => simd::update(path, dst, src, [row(a0), row(a1)], [row(s0), row(s1)]),
+        _ => dst.copy_from_slice(src),
     }
 }
 

@@ -3,13 +3,20 @@
 //!
 //! # Architecture
 //!
-//! `(768 -> H) x 2 -> 1`, squared clipped ReLU, one output.
+//! `(768·B -> H) x 2 -> 1`, squared clipped ReLU, one output; B = 1 without king buckets.
 //!
 //! * **Inputs**, 768 per perspective. For perspective `P` (WHITE or BLACK), a piece of colour
 //!   `C` and kind `K` (PAWN = 1 .. KING = 6, `types.rs`) on square `s` (0..64, a1 = 0, h8 = 63,
 //!   the numbering of `attack.rs`) is feature
 //!   `(C == P ? 0 : 1) * 384 + (K - 1) * 64 + (P == WHITE ? s : s ^ 56)`:
 //!   each side sees the board from its own side, its own pieces first.
+//! * **King buckets** (optional, file version 2): 768 inputs per bucket. Perspective `P`'s
+//!   own king on square `k` as `P` sees it (`P == WHITE ? k : k ^ 56`) picks bucket
+//!   `map[k]` (the 64-byte map of the file), and its features are `map[k] * 768 +` the
+//!   feature above. With mirroring on, a king on the e- to h-files (as `P` sees it) also
+//!   flips every square's file (`s ^ 7`) for `P`. A king's move that changes its side's
+//!   bucket or mirror half makes that side's accumulator be computed from scratch; every
+//!   other move updates it as below.
 //! * **Hidden layer**, H neurons per perspective (H a multiple of 16, 16..=1024; the first
 //!   net uses 256). Both perspectives share the weights:
 //!   `acc_P[j] = b[j] + sum over P's active features f of W[f][j]`, in i16 (the trainer must
@@ -25,28 +32,31 @@
 //!   computes exactly that, and differs from `Network::evaluate` by less than
 //!   `1 + SCALE / (QA * QB)` centipawns.
 //!
-//! # File format (version 1; the canonical description, the trainer writes exactly this)
+//! # File format (versions 1 and 2; the canonical description, the trainer writes exactly this)
 //!
 //! All integers little-endian, no padding:
 //!
 //! | offset | type | content |
 //! |---|---|---|
 //! | 0 | 8 bytes | magic `KBZNNUE\0` |
-//! | 8 | u32 | version = 1 |
-//! | 12 | u32 | inputs = 768 |
+//! | 8 | u32 | version: 1, or 2 with king buckets |
+//! | 12 | u32 | inputs: 768, or 768·B with B (1..=32) king buckets |
 //! | 16 | u32 | H (multiple of 16, 16..=1024) |
 //! | 20 | u32 | SCALE (1..=10000; 400) |
 //! | 24 | u32 | QA (1..=255; 255) |
 //! | 28 | u32 | QB (1..=32767; 64) |
-//! | 32 | i16 x 768·H | feature weights, row by row: feature `f`'s row at `f*H .. f*H + H` |
+//! | 32 | u32 | version 2 only: flags, bit 0 = mirroring (the other bits 0) |
+//! | 36 | 64 bytes | version 2 only: the bucket map, `map[k]` < B for the own king's square `k`, B = the largest entry + 1 |
+//! | 32 (100) | i16 x inputs·H | feature weights, row by row: feature `f`'s row at `f*H .. f*H + H` |
 //! | | i16 x H | feature biases |
 //! | | i16 x 2·H | output weights, side to move's half first |
 //! | | i32 | output bias, in units of 1 / (QA·QB) |
 //! | | u64 | FNV-1a 64 (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) of every byte before it |
 //!
 //! Nothing follows the checksum: the size is exactly `32 + 2*(768*H + 3*H) + 4 + 8` bytes
-//! (394,796 for H = 256). `Network::from_bytes` rejects, with a `NetError` that says what is
-//! wrong, a wrong magic, another version, inputs other than 768, a bad H, a zero or
+//! (394,796 for H = 256) for version 1, `100 + 2*(768*B*H + 3*H) + 4 + 8` for version 2. `Network::from_bytes` rejects, with a `NetError` that says what is
+//! wrong, a wrong magic, another version, inputs other than 768 (or 768 per bucket), a map
+//! that names another number of buckets, unknown flags, a bad H, a zero or
 //! out-of-range SCALE / QA / QB, a short file (expected and actual size), trailing bytes and
 //! a checksum mismatch; `Network::to_bytes` writes the same format.
 //!
@@ -84,7 +94,7 @@ mod network;
 mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use features::{INPUTS, MAX_HIDDEN};
+pub use features::{KingBuckets, INPUTS, MAX_HIDDEN, MAX_KING_BUCKETS};
 pub use network::{NetError, NetParams, Network};
 pub use simd::SimdPath;
 

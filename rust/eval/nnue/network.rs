@@ -1,16 +1,22 @@
 //! The network's weights: loading and writing the net file, the quantised evaluation of an
 //! accumulator and the float reference evaluation. The format is described in `mod.rs`.
 
-use super::features::{feature64, INPUTS, MAX_HIDDEN};
+use super::features::{KingBuckets, View, INPUTS, MAX_HIDDEN, MAX_KING_BUCKETS};
 use super::simd::{self, Lanes, SimdPath, LANES, SQUARE_OFFSET};
 use crate::chess::board::Board;
+use crate::chess::types::{make_piece, Color, KING};
 
 /// The file's first eight bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"KBZNNUE\0";
-/// The only format version this build reads and writes.
+/// The format of a net without king buckets (the first one).
 pub(crate) const VERSION: u32 = 1;
+/// The format of a net with king buckets: version 1's header, then a u32 of flags (bit 0:
+/// mirroring) and the 64-byte bucket map.
+pub(crate) const VERSION_BUCKETS: u32 = 2;
 /// Magic, then six u32 fields (version, inputs, hidden, scale, qa, qb).
 pub(crate) const HEADER_BYTES: usize = 8 + 6 * 4;
+/// What version 2 adds to the header: the flags and the map.
+const BUCKET_BYTES: usize = 4 + 64;
 /// FNV-1a 64 parameters (<http://www.isthe.com/chongo/tech/comp/fnv/>).
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -30,8 +36,10 @@ pub enum NetError {
     BadMagic,
     /// A version this build cannot read.
     UnsupportedVersion(u32),
-    /// The input count is not 768.
+    /// The input count is not 768 (version 1) or a multiple of 768 up to 32 buckets (version 2).
     BadInputs(u32),
+    /// A king-bucket map or flag that does not fit the net (version 2).
+    BadKingBuckets(String),
     /// The hidden size is 0, not a multiple of 16, or above 1024.
     BadHidden(u32),
     /// A quantisation field (`scale`, `qa`, `qb`) is zero or out of its range.
@@ -54,9 +62,13 @@ impl std::fmt::Display for NetError {
         match self {
             NetError::BadMagic => write!(f, "not a kibitz net file (the first 8 bytes are not KBZNNUE\\0)"),
             NetError::UnsupportedVersion(v) => {
-                write!(f, "unsupported net format version {v} (this build reads version {VERSION})")
+                write!(f, "unsupported net format version {v} (this build reads versions {VERSION} and {VERSION_BUCKETS})")
             }
-            NetError::BadInputs(n) => write!(f, "the net has {n} inputs, expected {INPUTS}"),
+            NetError::BadInputs(n) => write!(
+                f,
+                "the net has {n} inputs, expected {INPUTS} (or {INPUTS} per king bucket, at most {MAX_KING_BUCKETS} buckets)"
+            ),
+            NetError::BadKingBuckets(why) => write!(f, "bad king buckets: {why}"),
             NetError::BadHidden(h) => {
                 write!(f, "bad hidden layer size {h} (must be a positive multiple of {LANES}, at most {MAX_HIDDEN})")
             }
@@ -99,6 +111,8 @@ pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetParams {
     pub hidden: usize,
+    /// None: 768 inputs (file version 1); otherwise 768 per bucket (version 2).
+    pub king_buckets: Option<KingBuckets>,
     pub scale: u32,
     pub qa: u32,
     pub qb: u32,
@@ -112,10 +126,13 @@ pub struct NetParams {
 #[derive(Clone, Debug)]
 pub struct Network {
     hidden: usize,
+    /// Feature rows: 768, or 768 per king bucket.
+    inputs: usize,
+    king_buckets: Option<KingBuckets>,
     scale: u32,
     qa: u32,
     qb: u32,
-    /// `INPUTS` rows of `hidden / 16` blocks.
+    /// `inputs` rows of `hidden / 16` blocks.
     feature_weights: Vec<Lanes>,
     feature_biases: Vec<Lanes>,
     /// Side to move's half (`hidden / 16` blocks), then the other side's.
@@ -156,9 +173,23 @@ fn check_shape(hidden: u32, scale: u32, qa: u32, qb: u32) -> Result<(), NetError
     Ok(())
 }
 
-/// The exact file size of a net with `hidden` neurons.
-pub(crate) fn file_size(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+/// The exact file size of a net with `inputs` feature rows of `hidden` neurons (king
+/// buckets: the header's 68 more bytes).
+pub(crate) fn file_size(inputs: usize, hidden: usize, bucketed: bool) -> usize {
+    let header = HEADER_BYTES + if bucketed { BUCKET_BYTES } else { 0 };
+    header + 2 * (inputs * hidden + hidden + 2 * hidden) + 4 + 8
+}
+
+/// Checks a king-bucket map against the net's input count.
+fn check_buckets(kb: &KingBuckets, inputs: usize) -> Result<(), NetError> {
+    let buckets = inputs / INPUTS;
+    if kb.count() != buckets {
+        return Err(NetError::BadKingBuckets(format!(
+            "the map names {} buckets, the net has inputs for {buckets}",
+            kb.count()
+        )));
+    }
+    Ok(())
 }
 
 /// Reads a little-endian u32 at `at` (the caller has checked the length).
@@ -190,14 +221,21 @@ impl Network {
         }
         let field = |i: usize| u32_at(header, MAGIC.len() + 4 * i);
         let (version, inputs, hidden, scale, qa, qb) = (field(0), field(1), field(2), field(3), field(4), field(5));
-        if version != VERSION {
-            return Err(NetError::UnsupportedVersion(version));
-        }
-        if inputs as usize != INPUTS {
+        let bucketed = match version {
+            VERSION => false,
+            VERSION_BUCKETS => true,
+            _ => return Err(NetError::UnsupportedVersion(version)),
+        };
+        let inputs_ok = if bucketed {
+            (inputs as usize).is_multiple_of(INPUTS) && (1..=MAX_KING_BUCKETS).contains(&(inputs as usize / INPUTS))
+        } else {
+            inputs as usize == INPUTS
+        };
+        if !inputs_ok {
             return Err(NetError::BadInputs(inputs));
         }
         check_shape(hidden, scale, qa, qb)?;
-        Ok(file_size(hidden as usize))
+        Ok(file_size(inputs as usize, hidden as usize, bucketed))
     }
 
     /// Parses and checks a net file (format in the module documentation). Every malformed
@@ -205,8 +243,8 @@ impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let expected = Network::size_from_header(bytes)?;
         let field = |i: usize| u32_at(bytes, MAGIC.len() + 4 * i);
-        let (hidden, scale, qa, qb) = (field(2), field(3), field(4), field(5));
-        let h = hidden as usize;
+        let (version, inputs, hidden, scale, qa, qb) = (field(0), field(1), field(2), field(3), field(4), field(5));
+        let (h, inputs) = (hidden as usize, inputs as usize);
         if bytes.len() < expected {
             return Err(NetError::Truncated { expected, got: bytes.len() });
         }
@@ -227,13 +265,29 @@ impl Network {
             at += n;
             s
         };
-        let feature_weights = i16s(take(2 * INPUTS * h));
+        let king_buckets = if version == VERSION_BUCKETS {
+            let flags = u32_at(take(4), 0);
+            if flags > 1 {
+                return Err(NetError::BadKingBuckets(format!(
+                    "unknown flags {flags:#x} (only bit 0, mirroring, is defined)"
+                )));
+            }
+            let mut map = [0u8; 64];
+            map.copy_from_slice(take(64));
+            let kb = KingBuckets { map, mirror: flags == 1 };
+            check_buckets(&kb, inputs)?;
+            Some(kb)
+        } else {
+            None
+        };
+        let feature_weights = i16s(take(2 * inputs * h));
         let feature_biases = i16s(take(2 * h));
         let output_weights = i16s(take(4 * h));
         let ob = take(4);
         let output_bias = i32::from_le_bytes([ob[0], ob[1], ob[2], ob[3]]);
         Network::from_params(NetParams {
             hidden: h,
+            king_buckets,
             scale,
             qa,
             qb,
@@ -251,8 +305,12 @@ impl Network {
         let hidden = u32::try_from(p.hidden).unwrap_or(u32::MAX);
         check_shape(hidden, p.scale, p.qa, p.qb)?;
         let h = p.hidden;
+        let inputs = INPUTS * p.king_buckets.as_ref().map_or(1, KingBuckets::count);
+        if inputs > INPUTS * MAX_KING_BUCKETS {
+            return Err(NetError::BadKingBuckets(format!("{} buckets, at most {MAX_KING_BUCKETS}", inputs / INPUTS)));
+        }
         for (what, expected, got) in [
-            ("feature weights", INPUTS * h, p.feature_weights.len()),
+            ("feature weights", inputs * h, p.feature_weights.len()),
             ("feature biases", h, p.feature_biases.len()),
             ("output weights", 2 * h, p.output_weights.len()),
         ] {
@@ -262,6 +320,8 @@ impl Network {
         }
         let net = Network {
             hidden: h,
+            inputs,
+            king_buckets: p.king_buckets,
             scale: p.scale,
             qa: p.qa,
             qb: p.qb,
@@ -283,6 +343,7 @@ impl Network {
     pub fn params(&self) -> NetParams {
         NetParams {
             hidden: self.hidden,
+            king_buckets: self.king_buckets.clone(),
             scale: self.scale,
             qa: self.qa,
             qb: self.qb,
@@ -295,10 +356,15 @@ impl Network {
 
     /// The net file of this network (`from_bytes(&net.to_bytes())` gives it back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
+        let mut out = Vec::with_capacity(file_size(self.inputs, self.hidden, self.king_buckets.is_some()));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, self.hidden as u32, self.scale, self.qa, self.qb] {
+        let version = if self.king_buckets.is_some() { VERSION_BUCKETS } else { VERSION };
+        for v in [version, self.inputs as u32, self.hidden as u32, self.scale, self.qa, self.qb] {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if let Some(kb) = &self.king_buckets {
+            out.extend_from_slice(&u32::from(kb.mirror).to_le_bytes());
+            out.extend_from_slice(&kb.map);
         }
         for lanes in [&self.feature_weights, &self.feature_biases, &self.output_weights] {
             for v in lanes.iter().flat_map(|l| l.0) {
@@ -314,6 +380,24 @@ impl Network {
     /// Neurons per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The king buckets, if the net has them.
+    pub fn king_buckets(&self) -> Option<&KingBuckets> {
+        self.king_buckets.as_ref()
+    }
+
+    /// Whether a king's move can change its side's view (the net has king buckets).
+    #[inline(always)]
+    pub(crate) fn has_buckets(&self) -> bool {
+        self.king_buckets.is_some()
+    }
+
+    /// How `perspective` reads `board` (its own king's bucket and flip).
+    #[inline]
+    pub(crate) fn view(&self, board: &Board, perspective: Color) -> View {
+        let king = board.bb[make_piece(KING, perspective) as usize].trailing_zeros() as usize;
+        View::of(self.king_buckets.as_ref(), perspective, king)
     }
 
     /// The output scale (centipawns per unit of the float network's output).
@@ -366,7 +450,8 @@ impl Network {
 
     /// Bounds on every accumulator value of any position with at most 32 pieces: for each
     /// neuron its bias plus its 32 most negative (most positive) feature weights, the lowest
-    /// (highest) over the neurons. A net whose range lies within i16 can never wrap; the
+    /// (highest) over the neurons (with king buckets the 32 are taken over every bucket's
+    /// rows at once, a looser bound than one bucket's). A net whose range lies within i16 can never wrap; the
     /// trainer's output and an embedded net can be checked with it.
     pub fn accumulator_range(&self) -> (i64, i64) {
         /// At most 32 pieces stand on a chess board, each one active feature per perspective.
@@ -375,7 +460,7 @@ impl Network {
         let weights = from_lanes(&self.feature_weights);
         let biases = from_lanes(&self.feature_biases);
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        let mut column = vec![0i64; INPUTS];
+        let mut column = vec![0i64; self.inputs];
         for (j, &b) in biases.iter().enumerate() {
             for (f, c) in column.iter_mut().enumerate() {
                 *c = weights[f * h + j] as i64;
@@ -422,13 +507,14 @@ impl Network {
         let h = self.hidden;
         let mut out = self.output_bias as f64 / (qa * qb);
         for (half, perspective) in [(0, stm), (1, stm ^ 1)] {
+            let view = self.view(board, perspective);
             let mut acc: Vec<f64> = values(&self.feature_biases).iter().map(|&b| b as f64 / qa).collect();
             for piece in (1..=6).chain(9..=14) {
                 let mut bits = board.bb[piece as usize];
                 while bits != 0 {
                     let s = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let row = self.row(feature64(perspective, piece, s)).iter().flat_map(|l| l.0);
+                    let row = self.row(view.feature64(perspective, piece, s)).iter().flat_map(|l| l.0);
                     for (a, w) in acc.iter_mut().zip(row) {
                         *a += w as f64 / qa;
                     }

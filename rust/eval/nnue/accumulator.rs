@@ -21,7 +21,9 @@ pub struct Accumulator {
 impl Accumulator {
     /// An all-zero accumulator sized for `net` (to be refreshed before use).
     pub fn new(net: &Network) -> Accumulator {
-        Accumulator { lanes: vec![Lanes::default(); 2 * net.blocks()], views: [View::default(); 2] }
+        // The views of a net without buckets, which never change; a net with buckets sets
+        // them at each refresh and push.
+        Accumulator { lanes: vec![Lanes::default(); 2 * net.blocks()], views: [View::plain(WHITE), View::plain(BLACK)] }
     }
 
     /// The accumulator of `board`, computed from scratch.
@@ -186,22 +188,21 @@ impl AccumulatorStack {
         net.evaluate(acc, side_to_move)
     }
 
-    /// Computes each half of every ply from its nearest computed ancestor up to the top.
+    /// Computes every ply from the nearest fully computed ancestor up to the top, each half
+    /// not yet computed from its parent's.
     fn materialise(&mut self, net: &Network) {
-        for perspective in [WHITE, BLACK] {
-            let p = perspective & 1;
-            if self.computed[self.top][p] {
-                continue;
+        let mut first = self.top;
+        while self.computed[first - 1] != [true; 2] {
+            first -= 1;
+        }
+        for ply in first..=self.top {
+            let (done, rest) = self.entries.split_at_mut(ply);
+            for perspective in [WHITE, BLACK] {
+                if !self.computed[ply][perspective & 1] {
+                    apply_delta(net, &done[ply - 1], &mut rest[0], &self.deltas[ply], perspective);
+                }
             }
-            let mut first = self.top;
-            while !self.computed[first - 1][p] {
-                first -= 1;
-            }
-            for ply in first..=self.top {
-                let (done, rest) = self.entries.split_at_mut(ply);
-                apply_delta(net, &done[ply - 1], &mut rest[0], &self.deltas[ply], perspective);
-                self.computed[ply][p] = true;
-            }
+            self.computed[ply] = [true; 2];
         }
     }
 
@@ -271,9 +272,12 @@ impl AccumulatorStack {
         }
         self.deltas[self.top] = *delta;
         self.computed[self.top] = [false; 2];
+        if !net.has_buckets() {
+            return; // the views never change (`apply_delta` does not read them)
+        }
         let views = self.entries[self.top - 1].views;
         self.entries[self.top].views = views;
-        if net.has_buckets() && delta.subs > 0 && kind_of(delta.sub[0].0) == KING {
+        if delta.subs > 0 && kind_of(delta.sub[0].0) == KING {
             // The king leaves `sub[0]` and lands on `add[0]` (castling included).
             let (king, to) = delta.add[0];
             let p = color_of(king);
@@ -305,7 +309,7 @@ fn apply_delta(net: &Network, parent: &Accumulator, child: &mut Accumulator, del
     let path = net.simd();
     let at = (perspective & 1) * n;
     let src = &parent.lanes[at..at + n];
-    let view = child.views[perspective & 1];
+    let view = if net.has_buckets() { child.views[perspective & 1] } else { View::plain(perspective) };
     let dst = &mut child.lanes[at..at + n];
     let row = |(piece, sq): (u8, Square)| net.row(view.feature(perspective, piece, sq));
     let [a0, a1] = delta.add;

@@ -38,24 +38,30 @@ impl KingBuckets {
 /// How one perspective reads the board: the first input of its bucket and the flip of every
 /// square (56 for Black's view, 7 more when mirrored left-right). Set by the perspective's
 /// own king; it changes only when that king moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct View {
-    base: usize,
-    flip: usize,
+    base: u32,
+    flip: u32,
 }
 
 impl View {
+    /// The view of a net without king buckets.
+    #[inline(always)]
+    pub(crate) fn plain(perspective: Color) -> View {
+        View { base: 0, flip: if perspective == WHITE { 0 } else { 56 } }
+    }
+
     /// The view of `perspective` with its king on square `king` (0..64), for a net with
     /// `buckets` (none: the plain 768 inputs).
     #[inline(always)]
     pub(crate) fn of(buckets: Option<&KingBuckets>, perspective: Color, king: usize) -> View {
-        let rank_flip = if perspective == WHITE { 0 } else { 56 };
         match buckets {
-            None => View { base: 0, flip: rank_flip },
+            None => View::plain(perspective),
             Some(kb) => {
+                let rank_flip = if perspective == WHITE { 0 } else { 56 };
                 let own = (king ^ rank_flip) & 63;
                 let file_flip = if kb.mirror && own % 8 >= 4 { 7 } else { 0 };
-                View { base: kb.map[own] as usize * INPUTS, flip: rank_flip ^ file_flip }
+                View { base: kb.map[own] as u32 * INPUTS as u32, flip: (rank_flip ^ file_flip) as u32 }
             }
         }
     }
@@ -65,7 +71,7 @@ impl View {
     pub(crate) fn feature64(self, perspective: Color, piece: u8, s: usize) -> usize {
         debug_assert!((PAWN..=KING).contains(&kind_of(piece)) && s < 64);
         let theirs = if color_of(piece) == perspective { 0 } else { 384 };
-        self.base + theirs + (kind_of(piece) as usize - 1) * 64 + (s ^ self.flip)
+        self.base as usize + theirs + (kind_of(piece) as usize - 1) * 64 + (s ^ self.flip as usize)
     }
 
     /// The input feature of `piece` on mailbox cell `sq` seen from `perspective`.

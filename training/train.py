@@ -3,6 +3,7 @@ quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
         [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
+        [--king-buckets 1|4|8] [--no-king-mirror]
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
@@ -22,6 +23,13 @@ perspective (own/their pieces x 6 kinds x 64 squares, Black's view mirrored by r
 hidden layer of H neurons per perspective with shared weights, SCReLU (clamp to [0, 1],
 squared), and one output over both halves, the side to move's first. Its output times
 SCALE is centipawns for the side to move.
+
+King buckets (`--king-buckets 4` or `8`; the file's version 2): 768 inputs per bucket, the
+bucket chosen by the perspective's own king square as that side sees the board (the maps are
+`bucket_map` below: the back rank split by files, then the ranks above), and with king
+mirroring (on unless `--no-king-mirror`) a king on the e- to h-files sees the board mirrored
+left-right. With king mirroring the left-right copies of the training positions would
+repeat the originals exactly, so they are left out.
 
 Loss: mean squared error between sigmoid(eval / 400) and a blend of the game's result
 (weight 1 - lam) and sigmoid(search score / 400) (weight lam), both from the side to move's
@@ -54,6 +62,7 @@ assert RECORD.itemsize == 32
 
 NET_MAGIC = b"KBZNNUE\0"
 NET_VERSION = 1
+NET_VERSION_BUCKETS = 2
 INPUTS = 768
 SCALE = 400
 QA = 255
@@ -98,18 +107,54 @@ def piece_codes(rec: np.ndarray) -> np.ndarray:
     return codes
 
 
-def features(codes: np.ndarray, perspective: np.ndarray) -> sp.csr_matrix:
+# The king bucket maps: by the own king's square as its side sees the board (a1 = 0), the same
+# for a square and its left-right mirror.
+KING_BUCKET_CHOICES = (1, 4, 8)
+
+
+def bucket_map(n: int) -> np.ndarray:
+    """The 64-entry bucket map of `n` buckets: 4 = back rank a-b, back rank c-d, second rank,
+    the rest; 8 = back rank a, b, c, d each, second rank a-b, second rank c-d, third rank,
+    the rest (files e-h as their mirrors)."""
+    out = np.zeros(64, dtype=np.int64)
+    for sq in range(64):
+        f, r = min(sq % 8, 7 - sq % 8), sq // 8
+        if n == 4:
+            out[sq] = (0 if f < 2 else 1) if r == 0 else 2 if r == 1 else 3
+        elif n == 8:
+            out[sq] = f if r == 0 else (4 if f < 2 else 5) if r == 1 else 6 if r == 2 else 7
+    return out
+
+
+def features(
+    codes: np.ndarray, perspective: np.ndarray, buckets: tuple[np.ndarray, bool] | None = None
+) -> sp.csr_matrix:
     """(N, 768) 0/1 matrix of the active features of each position seen from `perspective`
-    (0 White, 1 Black, per row)."""
+    (0 White, 1 Black, per row); with `buckets` (the map and whether kings on the e- to
+    h-files mirror the board), (N, 768 * buckets)."""
     rows, sqs = np.nonzero(codes)
     code = codes[rows, sqs].astype(np.int64)
     colour = code >> 3
     kind = code & 7
     persp = perspective[rows].astype(np.int64)
-    sq = np.where(persp == 0, sqs, sqs ^ 56)
-    col = (colour != persp) * 384 + (kind - 1) * 64 + sq
+    inputs = INPUTS
+    if buckets is None:
+        flip, base = np.where(persp == 0, 0, 56), 0
+    else:
+        kmap, mirror = buckets
+        own_king = np.where(perspective == 0, 6, 14)
+        has_king = codes == own_king[:, None]
+        if not has_king.any(axis=1).all():
+            sys.exit("a record has no king of the side a perspective belongs to: king buckets need one")
+        ksq = np.argmax(has_king, axis=1)
+        rank_flip = np.where(perspective == 0, 0, 56)
+        own = ksq ^ rank_flip
+        pos_flip = rank_flip ^ np.where(mirror & (own % 8 >= 4), 7, 0)
+        flip, base = pos_flip[rows], (kmap[own] * INPUTS)[rows]
+        inputs = INPUTS * (int(kmap.max()) + 1)
+    col = base + (colour != persp) * 384 + (kind - 1) * 64 + (sqs ^ flip)
     data = np.ones(len(rows), dtype=np.float32)
-    return sp.csr_matrix((data, (rows, col)), shape=(len(codes), INPUTS))
+    return sp.csr_matrix((data, (rows, col)), shape=(len(codes), inputs))
 
 
 def fens(codes: np.ndarray, stm: np.ndarray) -> list[str]:
@@ -141,8 +186,8 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 class Net:
     """Float weights of the net and its forward/backward passes."""
 
-    def __init__(self, hidden: int, rng: np.random.Generator) -> None:
-        self.w1 = rng.normal(0.0, 0.1, (INPUTS, hidden)).astype(np.float32)
+    def __init__(self, hidden: int, rng: np.random.Generator, inputs: int = INPUTS) -> None:
+        self.w1 = rng.normal(0.0, 0.1, (inputs, hidden)).astype(np.float32)
         self.b1 = np.full(hidden, 0.1, dtype=np.float32)
         self.w2 = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), 2 * hidden).astype(np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
@@ -207,21 +252,21 @@ def fnv1a64(data: bytes) -> int:
     return h
 
 
-def quantised_bytes(net: Net) -> bytes:
-    """The net file (format in rust/eval/nnue/mod.rs)."""
+def quantised_bytes(net: Net, buckets: tuple[np.ndarray, bool] | None = None) -> bytes:
+    """The net file (format in rust/eval/nnue/mod.rs): version 1, or 2 with king buckets."""
     hidden = len(net.b1)
+    inputs = net.w1.shape[0]
     w1 = np.clip(np.round(net.w1 * QA), -32767, 32767).astype("<i2")
     b1 = np.clip(np.round(net.b1 * QA), -32767, 32767).astype("<i2")
     w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
     b2 = np.int32(np.round(net.b2[0] * QA * QB))
-    body = (
-        NET_MAGIC
-        + struct.pack("<6I", NET_VERSION, INPUTS, hidden, SCALE, QA, QB)
-        + w1.tobytes()
-        + b1.tobytes()
-        + w2.tobytes()
-        + struct.pack("<i", int(b2))
-    )
+    if buckets is None:
+        header = struct.pack("<6I", NET_VERSION, inputs, hidden, SCALE, QA, QB)
+    else:
+        kmap, mirror = buckets
+        header = struct.pack("<6I", NET_VERSION_BUCKETS, inputs, hidden, SCALE, QA, QB)
+        header += struct.pack("<I", 1 if mirror else 0) + bytes(int(b) for b in kmap)
+    body = NET_MAGIC + header + w1.tobytes() + b1.tobytes() + w2.tobytes() + struct.pack("<i", int(b2))
     # FNV-1a over ~400 KB in pure Python takes a second or two; fine once per run.
     return body + struct.pack("<Q", fnv1a64(body))
 
@@ -238,8 +283,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lam", type=float, default=1.0, help="weight of the search score in the target (1 - lam: result)")
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
-                    help="also train on every training position mirrored left-right (a-file <-> h-file)")
+    ap.add_argument(
+        "--mirror",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also train on every training position mirrored left-right (a-file <-> h-file)",
+    )
+    ap.add_argument(
+        "--king-buckets",
+        type=int,
+        default=1,
+        choices=KING_BUCKET_CHOICES,
+        help="king buckets of the inputs (1: none, the version-1 file)",
+    )
+    ap.add_argument(
+        "--king-mirror",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with king buckets: a king on the e- to h-files sees the board mirrored",
+    )
     ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
     ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")
     args = ap.parse_args(argv)
@@ -256,8 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     rec = rec[np.argsort(rec["game"], kind="stable")]
     codes = piece_codes(rec)
     stm = rec["stm"].astype(np.int64)
-    xs = features(codes, stm)
-    xn = features(codes, 1 - stm)
+    buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
+    xs = features(codes, stm, buckets)
+    xn = features(codes, 1 - stm, buckets)
     sign = np.where(stm == 0, 1.0, -1.0)
     score = rec["score"].astype(np.float64) * sign
     result = rec["result"].astype(np.float64) / 2.0
@@ -271,23 +334,24 @@ def main(argv: list[str] | None = None) -> int:
     train_idx = np.nonzero(~is_val)[0]
     val_idx = np.nonzero(is_val)[0]
     n_rec = len(rec)
-    if args.mirror:
+    if args.mirror and buckets is not None and buckets[1]:
+        print("king mirroring on: the left-right copies would repeat the positions, left out", flush=True)
+    elif args.mirror:
         # Chess is the same game mirrored left-right except for castling, which the net does
         # not see: each training position mirrored is a second, equally valid sample. The
         # mirrored rows follow the originals; the validation set stays unmirrored.
         flip = np.arange(64) ^ 7
         mirrored = codes[:, flip]
-        xs = sp.vstack([xs, features(mirrored, stm)]).tocsr()
-        xn = sp.vstack([xn, features(mirrored, 1 - stm)]).tocsr()
+        xs = sp.vstack([xs, features(mirrored, stm, buckets)]).tocsr()
+        xn = sp.vstack([xn, features(mirrored, 1 - stm, buckets)]).tocsr()
         target = np.concatenate([target, target])
         train_idx = np.concatenate([train_idx, train_idx + n_rec])
     print(
-        f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), "
-        f"read in {time.time() - t0:.1f} s",
+        f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), read in {time.time() - t0:.1f} s",
         flush=True,
     )
 
-    net = Net(args.hidden, rng)
+    net = Net(args.hidden, rng, xs.shape[1])
     opt = Adam(net.params(), args.lr)
     for epoch in range(args.epochs):
         if epoch == (2 * args.epochs) // 3:
@@ -307,11 +371,14 @@ def main(argv: list[str] | None = None) -> int:
         if len(val_idx):
             out = net.forward(xs[val_idx], xn[val_idx])[0]
             val = float(np.mean((sigmoid(out * SCALE / K) - target[val_idx]) ** 2))
-        print(f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)", flush=True)
+        print(
+            f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)",
+            flush=True,
+        )
 
-    data = quantised_bytes(net)
+    data = quantised_bytes(net, buckets)
     args.out.write_bytes(data)
-    print(f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden})")
+    print(f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden}, king buckets {args.king_buckets})")
     if args.heldout_sample is not None and len(val_idx):
         # Positions no training batch saw, with the unquantised net's evaluation (side to
         # move's view, centipawns): tests/nnue.rs checks the Rust inference of the written

@@ -16,6 +16,7 @@ import importlib.util
 import struct
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import chess
 import pytest
@@ -179,3 +180,114 @@ def test_net_file_layout_and_checksum() -> None:
     for byte in data[:body_len]:
         acc = ((acc ^ byte) * 0x100000001B3) % (1 << 64)
     assert struct.unpack_from("<Q", data, body_len)[0] == acc
+
+
+def random_codes(rng: Any, n: int) -> tuple[Any, Any]:
+    """`n` random placements with one king each (kings on every file, so both halves of the
+    mirror are hit) as piece codes, and random sides to move."""
+    codes = np.zeros((n, 64), dtype=np.uint8)
+    for i in range(n):
+        sqs = rng.choice(64, size=12, replace=False)
+        codes[i, sqs] = rng.choice([1, 2, 3, 4, 5, 9, 10, 11, 12, 13], size=12)
+        codes[i, sqs[0]], codes[i, sqs[1]] = 6, 14
+    return codes, rng.integers(0, 2, n)
+
+
+@pytest.mark.parametrize("n, mirror", [(4, True), (8, True), (4, False)])
+def test_king_bucket_features_by_hand(n: int, mirror: bool) -> None:
+    rng = np.random.default_rng(21 + n)
+    codes, stm = random_codes(rng, 200)
+    kmap = train.bucket_map(n)
+    x = train.features(codes, stm, (kmap, mirror)).toarray()
+    assert x.shape == (200, 768 * n)
+    for i in range(200):
+        # The feature of each piece, from the definition in rust/eval/nnue/mod.rs.
+        p = int(stm[i])
+        king = next(sq for sq in range(64) if codes[i, sq] == (6 if p == 0 else 14))
+        kf, kr = king % 8, (king // 8 if p == 0 else 7 - king // 8)
+        bucket = kmap[kr * 8 + kf]
+        flip_files = mirror and kf >= 4
+        want = set()
+        for sq in range(64):
+            c = int(codes[i, sq])
+            if not c:
+                continue
+            f, r = sq % 8, (sq // 8 if p == 0 else 7 - sq // 8)
+            if flip_files:
+                f = 7 - f
+            want.add(int(bucket) * 768 + (0 if (c >> 3) == p else 384) + ((c & 7) - 1) * 64 + r * 8 + f)
+        assert set(np.nonzero(x[i])[0].tolist()) == want, i
+    # Every bucket is used by some king square, and a square and its mirror share one.
+    assert set(kmap.tolist()) == set(range(n))
+    assert all(kmap[s] == kmap[s ^ 7] for s in range(64))
+
+
+def test_king_bucket_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(8)
+    buckets = (train.bucket_map(4), True)
+    net = train.Net(16, rng, 4 * 768)
+    codes, stm = random_codes(rng, 16)
+    xs, xn = train.features(codes, stm, buckets), train.features(codes, 1 - stm, buckets)
+    target = rng.uniform(0, 1, 16)
+    for p in ("w1", "b1", "w2", "b2"):
+        setattr(net, p, getattr(net, p).astype(np.float64) * (3 if p == "w1" else 1))
+    _, grads = net.loss_and_grads(xs, xn, target)
+    # Only the rows of the features present have a gradient: check those and some others.
+    active = np.unique(np.concatenate([xs.indices, xn.indices]))
+    flat_g = np.asarray(grads[0])
+    assert not flat_g[np.setdiff1d(np.arange(4 * 768), active)].any()
+    eps, checked = 1e-6, 0
+    for f in rng.choice(active, size=12, replace=False):
+        j = int(rng.integers(16))
+        old = net.w1[f, j]
+        net.w1[f, j] = old + eps
+        lp = net.loss_and_grads(xs, xn, target)[0]
+        net.w1[f, j] = old - eps
+        lm = net.loss_and_grads(xs, xn, target)[0]
+        net.w1[f, j] = old
+        num = (lp - lm) / (2 * eps)
+        assert abs(num - flat_g[f, j]) <= 1e-4 * max(1e-3, abs(num)) + 1e-7, (f, j, num, flat_g[f, j])
+        checked += 1
+    assert checked == 12
+
+
+def test_king_bucket_net_file_layout() -> None:
+    rng = np.random.default_rng(9)
+    kmap = train.bucket_map(8)
+    net = train.Net(16, rng, 8 * 768)
+    data = train.quantised_bytes(net, (kmap, True))
+    h = 16
+    body_len = 8 + 24 + 4 + 64 + 2 * (8 * 768 * h + h + 2 * h) + 4
+    assert len(data) == body_len + 8
+    assert struct.unpack_from("<6I", data, 8) == (2, 8 * 768, h, 400, 255, 64)
+    assert struct.unpack_from("<I", data, 32) == (1,)
+    assert list(data[36:100]) == kmap.tolist()
+    w1 = np.frombuffer(data, dtype="<i2", count=8 * 768 * h, offset=100).reshape(8 * 768, h)
+    assert np.array_equal(w1, np.round(net.w1 * 255).astype(np.int16))
+    acc = 0xCBF29CE484222325
+    for byte in data[:body_len]:
+        acc = ((acc ^ byte) * 0x100000001B3) % (1 << 64)
+    assert struct.unpack_from("<Q", data, body_len)[0] == acc
+
+
+def test_a_king_bucket_net_evaluates_in_the_engine_as_in_the_trainer(runs: dict[str, Path], tmp_path: Path) -> None:
+    import kibitz
+
+    out, sample = tmp_path / "b4.nnue", tmp_path / "b4.tsv"
+    args = [str(runs["nnue1"]), "--out", str(out), "--hidden", "16", "--epochs", "3", "--king-buckets", "4"]
+    assert train.main(args + ["--heldout-sample", str(sample), "--heldout-count", "40"]) == 0
+    assert struct.unpack_from("<2I", out.read_bytes(), 8) == (2, 4 * 768)
+    engine = kibitz.Engine()
+    engine.load_eval_file(str(out))
+    lines = sample.read_text().splitlines()
+    assert len(lines) >= 10
+    worst = 0.0
+    for line in lines:
+        fen, cp = line.split("\t")
+        # The records keep no castling rights; python-chess's fen() of the board is what the
+        # engine is given.
+        board = kibitz.Board(chess.Board(fen).fen())
+        worst = max(worst, abs(engine.evaluate(board) - float(cp)))
+    # Rounding the weights to steps of 1/255 and 1/64 (the trainer fixture of tests/nnue.rs
+    # measured 22 cp at most); a wrong feature layout is off by hundreds.
+    assert worst <= 30.0, worst

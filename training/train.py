@@ -92,8 +92,15 @@ def read_records(paths: list[Path]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=RECORD)
 
 
+# Records decoded and featurised this many at a time: the temporaries of ten million at once
+# would not fit a 24 GB machine.
+CHUNK = 500_000
+
+
 def piece_codes(rec: np.ndarray) -> np.ndarray:
     """(N, 64) piece codes (0 empty, kind 1..6 White, kind + 8 Black) from the records."""
+    if len(rec) > CHUNK:
+        return np.concatenate([piece_codes(rec[i : i + CHUNK]) for i in range(0, len(rec), CHUNK)])
     n = len(rec)
     bits = ((rec["occ"][:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)).astype(bool)
     nib = np.empty((n, 32), dtype=np.uint8)
@@ -132,6 +139,11 @@ def features(
     """(N, 768) 0/1 matrix of the active features of each position seen from `perspective`
     (0 White, 1 Black, per row); with `buckets` (the map and whether kings on the e- to
     h-files mirror the board), (N, 768 * buckets)."""
+    if len(codes) > CHUNK:
+        parts = [
+            features(codes[i : i + CHUNK], perspective[i : i + CHUNK], buckets) for i in range(0, len(codes), CHUNK)
+        ]
+        return sp.vstack(parts, format="csr")
     rows, sqs = np.nonzero(codes)
     code = codes[rows, sqs].astype(np.int64)
     colour = code >> 3

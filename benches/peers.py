@@ -140,34 +140,15 @@ def libraries(fens: list[str]) -> dict[str, dict[str, Callable[[], Any]]]:
     return out
 
 
-def reference_planes(board: Any, mirror_black: bool = False) -> Any:
-    """The (18, 8, 8) float32 planes of a python-chess board in kibitz's layout
-    (docs/tensors.md): White's pawns to king, Black's, the four castling rights, the square
-    of a legal en-passant capture, White to move; row 0 is rank 8. ``mirror_black``: a
-    position with Black to move is given as its mirror image, plane 17 still telling whether
-    White is to move in the position itself (fastchess's ``to_tensor()``)."""
+def fastchess_planes(board: Any) -> Any:
+    """fastchess's ``to_tensor()`` layout from python-chess's board: kibitz's planes of the
+    position mirrored when Black is to move, plane 17 still telling whether White is to move
+    in the position itself."""
     import chess
-    import numpy as np
+    from planes_reference import canonical_reference
 
-    out = np.zeros((18, 8, 8), dtype=np.float32)
-    white_to_move = board.turn == chess.WHITE
-    b = board.mirror() if mirror_black and not white_to_move else board
-    for sq, piece in b.piece_map().items():
-        plane = piece.piece_type - 1 + (0 if piece.color == chess.WHITE else 6)
-        out[plane, 7 - chess.square_rank(sq), chess.square_file(sq)] = 1
-    rights = [
-        b.has_kingside_castling_rights(chess.WHITE),
-        b.has_queenside_castling_rights(chess.WHITE),
-        b.has_kingside_castling_rights(chess.BLACK),
-        b.has_queenside_castling_rights(chess.BLACK),
-    ]
-    for i, held in enumerate(rights):
-        if held:
-            out[12 + i] = 1
-    if b.has_legal_en_passant():
-        out[16, 7 - chess.square_rank(b.ep_square), chess.square_file(b.ep_square)] = 1
-    if white_to_move:
-        out[17] = 1
+    out = canonical_reference(board)
+    out[17] = 1 if board.turn == chess.WHITE else 0
     return out
 
 
@@ -192,9 +173,13 @@ def measure(rounds: int) -> None:
     fens = positions(300)
     libs = libraries(fens)
     answers = {row: f() for row, f in libs["python-chess"].items()} | EXPECTED
+    # The planes' reference (python-chess has none of its own) lives with the tests.
+    sys.path.insert(0, str(ROOT / "tests" / "python"))
+    from planes_reference import reference_planes
+
     answers["to_tensor()"] = [reference_planes(chess.Board(f)) for f in fens]
     # The reference of each library's own layout where it has one of its own.
-    own = {("fastchess", "to_tensor()"): [reference_planes(chess.Board(f), mirror_black=True) for f in fens]}
+    own = {("fastchess", "to_tensor()"): [fastchess_planes(chess.Board(f)) for f in fens]}
     reference = list(answers)
     wrong = {
         (lib, row)

@@ -14,7 +14,7 @@ import chess.pgn
 import chess.variant
 import numpy as np
 import pytest
-from test_tensor import canonical_reference, reference_planes
+from planes_reference import canonical_reference, reference_planes
 
 import kibitz
 from kibitz import pgn_to_tensors

@@ -31,7 +31,7 @@ import numpy as np
 from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_tensor import canonical_reference, reference_planes
+from planes_reference import canonical_reference, reference_planes
 
 from kibitz import pgn_to_tensors
 from kibitz._core import PgnReader

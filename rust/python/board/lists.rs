@@ -67,11 +67,7 @@ impl PyBoard {
         st.playable()?;
         let (mut moves, mut index) = (Vec::new(), Vec::new());
         if pseudo {
-            let mut ml = MoveList::new();
-            st.core.generate_pseudo_legal(&mut ml);
-            moves.extend_from_slice(ml.as_slice());
-            index.extend(moves.iter().map(|&m| core_index(&st.core, m)));
-            order::sort_pseudo_legal(&st.core, &mut moves, &mut index);
+            order::pseudo_legal_in_order(&st.core, &mut moves, &mut index);
         } else {
             order::legal_in_order(&st.core, &mut moves, &mut index);
         }

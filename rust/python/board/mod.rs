@@ -42,8 +42,8 @@ use super::moves::{
     PyMove, PyPiece,
 };
 use crate::{
-    color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move,
-    MoveList, BLACK, EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
+    color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, BLACK,
+    EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
 };
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
@@ -570,10 +570,8 @@ impl State {
 
     /// Table indexes of the pseudo-legal moves of a playable position, in python-chess's order.
     fn pseudo_indexes(&self) -> Vec<u16> {
-        let mut ml = MoveList::new();
-        self.core.generate_pseudo_legal(&mut ml);
-        let mut index: Vec<u16> = ml.iter().map(|&m| core_index(&self.core, m)).collect();
-        order::sort_pseudo_legal(&self.core, ml.as_mut_slice(), &mut index);
+        let (mut moves, mut index) = (Vec::new(), Vec::new());
+        order::pseudo_legal_in_order(&self.core, &mut moves, &mut index);
         index
     }
 

@@ -20,7 +20,7 @@
 //! move of a position, so an unstable sort gives the one order.
 
 use super::super::moves::{core_index, move_index, SQ64};
-use crate::{kind_of, Board as CoreBoard, Move, MoveKind, MoveSink, EMPTY, KNIGHT, PAWN, QUEEN};
+use crate::{kind_of, Board as CoreBoard, Move, MoveKind, MoveList, MoveSink, EMPTY, KNIGHT, PAWN, QUEEN};
 
 /// The sort key of `m` (a pseudo-legal move of `board`'s side to move) in python-chess's
 /// order, 17 bits.
@@ -51,19 +51,22 @@ pub(super) fn legal_in_order(board: &CoreBoard, moves: &mut Vec<Move>, index: &m
     filed.read_back(board, moves, index);
 }
 
-/// Puts pseudo-legal `moves` (with `index`) in python-chess's order of pseudo-legal moves.
-pub(super) fn sort_pseudo_legal(board: &CoreBoard, moves: &mut [Move], index: &mut [u16]) {
-    debug_assert_eq!(moves.len(), index.len());
+/// The pseudo-legal moves of `board` in python-chess's order of pseudo-legal moves, with their
+/// table indexes, written over `moves` and `index`.
+pub(super) fn pseudo_legal_in_order(board: &CoreBoard, moves: &mut Vec<Move>, index: &mut Vec<u16>) {
+    let mut ml = MoveList::new();
+    board.generate_pseudo_legal(&mut ml);
     // Key (17 bits), table index (16) and move (23) in one u64, sorted by the key.
-    let mut keyed: Vec<u64> = moves
+    let mut keyed: Vec<u64> = ml
         .iter()
-        .zip(index.iter())
-        .map(|(&m, &i)| u64::from(key(board, m)) << 40 | u64::from(i) << 24 | u64::from(m.0))
+        .map(|&m| u64::from(key(board, m)) << 40 | u64::from(core_index(board, m)) << 24 | u64::from(m.0))
         .collect();
     keyed.sort_unstable();
-    for (&k, (m, i)) in keyed.iter().zip(moves.iter_mut().zip(index.iter_mut())) {
-        *m = Move((k & 0xff_ffff) as u32);
-        *i = (k >> 24) as u16;
+    moves.clear();
+    index.clear();
+    for k in keyed {
+        moves.push(Move((k & 0xff_ffff) as u32));
+        index.push((k >> 24) as u16);
     }
 }
 

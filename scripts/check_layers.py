@@ -8,8 +8,10 @@ its own child modules (``mod x; use x::y``); each is resolved to the file that d
 module (paths inside inline modules start from them). The bindings (``rust/python/``) may
 use the library only through what ``lib.rs`` re-exports. Python: ``import kibitz.x`` and
 ``from kibitz.x import y`` at any depth of the file (lazy imports inside functions count:
-a circle through a lazy import is still a circle). Prints each cycle or violation and exits
-1 when there is one, 0 otherwise.
+a circle through a lazy import is still a circle). A file over ``MAX_LINES`` lines holds
+more than one idea and is reported too (``pgn.py`` follows python-chess's module class by
+class and may be longer). Prints each cycle or violation and exits 1 when there is one, 0
+otherwise.
 """
 
 from __future__ import annotations
@@ -46,6 +48,25 @@ PY_LAYERS = [
     {"uci"},
     {"cli", "__main__"},
 ]
+
+
+# Source files longer than this hold several ideas; split them by idea.
+MAX_LINES = 1000
+LONG_ALLOWED = {"python/kibitz/pgn.py"}
+
+
+def long_files() -> list[str]:
+    """Each Rust or Python source file (tests, benches and tools included) over MAX_LINES."""
+    out = []
+    for top in ("rust", "python", "tests", "benches", "scripts", "tools", "training", "examples"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix not in (".rs", ".py") or not path.is_file():
+                continue
+            rel = path.relative_to(ROOT).as_posix()
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > MAX_LINES and rel not in LONG_ALLOWED:
+                out.append(f"{rel} has {n} lines (more than {MAX_LINES}): split it by idea")
+    return out
 
 
 def unknown_names() -> list[str]:
@@ -262,6 +283,7 @@ def main() -> int:
             if layer in RUST_LEVEL and dl in RUST_LEVEL and dl != layer and RUST_LEVEL[dl] >= RUST_LEVEL[layer]:
                 problems.append(f"rust: {'::'.join(mod)} ({layer}) reaches up or across to {'::'.join(dep)} ({dl})")
     problems.extend(bindings_beyond_lib())
+    problems.extend(long_files())
     pg = py_graph()
     for comp in cycles(pg):
         problems.append("python import cycle: " + " <-> ".join(comp))

@@ -142,3 +142,10 @@ def test_a_room_that_names_no_module_is_reported(tmp_path: Path) -> None:
         "rust: the layer 'gone' names no module under rust/",
         "python: the room 'svg' names no module under python/kibitz/",
     ]
+
+
+def test_a_file_over_the_line_limit_is_reported(tmp_path: Path) -> None:
+    m = tree(tmp_path, {"rust/lib.rs": "mod chess;\n", "rust/chess/mod.rs": "\n" * 1001})
+    (tmp_path / "python" / "kibitz" / "pgn.py").write_text("\n" * 1500)
+    (tmp_path / "python" / "kibitz" / "fits.py").write_text("\n" * 1000)
+    assert m.long_files() == ["rust/chess/mod.rs has 1001 lines (more than 1000): split it by idea"]

@@ -15,8 +15,10 @@
 //! clear `RuntimeError` (see `BUSY`) instead of PyO3's bare "Already borrowed", and a long
 //! `perft` keeps the lock while it runs without the GIL.
 //!
-//! This file holds the board's state and the helpers the methods share; `methods` holds
-//! the methods Python sees (one `#[pymethods]` block), and the live views it hands out
+//! This file holds the board's state and the helpers the methods share. The methods Python
+//! sees are `#[pymethods]` blocks grouped by idea: `methods` (construction, FEN, moves,
+//! notation, perft, objects that behave), `squares` (pieces and squares), `outcome` (the end
+//! of the game), `editing` (placement and attribute changes); the live views it hands out
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod editing;
@@ -26,6 +28,7 @@ mod loose;
 mod methods;
 pub(crate) mod movetext;
 mod order;
+mod outcome;
 mod repetition;
 mod san;
 mod setup;

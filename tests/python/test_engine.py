@@ -414,6 +414,24 @@ def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_
     last = [l for l in lines if l.startswith("info depth 6 ")][-1]
     assert int(last.split(" nodes ")[1].split()[0]) == no_nmp
 
+    # The same from the command line (`kibitz uci --setoption NAME=VALUE`), for match tools
+    # that send only declared options; a bad value stops it before any output.
+    cmd = [sys.executable, "-m", "kibitz", "uci", "--setoption", "SearchOff=nmp"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"uci\nposition fen {board.fen()}\ngo depth 6\n")
+    proc.stdin.flush()
+    seen = []
+    for line in proc.stdout:  # until the search ends by itself
+        seen.append(line)
+        if line.startswith("bestmove"):
+            break
+    proc.communicate("quit\n", timeout=60)
+    depth6 = [l for l in seen if l.startswith("info depth 6 ")]
+    assert depth6 and int(depth6[-1].split(" nodes ")[1].split()[0]) == no_nmp, "".join(seen)
+    r = subprocess.run(cmd[:-1] + ["SearchOn=bogus"], input="uci\n", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and "unknown search feature 'bogus'" in r.stderr
+
     # The environment is not read any more.
     env = dict(os.environ, KIBITZ_SEARCH_OFF="nnue,nmp", KIBITZ_SEARCH_ON="se")
     code = "import kibitz; e = kibitz.Engine(1); print(e.nnue, e.features['nmp'], e.features['se'])"

@@ -29,7 +29,7 @@ import random
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, TextIO
 
 import kibitz
 from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
@@ -338,14 +338,18 @@ class UciEngine:
             self.info("setoption needs an option name")
             return True
         try:
-            canon, parsed = self.options.set(name, value)
+            self.set_option(name, value)
         except OptionError as e:
             self.info(f"{e}; unchanged")
-            return True
+        return True
+
+    def set_option(self, name: str, value: Optional[str]) -> None:
+        """Set an option (hidden ones too) and run its effect, as ``setoption`` does;
+        OptionError, nothing changed, for an unknown name or a bad value."""
+        canon, parsed = self.options.set(name, value)
         effect = self.options.option(canon).apply
         if effect is not None:
             effect(self, canon, parsed)
-        return True
 
     def load_book(self) -> Optional[Book]:
         """The opening book of BookFile (empty: the built-in book), read on first use and
@@ -582,10 +586,16 @@ UciEngine._COMMANDS = {
 }
 
 
-def run_uci(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+def run_uci(
+    stdin: Optional[TextIO] = None,
+    stdout: Optional[TextIO] = None,
+    options: Sequence[tuple[str, str]] = (),
+) -> int:
     """Run a UCI session on the process's stdin/stdout (decoding errors replaced, so
     garbage bytes are just another bad line; encoding errors escaped, so no character
-    can stop the output)."""
+    can stop the output). ``options`` (name, value) are set before the first line is read,
+    as ``setoption`` would set them, hidden ones included; a bad one raises OptionError
+    before anything is written."""
     if stdin is None:
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None)
     if stdout is None:
@@ -599,6 +609,8 @@ def run_uci(stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> 
     except (AttributeError, ValueError):
         pass
     session = UciEngine(stdout, interactive=interactive)
+    for name, value in options:
+        session.set_option(name, value)
     if threading.current_thread() is threading.main_thread():
         session.on_output_closed = lambda: _wake_reader(session)
     return session.run(stdin)

@@ -177,12 +177,16 @@ def allocate(
     movestogo: Optional[int] = None,
     movetime_ms: Optional[float] = None,
     overhead_ms: float = DEFAULT_MOVE_OVERHEAD_MS,
+    moves_to_go: int = DEFAULT_MOVES_TO_GO,
 ) -> Budget:
     """The budget for one move from the clock of the side to move, or a fixed ``movetime``
     (exactly that, less the overhead; never more than the clock, when one is given), or
     neither (not timed). ``hard`` never exceeds ``time_left - overhead`` (nor ``movetime -
     overhead``); all are whole milliseconds. A negative clock (some GUIs send one after a
-    flag fall) counts as 0."""
+    flag fall) counts as 0. ``moves_to_go`` is the horizon planned for when ``movestogo``
+    is not given (sudden death), 1 to ``MAX_MOVES_TO_GO``."""
+    if not 1 <= moves_to_go <= MAX_MOVES_TO_GO:
+        raise ValueError(f"moves_to_go must be 1 to {MAX_MOVES_TO_GO}, got {moves_to_go}")
 
     def left_after_overhead(t: float) -> float:
         return max(math.floor(max(t, 0.0)) - overhead_ms, 0.0)
@@ -197,7 +201,7 @@ def allocate(
         return UNLIMITED
     available = left_after_overhead(time_left_ms)
     inc = float(math.floor(max(inc_ms, 0.0)))
-    mtg = min(movestogo, MAX_MOVES_TO_GO) if movestogo is not None and movestogo > 0 else DEFAULT_MOVES_TO_GO
+    mtg = min(movestogo, MAX_MOVES_TO_GO) if movestogo is not None and movestogo > 0 else moves_to_go
     clock_share = LAST_MOVE_CLOCK_SHARE if mtg == 1 else HARD_CLOCK_SHARE
     inc_share = INCREMENT_SHARE
     reserve = min(INCREMENT_RESERVE * inc, RESERVE_FLOOR_MS + RESERVE_INCREMENTS * inc)
@@ -221,11 +225,13 @@ def time_budget(
     movestogo: Optional[int] = None,
     movetime_ms: Optional[float] = None,
     overhead_ms: float = DEFAULT_MOVE_OVERHEAD_MS,
+    moves_to_go: int = DEFAULT_MOVES_TO_GO,
 ) -> Tuple[Optional[int], Optional[int], Optional[int], bool]:
     """The time manager's first decision for one move, before any iteration adjusts the
     target, as ``(soft_ms, max_soft_ms, hard_ms, fixed)`` (``None`` where there is no limit);
-    arguments as UCI's ``go`` gives them for the side to move."""
-    b = allocate(time_left_ms, inc_ms, movestogo, movetime_ms, overhead_ms)
+    arguments as UCI's ``go`` gives them for the side to move (``moves_to_go``: see
+    ``allocate``)."""
+    b = allocate(time_left_ms, inc_ms, movestogo, movetime_ms, overhead_ms, moves_to_go)
 
     def whole(x: Optional[float]) -> Optional[int]:
         return None if x is None else int(x)
@@ -306,11 +312,14 @@ class TimeManager:
         movestogo: Optional[int] = None,
         movetime_ms: Optional[float] = None,
         overhead_ms: Optional[float] = None,
+        moves_to_go: int = DEFAULT_MOVES_TO_GO,
     ) -> TimeManager:
         """A manager for the clock of the side to move (or a fixed ``movetime_ms``). The
         overhead defaults to ``DEFAULT_MOVE_OVERHEAD_MS`` on a clock and to none for a move
-        time, which is then used exactly."""
-        return cls(allocate(time_left_ms, inc_ms, movestogo, movetime_ms, _overhead(overhead_ms, time_left_ms)))
+        time, which is then used exactly; ``moves_to_go`` is the sudden-death horizon
+        (``allocate``)."""
+        overhead = _overhead(overhead_ms, time_left_ms)
+        return cls(allocate(time_left_ms, inc_ms, movestogo, movetime_ms, overhead, moves_to_go))
 
     def target(self) -> Optional[float]:
         """The current target: the soft budget scaled by the iterations so far."""

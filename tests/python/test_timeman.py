@@ -83,6 +83,54 @@ def test_typical_figures():
     assert 40 <= b.soft_ms <= 50
 
 
+def test_the_sudden_death_horizon_is_a_parameter():
+    # 10+0.1 planned over 20 moves: 9970/20 + 75 = 573.5 ms; movestogo from the GUI wins.
+    assert timeman.allocate(10_000, 100, overhead_ms=30, moves_to_go=20).soft == 573
+    assert timeman.allocate(10_000, movestogo=10, overhead_ms=30, moves_to_go=20).soft == 997
+    manager = TimeManager.from_clock(time_left_ms=10_000, inc_ms=100, overhead_ms=30, moves_to_go=20)
+    assert manager.budget.soft == 573
+    assert time_budget(time_left_ms=10_000, inc_ms=100, overhead_ms=30, moves_to_go=20)[0] == 573
+    for bad in (0, timeman.MAX_MOVES_TO_GO + 1):
+        with pytest.raises(ValueError, match="moves_to_go must be 1 to"):
+            timeman.allocate(10_000, moves_to_go=bad)
+
+
+def test_the_hidden_uci_option_gives_the_search_a_manager_with_that_horizon():
+    import io
+
+    from fake_engine import FakeEngine
+
+    from kibitz.uci import UciEngine
+
+    seen: list[dict] = []
+
+    class Recording(FakeEngine):
+        def search(self, board, **kwargs):
+            seen.append(dict(kwargs))
+            kwargs.pop("time_manager", None)
+            return super().search(board, **kwargs)
+
+    for lines, horizon in (
+        (["go wtime 10000 btime 10000 winc 100 binc 100"], None),
+        (["setoption name MovesToGo value 20", "go wtime 10000 btime 10000 winc 100 binc 100"], 20),
+    ):
+        out = io.StringIO()
+        s = UciEngine(out, engine_factory=Recording)
+        s.handle("uci")
+        s.handle("setoption name OwnBook value false")
+        for line in lines:
+            s.handle(line)
+        assert s._job is not None and s._job.done.wait(10)
+        assert "MovesToGo" not in out.getvalue()  # hidden: not declared after uci
+        manager = seen[-1].get("time_manager")
+        if horizon is None:
+            assert manager is None  # the engine makes its default one
+        else:
+            late = 10_000 - seen[-1]["wtime_ms"]
+            expected = timeman.allocate(10_000 - late, 100, overhead_ms=30, moves_to_go=horizon)
+            assert manager.budget == expected
+
+
 # The clock simulations' controls: base time up to 10 minutes, increment up to 5 s, Move
 # Overhead 1-200 ms.
 CONTROL = dict(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Union
 
 from kibitz._core import MAX_MULTIPV, MAX_THREADS, Board, FenError
-from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS
+from kibitz.timeman import DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVES_TO_GO, MAX_MOVES_TO_GO
 from kibitz.uci.engine_like import EngineLike
 
 if TYPE_CHECKING:  # the book module is imported when the book is first used (startup time)
@@ -377,6 +377,17 @@ def default_options() -> List[Option]:
             help="search features to switch on",
             check=check_feature_list,
             apply=_set_features_option,
+        ),
+        # Hidden: the time manager's sudden-death horizon (kibitz.timeman.allocate's
+        # moves_to_go), to measure another value by a match; read at each timed go.
+        Option(
+            "MovesToGo",
+            "spin",
+            DEFAULT_MOVES_TO_GO,
+            1,
+            MAX_MOVES_TO_GO,
+            hidden=True,
+            help="moves planned for when go gives no movestogo",
         ),
     ]
 

@@ -462,6 +462,7 @@ class UciEngine:
                 movestogo=limits.get("movestogo"),
                 movetime_ms=limits.get("movetime_ms"),
                 overhead_ms=limits["overhead_ms"],
+                moves_to_go=self.options.get_int("MovesToGo"),
             )
             self.info(f"budget soft {soft} max {max_soft} hard {hard} ms")
         self._job = job

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from kibitz import timeman
 from kibitz._core import Board, SearchResult
 from kibitz.uci import strength
 from kibitz.uci.engine_like import EngineLike
@@ -210,7 +211,20 @@ class Searcher:
             # pondering): the engine's time manager makes the budget (and plays an only move
             # at once, and answers at once when there is no time).
             late_ms = 0 if pondering else int((time.monotonic() - job.clock_from) * 1000)
-            kwargs.update(clock_limits(go, board.turn, late_ms, self._options.get_int("Move Overhead")))
+            clock = clock_limits(go, board.turn, late_ms, self._options.get_int("Move Overhead"))
+            kwargs.update(clock)
+            horizon = self._options.get_int("MovesToGo")
+            if horizon != timeman.DEFAULT_MOVES_TO_GO:
+                # Another sudden-death horizon (the hidden option, for matches): the default
+                # manager made here with it instead of by the engine.
+                kwargs["time_manager"] = timeman.TimeManager.from_clock(
+                    time_left_ms=clock.get("wtime_ms" if board.turn else "btime_ms"),
+                    inc_ms=clock.get("winc_ms" if board.turn else "binc_ms", 0),
+                    movestogo=clock.get("movestogo"),
+                    movetime_ms=clock.get("movetime_ms"),
+                    overhead_ms=clock["overhead_ms"],
+                    moves_to_go=horizon,
+                )
         try:
             result = engine.search(board, **kwargs)
         finally:

@@ -291,3 +291,42 @@ def test_a_king_bucket_net_evaluates_in_the_engine_as_in_the_trainer(runs: dict[
     # Rounding the weights to steps of 1/255 and 1/64 (the trainer fixture of tests/nnue.rs
     # measured 22 cp at most); a wrong feature layout is off by hundreds.
     assert worst <= 30.0, worst
+
+
+def catalogue_rows() -> dict[str, list[str]]:
+    """training/data/README.md's table: file name -> its cells."""
+    rows = {}
+    for line in (ROOT / "training" / "data" / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| selfplay-"):
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_every_data_chunk_has_a_catalogue_row_that_regenerates_it() -> None:
+    """Each chunk in training/data/ has exactly one row, and the row's command names the
+    seed, the record format and the commit the file's name carries; its position count is
+    the file's record count (the uncompressed size less the 8-byte header, over 32)."""
+    import lzma
+    import re
+
+    rows = catalogue_rows()
+    files = sorted(p.name for p in (ROOT / "training" / "data").glob("*.kbz.xz"))
+    assert files, "no self-play chunks found"
+    assert sorted(rows) == files
+    for name in files:
+        m = re.fullmatch(r"selfplay-([0-9a-f]{7})-seed(\d+)\.kbz\.xz", name)
+        assert m, name
+        commit, seed = m.groups()
+        cells = rows[name]
+        assert cells[3].startswith(commit), (name, cells[3])
+        command = cells[4]
+        assert f"--seed {seed} " in command, (name, command)
+        assert "--format nnue" in command, (name, command)
+        size = 0
+        with lzma.open(ROOT / "training" / "data" / name) as f:
+            assert f.read(8) == b"KBZDATA1", name
+            while chunk := f.read(1 << 22):
+                size += len(chunk)
+        assert size % 32 == 0, name
+        assert int(cells[1].replace(",", "")) == size // 32, (name, cells[1], size // 32)

@@ -55,7 +55,7 @@ fn random_net(rng: &mut Rng) -> Network {
         feature_weights: (0..768 * HIDDEN).map(|_| rng.small(60)).collect(),
         feature_biases: (0..HIDDEN).map(|_| rng.small(200)).collect(),
         output_weights: (0..2 * HIDDEN).map(|_| rng.small(127)).collect(),
-        output_bias: 0,
+        output_biases: vec![0],
     })
     .expect("valid random net")
 }

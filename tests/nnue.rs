@@ -42,8 +42,10 @@ struct Spec {
     qb: u32,
     fw: Vec<i16>,
     fb: Vec<i16>,
+    /// `2 * hidden` per output bucket.
     ow: Vec<i16>,
-    ob: i32,
+    /// One per output bucket (more than one: file version 3).
+    ob: Vec<i32>,
 }
 
 /// A random net whose accumulators stay inside i16 (|bias| + 32 pieces * |weight| < 2^15)
@@ -66,7 +68,7 @@ fn random_spec(seed: u64, hidden: usize, wide_output: bool) -> Spec {
             }
         })
         .collect();
-    let ob = rng.range(-200_000, 200_000) as i32;
+    let ob = vec![rng.range(-200_000, 200_000) as i32];
     Spec { hidden, buckets: None, scale: 400, qa: 255, qb: 64, fw, fb, ow, ob }
 }
 
@@ -83,6 +85,14 @@ fn random_bucket_spec(seed: u64, hidden: usize, n: usize, mirror: bool) -> Spec 
     spec
 }
 
+/// `spec` with `n` output buckets, each with random output weights and bias.
+fn with_outputs(mut spec: Spec, n: usize, seed: u64) -> Spec {
+    let mut rng = Rng(seed ^ 0x0b0b);
+    spec.ow = (0..n * 2 * spec.hidden).map(|_| rng.range(-127, 127) as i16).collect();
+    spec.ob = (0..n).map(|_| rng.range(-200_000, 200_000) as i32).collect();
+    spec
+}
+
 /// FNV-1a 64, written here from its definition.
 fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
@@ -96,21 +106,34 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// The net file of `s`, byte by byte as the format describes it.
 fn encode(s: &Spec) -> Vec<u8> {
     let mut out = b"KBZNNUE\0".to_vec();
-    let (version, inputs) = match &s.buckets {
-        None => (1u32, 768),
-        Some((map, _)) => (2, 768 * (*map.iter().max().unwrap() as u32 + 1)),
+    let inputs = match &s.buckets {
+        None => 768,
+        Some((map, _)) => 768 * (*map.iter().max().unwrap() as u32 + 1),
+    };
+    let version = if s.ob.len() > 1 {
+        3
+    } else if s.buckets.is_some() {
+        2
+    } else {
+        1u32
     };
     for v in [version, inputs, s.hidden as u32, s.scale, s.qa, s.qb] {
         out.extend(v.to_le_bytes());
     }
-    if let Some((map, mirror)) = &s.buckets {
-        out.extend(u32::from(*mirror).to_le_bytes());
+    if version >= 2 {
+        let (map, mirror) = s.buckets.unwrap_or(([0; 64], false));
+        out.extend(u32::from(mirror).to_le_bytes());
         out.extend(map);
+    }
+    if version == 3 {
+        out.extend((s.ob.len() as u32).to_le_bytes());
     }
     for v in s.fw.iter().chain(&s.fb).chain(&s.ow) {
         out.extend(v.to_le_bytes());
     }
-    out.extend(s.ob.to_le_bytes());
+    for b in &s.ob {
+        out.extend(b.to_le_bytes());
+    }
     let sum = fnv(&out);
     out.extend(sum.to_le_bytes());
     out
@@ -159,14 +182,19 @@ fn reference_acc(s: &Spec, board: &Board, perspective: usize) -> Vec<i64> {
 fn reference_eval(s: &Spec, board: &Board) -> i32 {
     let stm = board.side_to_move();
     let qa = s.qa as i128;
+    // The output bucket: min((pieces - 1) * n / 32, n - 1), the pieces counted square by square.
+    let pieces = (0..64).filter(|&sq| board.piece_at(sq120(sq % 8, sq / 8)) != EMPTY).count();
+    let n = s.ob.len();
+    let bucket = ((pieces - 1) * n / 32).min(n - 1);
+    let ow = &s.ow[bucket * 2 * s.hidden..(bucket + 1) * 2 * s.hidden];
     let mut sum: i128 = 0;
     for (half, perspective) in [(0, stm), (1, 1 - stm)] {
         for (j, &a) in reference_acc(s, board, perspective).iter().enumerate() {
             let c = (a as i128).clamp(0, qa);
-            sum += c * c * s.ow[half * s.hidden + j] as i128;
+            sum += c * c * ow[half * s.hidden + j] as i128;
         }
     }
-    let out = sum / qa + s.ob as i128; // Rust's `/` truncates towards zero, as the format says
+    let out = sum / qa + s.ob[bucket] as i128; // Rust's `/` truncates towards zero, as the format says
     (out * s.scale as i128 / (qa * s.qb as i128)) as i32
 }
 
@@ -565,8 +593,8 @@ fn round_trip_through_bytes_and_params() {
     assert_eq!(net.to_bytes(), bytes);
     let p = net.params();
     assert_eq!(
-        (p.feature_weights, p.feature_biases, p.output_weights, p.output_bias),
-        (spec.fw.clone(), spec.fb.clone(), spec.ow.clone(), spec.ob)
+        (p.feature_weights, p.feature_biases, p.output_weights, p.output_biases),
+        (spec.fw.clone(), spec.fb.clone(), spec.ow.clone(), spec.ob.clone())
     );
     let again = Network::from_params(net.params()).unwrap();
     assert_eq!(again.to_bytes(), bytes);
@@ -627,8 +655,8 @@ fn every_bad_file_gets_its_error() {
     assert_eq!(Network::from_bytes(b"PK\x03\x04 a zip file, not a net").unwrap_err(), NetError::BadMagic);
     assert_eq!(Network::from_bytes(b"PK").unwrap_err(), NetError::BadMagic);
 
-    assert_eq!(Network::from_bytes(&with_field(&good, 8, 3)).unwrap_err(), NetError::UnsupportedVersion(3));
-    assert!(NetError::UnsupportedVersion(3).to_string().contains("version 3"));
+    assert_eq!(Network::from_bytes(&with_field(&good, 8, 4)).unwrap_err(), NetError::UnsupportedVersion(4));
+    assert!(NetError::UnsupportedVersion(4).to_string().contains("version 4"));
     assert_eq!(Network::from_bytes(&with_field(&good, 12, 769)).unwrap_err(), NetError::BadInputs(769));
     for h in [0, 8, 24, 1040, u32::MAX] {
         assert_eq!(Network::from_bytes(&with_field(&good, 16, h)).unwrap_err(), NetError::BadHidden(h));
@@ -940,4 +968,104 @@ fn king_buckets_general_update_refuses_a_change_of_view() {
     let mut acc = Accumulator::from_board(&net, &before);
     assert!(!acc.update(&net, &[(king, sq("e2"))], &[(king, sq("e1"))]));
     assert_eq!(acc, Accumulator::from_board(&net, &before));
+}
+
+/// Endgames reached from these by random play visit the low piece counts (the first output buckets).
+const ENDGAMES: [&str; 4] = [
+    "8/2k5/3p4/p2P1p2/P2P1P2/8/3K4/8 w - - 0 1",
+    "4k3/8/8/3n4/8/2B5/8/4K2R w K - 0 1",
+    "r3k3/8/8/8/8/8/8/4K2R b Kq - 0 1",
+    "8/8/3k4/8/8/4K3/4P3/8 w - - 0 1",
+];
+
+#[test]
+fn output_buckets_evaluate_as_the_independent_reference() {
+    let mut rng = Rng(41);
+    for (seed, hidden, outputs, kings) in [(42, 16, 8, 0), (43, 32, 4, 4), (44, 16, 32, 0), (45, 48, 2, 0)] {
+        let base =
+            if kings > 0 { random_bucket_spec(seed, hidden, kings, true) } else { random_spec(seed, hidden, false) };
+        let spec = with_outputs(base, outputs, seed);
+        let net = net_of(&spec);
+        assert_eq!(net.output_buckets(), outputs);
+        assert_eq!(net.king_buckets().is_some(), kings > 0);
+        let mut fens = start_fens();
+        fens.extend(ENDGAMES.iter().map(|f| (f.to_string(), false)));
+        let (mut checked, mut seen) = (0, std::collections::HashSet::new());
+        for (fen, is960) in fens {
+            let mut board = Board::from_fen_with(&fen, is960).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &board);
+            for _ in 0..150 {
+                let want = reference_eval(&spec, &board);
+                assert_eq!(stack.evaluate(&net, board.side_to_move()), want, "{}", board.fen());
+                let float = net.evaluate_float(&board);
+                assert!((float - want as f64).abs() < 2.0, "float {float} against {want} in {}", board.fen());
+                let pieces = stack.current(&net).pieces();
+                assert_eq!(pieces, Accumulator::from_board(&net, &board).pieces(), "{}", board.fen());
+                seen.insert(net.output_bucket(pieces));
+                checked += 1;
+                let moves = legal_moves(&board);
+                if moves.is_empty() {
+                    break;
+                }
+                // Captures first, half the time, so that the games thin out.
+                let captures: Vec<Move> =
+                    moves.iter().copied().filter(|m| board.piece_at(m.to()) != EMPTY || m.is_en_passant()).collect();
+                let m = if !captures.is_empty() && rng.below(2) == 0 {
+                    captures[rng.below(captures.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                board.make_move(m);
+                stack.push_made(&net, &board);
+            }
+        }
+        assert!(checked > 1000 && seen.len() >= outputs.min(6), "{checked} positions, buckets {seen:?} of {outputs}");
+    }
+}
+
+#[test]
+fn output_buckets_round_trip_and_bad_counts() {
+    let spec = with_outputs(random_spec(46, 32, false), 8, 46);
+    let bytes = encode(&spec);
+    assert_eq!(bytes.len(), 32 + 4 + 64 + 4 + 2 * (768 * 32 + 32) + 8 * (2 * 2 * 32 + 4) + 8);
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(net.to_bytes(), bytes);
+    assert_eq!(Network::from_params(net.params()).unwrap().to_bytes(), bytes);
+    assert!(net.king_buckets().is_none());
+    // With king buckets too.
+    let both = with_outputs(random_bucket_spec(47, 16, 4, true), 4, 47);
+    let b = encode(&both);
+    assert_eq!(Network::from_bytes(&b).unwrap().to_bytes(), b);
+    // The count field (after the flags and the map) must be 2..=32 in a version-3 file.
+    for bad in [0u32, 1, 33, u32::MAX] {
+        let err = Network::from_bytes(&with_field(&bytes, 100, bad)).unwrap_err();
+        assert_eq!(err, NetError::BadOutputBuckets(bad));
+        assert!(err.to_string().contains("output bucket"), "{err}");
+    }
+    // A header cut before the count is a short file.
+    assert_eq!(Network::size_from_header(&bytes[..102]).unwrap_err(), NetError::Truncated { expected: 104, got: 102 });
+    // from_params: no bias, or output weights that do not fit the bias count.
+    let mut p = net.params();
+    p.output_biases.clear();
+    assert_eq!(Network::from_params(p).unwrap_err(), NetError::BadOutputBuckets(0));
+    let mut p = net.params();
+    p.output_biases.pop();
+    assert_eq!(
+        Network::from_params(p).unwrap_err(),
+        NetError::BadLength { what: "output weights", expected: 7 * 64, got: 8 * 64 }
+    );
+    // One bucket's weights copied into every bucket: the same evaluations as the single output.
+    let single = random_spec(48, 16, false);
+    let mut eight = single.clone();
+    eight.ow = single.ow.repeat(8);
+    eight.ob = vec![single.ob[0]; 8];
+    let (a, b) = (net_of(&single), net_of(&eight));
+    for fen in [KIWIPETE, ENDGAMES[0], ENDGAMES[3]] {
+        let board = Board::from_fen(fen).unwrap();
+        let stm = board.side_to_move();
+        assert_eq!(
+            a.evaluate(&Accumulator::from_board(&a, &board), stm),
+            b.evaluate(&Accumulator::from_board(&b, &board), stm)
+        );
+    }
 }

@@ -3,7 +3,7 @@ quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
         [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
-        [--king-buckets 1|4|8] [--no-king-mirror]
+        [--king-buckets 1|4|8] [--no-king-mirror] [--output-buckets 1|2|4|8]
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
@@ -31,6 +31,10 @@ mirroring (on unless `--no-king-mirror`) a king on the e- to h-files sees the bo
 left-right. With king mirroring the left-right copies of the training positions would
 repeat the originals exactly, so they are left out.
 
+Output buckets (`--output-buckets 8`; the file's version 3): one output row and bias per
+bucket, the bucket chosen by the number of pieces on the board (`output_buckets` below), so
+that the endgame is scored by weights of its own.
+
 Loss: mean squared error between sigmoid(eval / 400) and a blend of the game's result
 (weight 1 - lam) and sigmoid(search score / 400) (weight lam), both from the side to move's
 view. Adam. The held-out share is chosen by game number, so that no game lies on both
@@ -46,13 +50,20 @@ and arguments give the same file.
 from __future__ import annotations
 
 import argparse
+import os
 import struct
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import scipy.sparse as sp
+# One BLAS thread unless asked otherwise: a batch's products are small (1024 rows), and
+# OpenBLAS's threads cost more than they give, most of all on a machine busy with matches
+# or self-play (a batch of the 8-output-bucket net took 80 ms with the default threads
+# there and 18 ms with one). Set before NumPy loads OpenBLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
 
 DATA_MAGIC = b"KBZDATA1"
 RECORD = np.dtype(
@@ -63,6 +74,8 @@ assert RECORD.itemsize == 32
 NET_MAGIC = b"KBZNNUE\0"
 NET_VERSION = 1
 NET_VERSION_BUCKETS = 2
+NET_VERSION_OUTPUT_BUCKETS = 3
+OUTPUT_BUCKET_CHOICES = (1, 2, 4, 8)
 INPUTS = 768
 SCALE = 400
 QA = 255
@@ -195,46 +208,66 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-class Net:
-    """Float weights of the net and its forward/backward passes."""
+def output_buckets(codes: np.ndarray, n: int) -> np.ndarray:
+    """The output bucket of each position by its number of pieces p (kings included):
+    min((p - 1) * n // 32, n - 1), so with 8 buckets 2-4 pieces are bucket 0, 5-8 bucket 1,
+    ..., 29-32 bucket 7 (rust/eval/nnue/mod.rs gives the same rule)."""
+    pieces = np.count_nonzero(codes, axis=1).astype(np.int64)
+    return np.minimum(np.maximum(pieces - 1, 0) * n // 32, n - 1)
 
-    def __init__(self, hidden: int, rng: np.random.Generator, inputs: int = INPUTS) -> None:
+
+class Net:
+    """Float weights of the net and its forward/backward passes. With `outputs` > 1 the
+    output layer has one row of weights and one bias per output bucket, and each position
+    is scored by its bucket's row (`ob`, from `output_buckets`; None: bucket 0)."""
+
+    def __init__(self, hidden: int, rng: np.random.Generator, inputs: int = INPUTS, outputs: int = 1) -> None:
         self.w1 = rng.normal(0.0, 0.1, (inputs, hidden)).astype(np.float32)
         self.b1 = np.full(hidden, 0.1, dtype=np.float32)
-        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), 2 * hidden).astype(np.float32)
-        self.b2 = np.zeros(1, dtype=np.float32)
+        self.w2 = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), (outputs, 2 * hidden)).astype(np.float32)
+        self.b2 = np.zeros(outputs, dtype=np.float32)
 
     def params(self) -> list[np.ndarray]:
         return [self.w1, self.b1, self.w2, self.b2]
 
-    def forward(self, xs: sp.csr_matrix, xn: sp.csr_matrix):
+    @staticmethod
+    def _pick(n: int, ob: np.ndarray | None) -> np.ndarray:
+        return np.zeros(n, dtype=np.int64) if ob is None else ob
+
+    def forward(self, xs: sp.csr_matrix, xn: sp.csr_matrix, ob: np.ndarray | None = None):
         h = len(self.b1)
         acc_s = xs @ self.w1 + self.b1
         acc_n = xn @ self.w1 + self.b1
         cs, cn = np.clip(acc_s, 0, 1), np.clip(acc_n, 0, 1)
         a_s, a_n = cs * cs, cn * cn
-        out = a_s @ self.w2[:h] + a_n @ self.w2[h:] + self.b2[0]
-        return out, (acc_s, acc_n, cs, cn, a_s, a_n)
+        ob = self._pick(len(acc_s), ob)
+        # Every bucket's output (N x buckets, a few columns), then each position's own.
+        every = a_s @ self.w2[:, :h].T + a_n @ self.w2[:, h:].T + self.b2
+        out = every[np.arange(len(ob)), ob]
+        return out, (acc_s, acc_n, cs, cn, a_s, a_n, ob)
 
-    def eval_cp(self, xs: sp.csr_matrix, xn: sp.csr_matrix) -> np.ndarray:
-        return self.forward(xs, xn)[0] * SCALE
+    def eval_cp(self, xs: sp.csr_matrix, xn: sp.csr_matrix, ob: np.ndarray | None = None) -> np.ndarray:
+        return self.forward(xs, xn, ob)[0] * SCALE
 
-    def loss_and_grads(self, xs, xn, target):
+    def loss_and_grads(self, xs, xn, target, ob: np.ndarray | None = None):
         h = len(self.b1)
-        out, (acc_s, acc_n, cs, cn, a_s, a_n) = self.forward(xs, xn)
+        out, (acc_s, acc_n, cs, cn, a_s, a_n, ob) = self.forward(xs, xn, ob)
         pred = sigmoid(out * SCALE / K)
         diff = pred - target
         loss = float(np.mean(diff * diff))
         g_out = (2.0 / len(target)) * diff * pred * (1 - pred) * (SCALE / K)
-        g_w2 = np.concatenate([a_s.T @ g_out, a_n.T @ g_out])
-        g_b2 = np.array([g_out.sum()], dtype=np.float32)
+        # The output gradient spread over the buckets: row i has g_out[i] in its bucket's column.
+        g_every = np.zeros((len(g_out), len(self.b2)), dtype=g_out.dtype)
+        g_every[np.arange(len(ob)), ob] = g_out
+        g_w2 = np.concatenate([g_every.T @ a_s, g_every.T @ a_n], axis=1)
+        g_b2 = g_every.sum(axis=0)
         inside_s = (acc_s > 0) & (acc_s < 1)
         inside_n = (acc_n > 0) & (acc_n < 1)
-        d_s = (g_out[:, None] * self.w2[None, :h]) * (2 * cs) * inside_s
-        d_n = (g_out[:, None] * self.w2[None, h:]) * (2 * cn) * inside_n
+        d_s = (g_every @ self.w2[:, :h]) * (2 * cs) * inside_s
+        d_n = (g_every @ self.w2[:, h:]) * (2 * cn) * inside_n
         g_w1 = np.asarray(xs.T @ d_s + xn.T @ d_n, dtype=np.float32)
         g_b1 = (d_s.sum(axis=0) + d_n.sum(axis=0)).astype(np.float32)
-        return loss, [g_w1, g_b1, g_w2.astype(np.float32), g_b2]
+        return loss, [g_w1, g_b1, g_w2.astype(np.float32), g_b2.astype(np.float32)]
 
 
 class Adam:
@@ -265,20 +298,26 @@ def fnv1a64(data: bytes) -> int:
 
 
 def quantised_bytes(net: Net, buckets: tuple[np.ndarray, bool] | None = None) -> bytes:
-    """The net file (format in rust/eval/nnue/mod.rs): version 1, or 2 with king buckets."""
+    """The net file (format in rust/eval/nnue/mod.rs): version 1, 2 with king buckets, or 3
+    with output buckets (and king buckets or not)."""
     hidden = len(net.b1)
     inputs = net.w1.shape[0]
+    outputs = len(net.b2)
     w1 = np.clip(np.round(net.w1 * QA), -32767, 32767).astype("<i2")
     b1 = np.clip(np.round(net.b1 * QA), -32767, 32767).astype("<i2")
     w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
-    b2 = np.int32(np.round(net.b2[0] * QA * QB))
-    if buckets is None:
+    b2 = np.round(net.b2.astype(np.float64) * QA * QB).astype("<i4")
+    if outputs > 1:
+        kmap, mirror = buckets if buckets is not None else (np.zeros(64, dtype=np.int64), False)
+        header = struct.pack("<6I", NET_VERSION_OUTPUT_BUCKETS, inputs, hidden, SCALE, QA, QB)
+        header += struct.pack("<I", 1 if mirror else 0) + bytes(int(b) for b in kmap) + struct.pack("<I", outputs)
+    elif buckets is None:
         header = struct.pack("<6I", NET_VERSION, inputs, hidden, SCALE, QA, QB)
     else:
         kmap, mirror = buckets
         header = struct.pack("<6I", NET_VERSION_BUCKETS, inputs, hidden, SCALE, QA, QB)
         header += struct.pack("<I", 1 if mirror else 0) + bytes(int(b) for b in kmap)
-    body = NET_MAGIC + header + w1.tobytes() + b1.tobytes() + w2.tobytes() + struct.pack("<i", int(b2))
+    body = NET_MAGIC + header + w1.tobytes() + b1.tobytes() + w2.tobytes() + b2.tobytes()
     # FNV-1a over ~400 KB in pure Python takes a second or two; fine once per run.
     return body + struct.pack("<Q", fnv1a64(body))
 
@@ -314,6 +353,13 @@ def main(argv: list[str] | None = None) -> int:
         default=True,
         help="with king buckets: a king on the e- to h-files sees the board mirrored",
     )
+    ap.add_argument(
+        "--output-buckets",
+        type=int,
+        default=1,
+        choices=OUTPUT_BUCKET_CHOICES,
+        help="output buckets by the number of pieces (1: one output, the version-1 or -2 file)",
+    )
     ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
     ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")
     args = ap.parse_args(argv)
@@ -333,6 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
     xs = features(codes, stm, buckets)
     xn = features(codes, 1 - stm, buckets)
+    ob = output_buckets(codes, args.output_buckets)
     sign = np.where(stm == 0, 1.0, -1.0)
     score = rec["score"].astype(np.float64) * sign
     result = rec["result"].astype(np.float64) / 2.0
@@ -357,13 +404,14 @@ def main(argv: list[str] | None = None) -> int:
         xs = sp.vstack([xs, features(mirrored, stm, buckets)]).tocsr()
         xn = sp.vstack([xn, features(mirrored, 1 - stm, buckets)]).tocsr()
         target = np.concatenate([target, target])
+        ob = np.concatenate([ob, ob])  # a left-right mirror keeps the piece count
         train_idx = np.concatenate([train_idx, train_idx + n_rec])
     print(
         f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), read in {time.time() - t0:.1f} s",
         flush=True,
     )
 
-    net = Net(args.hidden, rng, xs.shape[1])
+    net = Net(args.hidden, rng, xs.shape[1], args.output_buckets)
     opt = Adam(net.params(), args.lr)
     for epoch in range(args.epochs):
         if epoch == (2 * args.epochs) // 3:
@@ -372,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         total, batches = 0.0, 0
         for start in range(0, len(order), args.batch):
             idx = np.sort(order[start : start + args.batch])
-            loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx])
+            loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx], ob[idx])
             opt.step(net.params(), grads)
             np.clip(net.w2, -W2_BOUND, W2_BOUND, out=net.w2)
             np.clip(net.w1, -W1_BOUND, W1_BOUND, out=net.w1)
@@ -381,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
             batches += 1
         val = float("nan")
         if len(val_idx):
-            out = net.forward(xs[val_idx], xn[val_idx])[0]
+            out = net.forward(xs[val_idx], xn[val_idx], ob[val_idx])[0]
             val = float(np.mean((sigmoid(out * SCALE / K) - target[val_idx]) ** 2))
         print(
             f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)",
@@ -390,13 +438,16 @@ def main(argv: list[str] | None = None) -> int:
 
     data = quantised_bytes(net, buckets)
     args.out.write_bytes(data)
-    print(f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden}, king buckets {args.king_buckets})")
+    print(
+        f"wrote {args.out} ({len(data)} bytes, hidden {args.hidden}, king buckets {args.king_buckets}, "
+        f"output buckets {args.output_buckets})"
+    )
     if args.heldout_sample is not None and len(val_idx):
         # Positions no training batch saw, with the unquantised net's evaluation (side to
         # move's view, centipawns): tests/nnue.rs checks the Rust inference of the written
         # file against them.
         pick = np.sort(rng.choice(val_idx, size=min(args.heldout_count, len(val_idx)), replace=False))
-        cp = net.eval_cp(xs[pick], xn[pick])
+        cp = net.eval_cp(xs[pick], xn[pick], ob[pick])
         lines = [f"{fen}\t{v:.3f}\n" for fen, v in zip(fens(codes[pick], stm[pick]), cp)]
         args.heldout_sample.write_text("".join(lines))
         print(f"wrote {args.heldout_sample} ({len(lines)} held-out positions)")

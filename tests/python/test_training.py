@@ -293,6 +293,110 @@ def test_a_king_bucket_net_evaluates_in_the_engine_as_in_the_trainer(runs: dict[
     assert worst <= 30.0, worst
 
 
+def test_output_bucket_rule_by_hand() -> None:
+    # With 8 buckets: 2-4 pieces are bucket 0, then four piece counts a bucket up to 29-32.
+    want8 = {p: 0 if p <= 4 else (p - 5) // 4 + 1 for p in range(2, 33)}
+    rng = np.random.default_rng(30)
+    for n in (1, 2, 4, 8):
+        for p in range(2, 33):
+            codes = np.zeros((1, 64), dtype=np.uint8)
+            codes[0, rng.choice(64, size=p, replace=False)] = rng.choice([1, 2, 3, 4, 5, 6, 9, 14], size=p)
+            got = int(train.output_buckets(codes, n)[0])
+            if n == 8:
+                assert got == want8[p], (p, got)
+            # Halving the buckets merges neighbours: bucket b of 2n is bucket b // 2 of n.
+            if n < 8:
+                assert got == int(train.output_buckets(codes, 2 * n)[0]) // 2, (n, p)
+
+
+def test_output_bucket_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(31)
+    net = train.Net(16, rng, 768, 4)
+    n = 40
+    codes = np.zeros((n, 64), dtype=np.uint8)
+    for i in range(n):
+        k = int(rng.integers(2, 33))
+        sqs = rng.choice(64, size=k, replace=False)
+        codes[i, sqs] = rng.choice([1, 2, 3, 4, 5, 9, 10, 11, 12, 13], size=k)
+        codes[i, sqs[0]], codes[i, sqs[1]] = 6, 14
+    stm = rng.integers(0, 2, n)
+    ob = train.output_buckets(codes, 4)
+    assert set(ob.tolist()) == {0, 1, 2, 3}
+    xs, xn = train.features(codes, stm), train.features(codes, 1 - stm)
+    target = rng.uniform(0, 1, n)
+    for p in ("w1", "b1", "w2", "b2"):
+        setattr(net, p, getattr(net, p).astype(np.float64) * (3 if p == "w1" else 1))
+    _, grads = net.loss_and_grads(xs, xn, target, ob)
+    eps, checked = 1e-6, 0
+    for p, g in zip(net.params(), grads):
+        flat = p.reshape(-1)
+        gflat = np.asarray(g).reshape(-1)
+        # Every output weight and bias of every bucket is checked, some feature weights.
+        picks = range(len(flat)) if p is net.b2 else rng.choice(len(flat), size=min(24, len(flat)), replace=False)
+        for j in picks:
+            old = flat[j]
+            flat[j] = old + eps
+            lp = net.loss_and_grads(xs, xn, target, ob)[0]
+            flat[j] = old - eps
+            lm = net.loss_and_grads(xs, xn, target, ob)[0]
+            flat[j] = old
+            num = (lp - lm) / (2 * eps)
+            assert abs(num - gflat[j]) <= 1e-4 * max(1e-3, abs(num)) + 1e-7, (j, num, gflat[j])
+            checked += 1
+    assert checked >= 60
+    # A bucket no position uses gets no gradient.
+    _, grads = net.loss_and_grads(xs, xn, target, np.minimum(ob, 2))
+    assert not grads[2][3].any() and grads[3][3] == 0 and grads[3][:3].all()
+
+
+def test_output_bucket_net_file_layout() -> None:
+    rng = np.random.default_rng(32)
+    net = train.Net(16, rng, 768, 8)
+    data = train.quantised_bytes(net)
+    h = 16
+    body_len = 8 + 24 + 4 + 64 + 4 + 2 * (768 * h + h) + 8 * (2 * 2 * h + 4)
+    assert len(data) == body_len + 8
+    assert struct.unpack_from("<6I", data, 8) == (3, 768, h, 400, 255, 64)
+    assert struct.unpack_from("<I", data, 32) == (0,)
+    assert data[36:100] == bytes(64)
+    assert struct.unpack_from("<I", data, 100) == (8,)
+    at = 104 + 2 * (768 * h + h)
+    w2 = np.frombuffer(data, dtype="<i2", count=8 * 2 * h, offset=at).reshape(8, 2 * h)
+    assert np.array_equal(w2, np.clip(np.round(net.w2 * 64), -127, 127).astype(np.int16))
+    b2 = np.frombuffer(data, dtype="<i4", count=8, offset=at + 2 * 8 * 2 * h)
+    assert np.array_equal(b2, np.round(net.b2.astype(np.float64) * 255 * 64).astype(np.int32))
+    acc = 0xCBF29CE484222325
+    for byte in data[:body_len]:
+        acc = ((acc ^ byte) * 0x100000001B3) % (1 << 64)
+    assert struct.unpack_from("<Q", data, body_len)[0] == acc
+
+
+@pytest.mark.parametrize("extra", [["--output-buckets", "8"], ["--output-buckets", "4", "--king-buckets", "4"]])
+def test_an_output_bucket_net_evaluates_in_the_engine_as_in_the_trainer(
+    runs: dict[str, Path], tmp_path: Path, extra: list[str]
+) -> None:
+    import kibitz
+
+    out, sample = tmp_path / "ob.nnue", tmp_path / "ob.tsv"
+    args = [str(runs["nnue1"]), "--out", str(out), "--hidden", "16", "--epochs", "3", *extra]
+    assert train.main(args + ["--heldout-sample", str(sample), "--heldout-count", "60"]) == 0
+    outputs = int(extra[1])
+    assert struct.unpack_from("<I", out.read_bytes(), 8) == (3,)
+    assert struct.unpack_from("<I", out.read_bytes(), 100) == (outputs,)
+    engine = kibitz.Engine()
+    engine.load_eval_file(str(out))
+    lines = sample.read_text().splitlines()
+    assert len(lines) >= 10
+    worst, buckets = 0.0, set()
+    for line in lines:
+        fen, cp = line.split("\t")
+        board = kibitz.Board(chess.Board(fen).fen())
+        buckets.add(min((len(board.piece_map()) - 1) * outputs // 32, outputs - 1))
+        worst = max(worst, abs(engine.evaluate(board) - float(cp)))
+    assert worst <= 30.0, worst
+    assert len(buckets) >= 2, buckets
+
+
 def catalogue_rows() -> dict[str, list[str]]:
     """training/data/README.md's table: file name -> its cells."""
     rows = {}

@@ -11,11 +11,13 @@ use crate::chess::geometry::SQ64;
 use crate::chess::types::*;
 
 /// The two perspectives' accumulators of one position (white's half, then black's), with
-/// the view each was computed in (the own king's bucket and flip; see `features.rs`).
+/// the view each was computed in (the own king's bucket and flip; see `features.rs`) and
+/// the number of pieces on the board (which picks the output bucket).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     lanes: Vec<Lanes>,
     views: [View; 2],
+    pieces: u8,
 }
 
 impl Accumulator {
@@ -23,7 +25,11 @@ impl Accumulator {
     pub fn new(net: &Network) -> Accumulator {
         // The views of a net without buckets, which never change; a net with buckets sets
         // them at each refresh and push.
-        Accumulator { lanes: vec![Lanes::default(); 2 * net.blocks()], views: [View::plain(WHITE), View::plain(BLACK)] }
+        Accumulator {
+            lanes: vec![Lanes::default(); 2 * net.blocks()],
+            views: [View::plain(WHITE), View::plain(BLACK)],
+            pieces: 0,
+        }
     }
 
     /// The accumulator of `board`, computed from scratch.
@@ -46,6 +52,7 @@ impl Accumulator {
         let n = net.blocks();
         let view = net.view(board, perspective);
         self.views[perspective & 1] = view;
+        self.pieces = (board.occ[0] | board.occ[1]).count_ones() as u8;
         let half = &mut self.lanes[(perspective & 1) * n..(perspective & 1) * n + n];
         half.copy_from_slice(net.biases());
         for piece in (1..=6).chain(9..=14) {
@@ -82,7 +89,13 @@ impl Accumulator {
                 simd::apply(net.simd(), half, [], [net.row(view.feature(perspective, piece, sq))]);
             }
         }
+        self.pieces = (self.pieces as usize + added.len()).saturating_sub(removed.len()) as u8;
         true
+    }
+
+    /// The number of pieces on the board of this accumulator.
+    pub fn pieces(&self) -> u32 {
+        self.pieces as u32
     }
 
     /// Neurons per perspective.
@@ -110,7 +123,7 @@ impl Network {
     /// that the network's file does not depend on the accumulator's. Panics if `acc` was
     /// built for a different hidden size.
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        self.output(acc.half(side_to_move), acc.half(side_to_move ^ 1))
+        self.output(acc.half(side_to_move), acc.half(side_to_move ^ 1), self.output_bucket(acc.pieces as u32))
     }
 }
 
@@ -310,6 +323,7 @@ fn apply_delta(net: &Network, parent: &Accumulator, child: &mut Accumulator, del
     let at = (perspective & 1) * n;
     let src = &parent.lanes[at..at + n];
     let view = if net.has_buckets() { child.views[perspective & 1] } else { View::plain(perspective) };
+    child.pieces = parent.pieces + delta.adds - delta.subs;
     let dst = &mut child.lanes[at..at + n];
     let row = |(piece, sq): (u8, Square)| net.row(view.feature(perspective, piece, sq));
     let [a0, a1] = delta.add;

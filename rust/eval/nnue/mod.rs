@@ -3,7 +3,8 @@
 //!
 //! # Architecture
 //!
-//! `(768·B -> H) x 2 -> 1`, squared clipped ReLU, one output; B = 1 without king buckets.
+//! `(768·B -> H) x 2 -> 1`, squared clipped ReLU, one output picked from O output buckets;
+//! B = 1 without king buckets, O = 1 without output buckets.
 //!
 //! * **Inputs**, 768 per perspective. For perspective `P` (WHITE or BLACK), a piece of colour
 //!   `C` and kind `K` (PAWN = 1 .. KING = 6, `types.rs`) on square `s` (0..64, a1 = 0, h8 = 63,
@@ -23,7 +24,12 @@
 //!   keep the weights small enough that no sum leaves the i16 range, see Quantisation below;
 //!   the code wraps if one does).
 //! * **Activation** (SCReLU): `a = clamp(acc, 0, QA)^2`, an i32 below 2^16.
-//! * **Output**: with `stm` the side to move and `nstm` the other,
+//! * **Output buckets** (optional, file version 3): O rows of output weights and O biases;
+//!   a position with p pieces on the board (kings included) is scored by bucket
+//!   `min((p - 1) * O / 32, O - 1)` (with O = 8: 2-4 pieces bucket 0, 5-8 bucket 1, ...,
+//!   29-32 bucket 7). The accumulator keeps the piece count, updated with each move's delta.
+//! * **Output**: with `stm` the side to move and `nstm` the other, and `w`, `b_out` the
+//!   position's bucket's weights and bias,
 //!   `S = sum_j a_stm[j] * w[j] + sum_j a_nstm[j] * w[H + j]` (exact, i64),
 //!   `out = S / QA + b_out` (i64), `eval = out * SCALE / (QA * QB)` centipawns from the side
 //!   to move's point of view, both divisions truncating towards zero, saturated to i32.
@@ -32,31 +38,33 @@
 //!   computes exactly that, and differs from `Network::evaluate` by less than
 //!   `1 + SCALE / (QA * QB)` centipawns.
 //!
-//! # File format (versions 1 and 2; the canonical description, the trainer writes exactly this)
+//! # File format (versions 1, 2 and 3; the canonical description, the trainer writes exactly this)
 //!
 //! All integers little-endian, no padding:
 //!
 //! | offset | type | content |
 //! |---|---|---|
 //! | 0 | 8 bytes | magic `KBZNNUE\0` |
-//! | 8 | u32 | version: 1, or 2 with king buckets |
+//! | 8 | u32 | version: 1, 2 with king buckets, 3 with output buckets (and king buckets or not) |
 //! | 12 | u32 | inputs: 768, or 768·B with B (1..=32) king buckets |
 //! | 16 | u32 | H (multiple of 16, 16..=1024) |
 //! | 20 | u32 | SCALE (1..=10000; 400) |
 //! | 24 | u32 | QA (1..=255; 255) |
 //! | 28 | u32 | QB (1..=32767; 64) |
-//! | 32 | u32 | version 2 only: flags, bit 0 = mirroring (the other bits 0) |
-//! | 36 | 64 bytes | version 2 only: the bucket map, `map[k]` < B for the own king's square `k`, B = the largest entry + 1 |
-//! | 32 (100) | i16 x inputs·H | feature weights, row by row: feature `f`'s row at `f*H .. f*H + H` |
+//! | 32 | u32 | versions 2 and 3: flags, bit 0 = mirroring (the other bits 0) |
+//! | 36 | 64 bytes | versions 2 and 3: the bucket map, `map[k]` < B for the own king's square `k`, B = the largest entry + 1 (version 3 without king buckets: all zeros, flags 0) |
+//! | 100 | u32 | version 3 only: O, the output buckets, 2..=32 |
+//! | 32 (100, 104) | i16 x inputs·H | feature weights, row by row: feature `f`'s row at `f*H .. f*H + H` |
 //! | | i16 x H | feature biases |
-//! | | i16 x 2·H | output weights, side to move's half first |
-//! | | i32 | output bias, in units of 1 / (QA·QB) |
+//! | | i16 x O·2·H | output weights, bucket by bucket, each side to move's half first (O = 1 in versions 1 and 2) |
+//! | | i32 x O | output biases, in units of 1 / (QA·QB) |
 //! | | u64 | FNV-1a 64 (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) of every byte before it |
 //!
 //! Nothing follows the checksum: the size is exactly `32 + 2*(768*H + 3*H) + 4 + 8` bytes
-//! (394,796 for H = 256) for version 1, `100 + 2*(768*B*H + 3*H) + 4 + 8` for version 2. `Network::from_bytes` rejects, with a `NetError` that says what is
+//! (394,796 for H = 256) for version 1, `100 + 2*(768*B*H + 3*H) + 4 + 8` for version 2,
+//! `104 + 2*(768*B*H + H) + O*(4*H + 4) + 8` for version 3. `Network::from_bytes` rejects, with a `NetError` that says what is
 //! wrong, a wrong magic, another version, inputs other than 768 (or 768 per bucket), a map
-//! that names another number of buckets, unknown flags, a bad H, a zero or
+//! that names another number of buckets, unknown flags, an output-bucket count outside 2..=32, a bad H, a zero or
 //! out-of-range SCALE / QA / QB, a short file (expected and actual size), trailing bytes and
 //! a checksum mismatch; `Network::to_bytes` writes the same format.
 //!

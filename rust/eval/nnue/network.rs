@@ -13,6 +13,12 @@ pub(crate) const VERSION: u32 = 1;
 /// The format of a net with king buckets: version 1's header, then a u32 of flags (bit 0:
 /// mirroring) and the 64-byte bucket map.
 pub(crate) const VERSION_BUCKETS: u32 = 2;
+/// The format of a net with output buckets: version 2's header (its flags and map; the map
+/// all zeros and the flags 0 when the net has no king buckets), then a u32 of output
+/// buckets; the output layer has one row of weights and one bias per bucket.
+pub(crate) const VERSION_OUTPUT_BUCKETS: u32 = 3;
+/// Most output buckets a file may have (one per piece count would be 31).
+pub(crate) const MAX_OUTPUT_BUCKETS: usize = 32;
 /// Magic, then six u32 fields (version, inputs, hidden, scale, qa, qb).
 pub(crate) const HEADER_BYTES: usize = 8 + 6 * 4;
 /// What version 2 adds to the header: the flags and the map.
@@ -40,6 +46,9 @@ pub enum NetError {
     BadInputs(u32),
     /// A king-bucket map or flag that does not fit the net (version 2).
     BadKingBuckets(String),
+    /// An output-bucket count outside 2..=32 in a version-3 file, or no output bias (or more
+    /// than 32) given to `Network::from_params`.
+    BadOutputBuckets(u32),
     /// The hidden size is 0, not a multiple of 16, or above 1024.
     BadHidden(u32),
     /// A quantisation field (`scale`, `qa`, `qb`) is zero or out of its range.
@@ -62,13 +71,20 @@ impl std::fmt::Display for NetError {
         match self {
             NetError::BadMagic => write!(f, "not a kibitz net file (the first 8 bytes are not KBZNNUE\\0)"),
             NetError::UnsupportedVersion(v) => {
-                write!(f, "unsupported net format version {v} (this build reads versions {VERSION} and {VERSION_BUCKETS})")
+                write!(
+                    f,
+                    "unsupported net format version {v} (this build reads versions {VERSION}, {VERSION_BUCKETS} \
+                     and {VERSION_OUTPUT_BUCKETS})"
+                )
             }
             NetError::BadInputs(n) => write!(
                 f,
                 "the net has {n} inputs, expected {INPUTS} (or {INPUTS} per king bucket, at most {MAX_KING_BUCKETS} buckets)"
             ),
             NetError::BadKingBuckets(why) => write!(f, "bad king buckets: {why}"),
+            NetError::BadOutputBuckets(n) => {
+                write!(f, "bad output bucket count {n} (a version-3 file has 2..={MAX_OUTPUT_BUCKETS})")
+            }
             NetError::BadHidden(h) => {
                 write!(f, "bad hidden layer size {h} (must be a positive multiple of {LANES}, at most {MAX_HIDDEN})")
             }
@@ -107,7 +123,8 @@ pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
 
 /// A network's contents as plain vectors, for writing nets from code (tests, tools) and for
 /// reading them back out. Layouts as in the file: feature weights row by row (feature `f`
-/// at `f * hidden .. (f + 1) * hidden`), output weights side to move's half first.
+/// at `f * hidden .. (f + 1) * hidden`), output weights bucket by bucket, each bucket's side
+/// to move's half first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetParams {
     pub hidden: usize,
@@ -118,8 +135,10 @@ pub struct NetParams {
     pub qb: u32,
     pub feature_weights: Vec<i16>,
     pub feature_biases: Vec<i16>,
+    /// `2 * hidden` per output bucket.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// One per output bucket (1: the single output of versions 1 and 2).
+    pub output_biases: Vec<i32>,
 }
 
 /// A loaded network: quantised weights in 32-byte aligned blocks, and the kernel path.
@@ -135,11 +154,12 @@ pub struct Network {
     /// `inputs` rows of `hidden / 16` blocks.
     feature_weights: Vec<Lanes>,
     feature_biases: Vec<Lanes>,
-    /// Side to move's half (`hidden / 16` blocks), then the other side's.
+    /// Per output bucket: the side to move's half (`hidden / 16` blocks), then the other side's.
     output_weights: Vec<Lanes>,
-    output_bias: i32,
-    /// The sum of all output weights: the constant term of the dot product's identity.
-    output_weight_sum: i64,
+    output_biases: Vec<i32>,
+    /// Per output bucket, the sum of its output weights: the constant term of the dot
+    /// product's identity.
+    output_weight_sums: Vec<i64>,
     path: SimdPath,
 }
 
@@ -173,11 +193,16 @@ fn check_shape(hidden: u32, scale: u32, qa: u32, qb: u32) -> Result<(), NetError
     Ok(())
 }
 
-/// The exact file size of a net with `inputs` feature rows of `hidden` neurons (king
-/// buckets: the header's 68 more bytes).
-pub(crate) fn file_size(inputs: usize, hidden: usize, bucketed: bool) -> usize {
-    let header = HEADER_BYTES + if bucketed { BUCKET_BYTES } else { 0 };
-    header + 2 * (inputs * hidden + hidden + 2 * hidden) + 4 + 8
+/// The exact file size of a net of `version` with `inputs` feature rows of `hidden` neurons
+/// and `outputs` output buckets (king buckets: the header's 68 more bytes; output buckets 72).
+pub(crate) fn file_size(version: u32, inputs: usize, hidden: usize, outputs: usize) -> usize {
+    let header = HEADER_BYTES
+        + match version {
+            VERSION => 0,
+            VERSION_BUCKETS => BUCKET_BYTES,
+            _ => BUCKET_BYTES + 4,
+        };
+    header + 2 * (inputs * hidden + hidden) + outputs * (2 * 2 * hidden + 4) + 8
 }
 
 /// Checks a king-bucket map against the net's input count.
@@ -205,8 +230,9 @@ fn i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// The bytes at the start of a net file that `size_from_header` needs.
-    pub const HEADER_BYTES: usize = HEADER_BYTES;
+    /// The bytes at the start of a net file that `size_from_header` needs: the longest
+    /// header, version 3's (versions 1 and 2 need fewer, and any file of theirs is longer).
+    pub const HEADER_BYTES: usize = HEADER_BYTES + BUCKET_BYTES + 4;
 
     /// The exact size in bytes of the net file that begins with `header` (at least
     /// `HEADER_BYTES` of it), after checking the header: so a loader can refuse a file of
@@ -223,7 +249,7 @@ impl Network {
         let (version, inputs, hidden, scale, qa, qb) = (field(0), field(1), field(2), field(3), field(4), field(5));
         let bucketed = match version {
             VERSION => false,
-            VERSION_BUCKETS => true,
+            VERSION_BUCKETS | VERSION_OUTPUT_BUCKETS => true,
             _ => return Err(NetError::UnsupportedVersion(version)),
         };
         let inputs_ok = if bucketed {
@@ -235,7 +261,21 @@ impl Network {
             return Err(NetError::BadInputs(inputs));
         }
         check_shape(hidden, scale, qa, qb)?;
-        Ok(file_size(inputs as usize, hidden as usize, bucketed))
+        let outputs = if version == VERSION_OUTPUT_BUCKETS {
+            // The count sits after the flags and the map.
+            let at = HEADER_BYTES + BUCKET_BYTES;
+            if header.len() < at + 4 {
+                return Err(NetError::Truncated { expected: at + 4, got: header.len() });
+            }
+            let n = u32_at(header, at);
+            if n < 2 || n as usize > MAX_OUTPUT_BUCKETS {
+                return Err(NetError::BadOutputBuckets(n));
+            }
+            n as usize
+        } else {
+            1
+        };
+        Ok(file_size(version, inputs as usize, hidden as usize, outputs))
     }
 
     /// Parses and checks a net file (format in the module documentation). Every malformed
@@ -265,7 +305,7 @@ impl Network {
             at += n;
             s
         };
-        let king_buckets = if version == VERSION_BUCKETS {
+        let king_buckets = if version == VERSION_BUCKETS || version == VERSION_OUTPUT_BUCKETS {
             let flags = u32_at(take(4), 0);
             if flags > 1 {
                 return Err(NetError::BadKingBuckets(format!(
@@ -276,15 +316,17 @@ impl Network {
             map.copy_from_slice(take(64));
             let kb = KingBuckets { map, mirror: flags == 1 };
             check_buckets(&kb, inputs)?;
-            Some(kb)
+            // Version 3 without king buckets: one bucket, no mirroring (an all-zero map).
+            (version == VERSION_BUCKETS || inputs != INPUTS || kb.mirror).then_some(kb)
         } else {
             None
         };
+        let outputs = if version == VERSION_OUTPUT_BUCKETS { u32_at(take(4), 0) as usize } else { 1 };
         let feature_weights = i16s(take(2 * inputs * h));
         let feature_biases = i16s(take(2 * h));
-        let output_weights = i16s(take(4 * h));
-        let ob = take(4);
-        let output_bias = i32::from_le_bytes([ob[0], ob[1], ob[2], ob[3]]);
+        let output_weights = i16s(take(outputs * 4 * h));
+        let output_biases =
+            take(4 * outputs).chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         Network::from_params(NetParams {
             hidden: h,
             king_buckets,
@@ -294,7 +336,7 @@ impl Network {
             feature_weights,
             feature_biases,
             output_weights,
-            output_bias,
+            output_biases,
         })
     }
 
@@ -309,10 +351,14 @@ impl Network {
         if inputs > INPUTS * MAX_KING_BUCKETS {
             return Err(NetError::BadKingBuckets(format!("{} buckets, at most {MAX_KING_BUCKETS}", inputs / INPUTS)));
         }
+        let outputs = p.output_biases.len();
+        if outputs == 0 || outputs > MAX_OUTPUT_BUCKETS {
+            return Err(NetError::BadOutputBuckets(outputs as u32));
+        }
         for (what, expected, got) in [
             ("feature weights", inputs * h, p.feature_weights.len()),
             ("feature biases", h, p.feature_biases.len()),
-            ("output weights", 2 * h, p.output_weights.len()),
+            ("output weights", outputs * 2 * h, p.output_weights.len()),
         ] {
             if expected != got {
                 return Err(NetError::BadLength { what, expected, got });
@@ -327,9 +373,9 @@ impl Network {
             qb: p.qb,
             feature_weights: to_lanes(&p.feature_weights),
             feature_biases: to_lanes(&p.feature_biases),
-            output_weight_sum: p.output_weights.iter().map(|&w| w as i64).sum(),
+            output_weight_sums: p.output_weights.chunks(2 * h).map(|c| c.iter().map(|&w| w as i64).sum()).collect(),
             output_weights: to_lanes(&p.output_weights),
-            output_bias: p.output_bias,
+            output_biases: p.output_biases,
             path: SimdPath::detect(),
         };
         let (lo, hi) = net.accumulator_range();
@@ -350,28 +396,41 @@ impl Network {
             feature_weights: from_lanes(&self.feature_weights),
             feature_biases: from_lanes(&self.feature_biases),
             output_weights: from_lanes(&self.output_weights),
-            output_bias: self.output_bias,
+            output_biases: self.output_biases.clone(),
         }
     }
 
     /// The net file of this network (`from_bytes(&net.to_bytes())` gives it back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.inputs, self.hidden, self.king_buckets.is_some()));
+        let outputs = self.output_biases.len();
+        let version = if outputs > 1 {
+            VERSION_OUTPUT_BUCKETS
+        } else if self.king_buckets.is_some() {
+            VERSION_BUCKETS
+        } else {
+            VERSION
+        };
+        let mut out = Vec::with_capacity(file_size(version, self.inputs, self.hidden, outputs));
         out.extend_from_slice(MAGIC);
-        let version = if self.king_buckets.is_some() { VERSION_BUCKETS } else { VERSION };
         for v in [version, self.inputs as u32, self.hidden as u32, self.scale, self.qa, self.qb] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        if let Some(kb) = &self.king_buckets {
-            out.extend_from_slice(&u32::from(kb.mirror).to_le_bytes());
-            out.extend_from_slice(&kb.map);
+        if version != VERSION {
+            let (mirror, map) = self.king_buckets.as_ref().map_or((false, [0u8; 64]), |kb| (kb.mirror, kb.map));
+            out.extend_from_slice(&u32::from(mirror).to_le_bytes());
+            out.extend_from_slice(&map);
+        }
+        if version == VERSION_OUTPUT_BUCKETS {
+            out.extend_from_slice(&(outputs as u32).to_le_bytes());
         }
         for lanes in [&self.feature_weights, &self.feature_biases, &self.output_weights] {
             for v in lanes.iter().flat_map(|l| l.0) {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_biases {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = fnv1a64(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -380,6 +439,19 @@ impl Network {
     /// Neurons per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Output buckets (1: a single output).
+    pub fn output_buckets(&self) -> usize {
+        self.output_biases.len()
+    }
+
+    /// The output bucket of a position with `pieces` pieces on the board (kings included):
+    /// `min((pieces - 1) * buckets / 32, buckets - 1)`.
+    #[inline(always)]
+    pub fn output_bucket(&self, pieces: u32) -> usize {
+        let n = self.output_biases.len();
+        (pieces.saturating_sub(1) as usize * n / 32).min(n - 1)
     }
 
     /// The king buckets, if the net has them.
@@ -475,26 +547,27 @@ impl Network {
     }
 
     /// The output layer over the two halves of an accumulator, `us` (the side to move's)
-    /// and `them`, in centipawns from the side to move's point of view:
-    /// `((S / QA) + b_out) * SCALE / (QA * QB)` where
+    /// and `them`, with output bucket `bucket`'s weights `w` and bias `b_out`, in centipawns
+    /// from the side to move's point of view: `((S / QA) + b_out) * SCALE / (QA * QB)` where
     /// `S = sum_j clamp(us[j], 0, QA)^2 * w[j] + sum_j clamp(them[j], 0, QA)^2 * w[H + j]`.
     /// `S` is exact in i64 (at most 2048 * 255^2 * 2^15 < 2^43 in magnitude); both divisions
     /// truncate towards zero (Rust's `/` on i64); the result saturates to the i32 range (only
     /// reachable with absurd weights). `Network::evaluate` (beside `Accumulator`) calls it.
-    pub(crate) fn output(&self, us: &[Lanes], them: &[Lanes]) -> i32 {
+    pub(crate) fn output(&self, us: &[Lanes], them: &[Lanes], bucket: usize) -> i32 {
         let n = self.blocks();
         let qa = self.qa as i64;
-        let (w_us, w_them) = self.output_weights.split_at(n);
+        let (w_us, w_them) = self.output_weights[2 * n * bucket..2 * n * (bucket + 1)].split_at(n);
         let s = simd::screlu_dot(self.path, us, w_us, self.qa as i16)
             + simd::screlu_dot(self.path, them, w_them, self.qa as i16)
-            + SQUARE_OFFSET * self.output_weight_sum;
-        let out = s / qa + self.output_bias as i64;
+            + SQUARE_OFFSET * self.output_weight_sums[bucket];
+        let out = s / qa + self.output_biases[bucket] as i64;
         let eval = out * self.scale as i64 / (qa * self.qb as i64);
         eval.clamp(i32::MIN as i64, i32::MAX as i64) as i32
     }
 
     /// The same network evaluated in f64 from the dequantised weights (feature weights and
-    /// biases / QA, output weights / QB, output bias / (QA * QB), activation
+    /// biases / QA, output weights / QB, output bias / (QA * QB), the output bucket of the
+    /// board's piece count, activation
     /// `clamp(x, 0, 1)^2`, result times SCALE): the reference the quantised evaluation is
     /// compared with. It differs from `evaluate` only by the two truncating divisions, so
     /// by less than `1 + SCALE / (QA * QB)` centipawns (while no accumulator leaves i16).
@@ -502,10 +575,11 @@ impl Network {
         let qa = self.qa as f64;
         let qb = self.qb as f64;
         let values = |lanes: &[Lanes]| lanes.iter().flat_map(|l| l.0).collect::<Vec<i16>>();
-        let out_w = values(&self.output_weights);
         let stm = board.side_to_move();
         let h = self.hidden;
-        let mut out = self.output_bias as f64 / (qa * qb);
+        let bucket = self.output_bucket((board.occ[0] | board.occ[1]).count_ones());
+        let out_w = &values(&self.output_weights)[2 * h * bucket..2 * h * (bucket + 1)];
+        let mut out = self.output_biases[bucket] as f64 / (qa * qb);
         for (half, perspective) in [(0, stm), (1, stm ^ 1)] {
             let view = self.view(board, perspective);
             let mut acc: Vec<f64> = values(&self.feature_biases).iter().map(|&b| b as f64 / qa).collect();

@@ -539,10 +539,7 @@ fn king_buckets_evaluate_as_the_independent_reference() {
             let mut board = Board::from_fen_with(&fen, is960).unwrap();
             let mut stack = AccumulatorStack::new(&net, &board);
             for _ in 0..60 {
-                let want = reference_eval(&spec, &board);
-                assert_eq!(stack.evaluate(&net, board.side_to_move()), want, "{}", board.fen());
-                let float = net.evaluate_float(&board);
-                assert!((float - want as f64).abs() < 2.0, "float {float} against {want} in {}", board.fen());
+                assert_evaluates_as_reference(&spec, &net, &mut stack, &board);
                 for p in [WHITE, BLACK] {
                     let r: Vec<i16> = reference_acc(&spec, &board, p).iter().map(|&a| a as i16).collect();
                     assert_eq!(stack.current(&net).values(p), r, "perspective {p} in {}", board.fen());
@@ -550,18 +547,9 @@ fn king_buckets_evaluate_as_the_independent_reference() {
                 let king = board.king_square(WHITE);
                 buckets_seen.insert(spec.buckets.unwrap().0[kibitz::sq64(king)]);
                 checked += 1;
-                let moves = legal_moves(&board);
-                if moves.is_empty() {
-                    break;
-                }
-                // King moves twice as often as their share, to cross buckets.
-                let kings: Vec<Move> =
-                    moves.iter().copied().filter(|m| m.from() == board.king_square(board.side_to_move())).collect();
-                let m = if !kings.is_empty() && rng.below(2) == 0 {
-                    kings[rng.below(kings.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
+                // King moves more often than their share, to cross buckets.
+                let king = board.king_square(board.side_to_move());
+                let Some(m) = biased_move(&mut rng, &board, |m| m.from() == king) else { break };
                 board.make_move(m);
                 stack.push_made(&net, &board);
             }
@@ -660,26 +648,14 @@ fn output_buckets_evaluate_as_the_independent_reference() {
             let mut board = Board::from_fen_with(&fen, is960).unwrap();
             let mut stack = AccumulatorStack::new(&net, &board);
             for _ in 0..150 {
-                let want = reference_eval(&spec, &board);
-                assert_eq!(stack.evaluate(&net, board.side_to_move()), want, "{}", board.fen());
-                let float = net.evaluate_float(&board);
-                assert!((float - want as f64).abs() < 2.0, "float {float} against {want} in {}", board.fen());
+                assert_evaluates_as_reference(&spec, &net, &mut stack, &board);
                 let pieces = stack.current(&net).pieces();
                 assert_eq!(pieces, Accumulator::from_board(&net, &board).pieces(), "{}", board.fen());
                 seen.insert(net.output_bucket(pieces));
                 checked += 1;
-                let moves = legal_moves(&board);
-                if moves.is_empty() {
-                    break;
-                }
-                // Captures first, half the time, so that the games thin out.
-                let captures: Vec<Move> =
-                    moves.iter().copied().filter(|m| board.piece_at(m.to()) != EMPTY || m.is_en_passant()).collect();
-                let m = if !captures.is_empty() && rng.below(2) == 0 {
-                    captures[rng.below(captures.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
+                // Captures more often than their share, so that the games thin out.
+                let capture = |m: Move| board.piece_at(m.to()) != EMPTY || m.is_en_passant();
+                let Some(m) = biased_move(&mut rng, &board, capture) else { break };
                 board.make_move(m);
                 stack.push_made(&net, &board);
             }

@@ -340,3 +340,28 @@ pub fn start_fens() -> Vec<(String, bool)> {
     fens.extend(chess960_fens(20).into_iter().map(|f| (f, true)));
     fens
 }
+
+/// Asserts that the stack's evaluation of `board` is the reference's, and that the float
+/// evaluation lies within 2 cp of it.
+pub fn assert_evaluates_as_reference(spec: &Spec, net: &Network, stack: &mut AccumulatorStack, board: &Board) {
+    let want = reference_eval(spec, board);
+    assert_eq!(stack.evaluate(net, board.side_to_move()), want, "{}", board.fen());
+    let float = net.evaluate_float(board);
+    assert!((float - want as f64).abs() < 2.0, "float {float} against {want} in {}", board.fen());
+}
+
+/// A random legal move of `board`, half the time one that `prefer` picks when there is one
+/// (to steer random games: king moves across buckets, captures into endgames); None when
+/// there is no legal move.
+pub fn biased_move(rng: &mut Rng, board: &Board, prefer: impl Fn(Move) -> bool) -> Option<Move> {
+    let moves = legal_moves(board);
+    if moves.is_empty() {
+        return None;
+    }
+    let preferred: Vec<Move> = moves.iter().copied().filter(|&m| prefer(m)).collect();
+    Some(if !preferred.is_empty() && rng.below(2) == 0 {
+        preferred[rng.below(preferred.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    })
+}

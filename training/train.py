@@ -3,7 +3,7 @@ quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
         [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
-        [--king-buckets 1|4|8] [--no-king-mirror] [--output-buckets 1|2|4|8]
+        [--king-buckets 1|4|8] [--no-king-mirror] [--no-factorise] [--output-buckets 1|2|4|8]
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
@@ -29,7 +29,9 @@ bucket chosen by the perspective's own king square as that side sees the board (
 `bucket_map` below: the back rank split by files, then the ranks above), and with king
 mirroring (on unless `--no-king-mirror`) a king on the e- to h-files sees the board mirrored
 left-right. With king mirroring the left-right copies of the training positions would
-repeat the originals exactly, so they are left out.
+repeat the originals exactly, so they are left out. Each bucket's weights are trained as a
+shared row plus the bucket's own (the factoriser, `Net` below; `--no-factorise` trains the
+buckets apart), and the file holds the sums.
 
 Output buckets (`--output-buckets 8`; the file's version 3): one output row and bias per
 bucket, the bucket chosen by the number of pieces on the board (`output_buckets` below), so
@@ -219,16 +221,47 @@ def output_buckets(codes: np.ndarray, n: int) -> np.ndarray:
 class Net:
     """Float weights of the net and its forward/backward passes. With `outputs` > 1 the
     output layer has one row of weights and one bias per output bucket, and each position
-    is scored by its bucket's row (`ob`, from `output_buckets`; None: bucket 0)."""
+    is scored by its bucket's row (`ob`, from `output_buckets`; None: bucket 0).
 
-    def __init__(self, hidden: int, rng: np.random.Generator, inputs: int = INPUTS, outputs: int = 1) -> None:
-        self.w1 = rng.normal(0.0, 0.1, (inputs, hidden)).astype(np.float32)
+    With king buckets and `factorise`, a feature's weight is its bucket's own row plus a
+    768-row `factor` shared by every bucket (the factoriser): what all buckets have in common
+    is learnt from every position rather than from a bucket's share, and the bucket rows
+    start at zero, so the net starts as an unbucketed one. The file holds the sums
+    (`effective_w1`); the factor exists only in training."""
+
+    def __init__(
+        self, hidden: int, rng: np.random.Generator, inputs: int = INPUTS, outputs: int = 1, factorise: bool = False
+    ) -> None:
+        self.factor: np.ndarray | None = None
+        if factorise and inputs > INPUTS:
+            self.w1 = np.zeros((inputs, hidden), dtype=np.float32)
+            self.factor = rng.normal(0.0, 0.1, (INPUTS, hidden)).astype(np.float32)
+        else:
+            self.w1 = rng.normal(0.0, 0.1, (inputs, hidden)).astype(np.float32)
         self.b1 = np.full(hidden, 0.1, dtype=np.float32)
         self.w2 = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), (outputs, 2 * hidden)).astype(np.float32)
         self.b2 = np.zeros(outputs, dtype=np.float32)
 
     def params(self) -> list[np.ndarray]:
-        return [self.w1, self.b1, self.w2, self.b2]
+        return [self.w1, self.b1, self.w2, self.b2] + ([] if self.factor is None else [self.factor])
+
+    def effective_w1(self) -> np.ndarray:
+        """The feature weights the file holds: the bucket rows plus the shared factor."""
+        if self.factor is None:
+            return self.w1
+        return self.w1 + np.tile(self.factor, (self.w1.shape[0] // INPUTS, 1))
+
+    def clip_weights(self) -> None:
+        """Keeps the weights within the quantisation's bounds (W1_BOUND for the summed
+        feature weights, so that no accumulator leaves i16)."""
+        np.clip(self.w2, -W2_BOUND, W2_BOUND, out=self.w2)
+        np.clip(self.b1, -B1_BOUND, B1_BOUND, out=self.b1)
+        if self.factor is None:
+            np.clip(self.w1, -W1_BOUND, W1_BOUND, out=self.w1)
+        else:
+            np.clip(self.factor, -W1_BOUND, W1_BOUND, out=self.factor)
+            shared = np.tile(self.factor, (self.w1.shape[0] // INPUTS, 1))
+            np.clip(self.w1, -W1_BOUND - shared, W1_BOUND - shared, out=self.w1)
 
     @staticmethod
     def _pick(n: int, ob: np.ndarray | None) -> np.ndarray:
@@ -236,8 +269,9 @@ class Net:
 
     def forward(self, xs: sp.csr_matrix, xn: sp.csr_matrix, ob: np.ndarray | None = None):
         h = len(self.b1)
-        acc_s = xs @ self.w1 + self.b1
-        acc_n = xn @ self.w1 + self.b1
+        w1 = self.effective_w1()
+        acc_s = xs @ w1 + self.b1
+        acc_n = xn @ w1 + self.b1
         cs, cn = np.clip(acc_s, 0, 1), np.clip(acc_n, 0, 1)
         a_s, a_n = cs * cs, cn * cn
         ob = self._pick(len(acc_s), ob)
@@ -267,7 +301,10 @@ class Net:
         d_n = (g_every @ self.w2[:, h:]) * (2 * cn) * inside_n
         g_w1 = np.asarray(xs.T @ d_s + xn.T @ d_n, dtype=np.float32)
         g_b1 = (d_s.sum(axis=0) + d_n.sum(axis=0)).astype(np.float32)
-        return loss, [g_w1, g_b1, g_w2.astype(np.float32), g_b2.astype(np.float32)]
+        grads = [g_w1, g_b1, g_w2.astype(np.float32), g_b2.astype(np.float32)]
+        if self.factor is not None:  # the factor's gradient: its rows' gradients over the buckets
+            grads.append(g_w1.reshape(-1, INPUTS, h).sum(axis=0))
+        return loss, grads
 
 
 class Adam:
@@ -303,7 +340,7 @@ def quantised_bytes(net: Net, buckets: tuple[np.ndarray, bool] | None = None) ->
     hidden = len(net.b1)
     inputs = net.w1.shape[0]
     outputs = len(net.b2)
-    w1 = np.clip(np.round(net.w1 * QA), -32767, 32767).astype("<i2")
+    w1 = np.clip(np.round(net.effective_w1() * QA), -32767, 32767).astype("<i2")
     b1 = np.clip(np.round(net.b1 * QA), -32767, 32767).astype("<i2")
     w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
     b2 = np.round(net.b2.astype(np.float64) * QA * QB).astype("<i4")
@@ -352,6 +389,12 @@ def main(argv: list[str] | None = None) -> int:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="with king buckets: a king on the e- to h-files sees the board mirrored",
+    )
+    ap.add_argument(
+        "--factorise",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with king buckets: learn a weight row shared by every bucket beside the buckets' own (summed in the file)",
     )
     ap.add_argument(
         "--output-buckets",
@@ -411,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
 
-    net = Net(args.hidden, rng, xs.shape[1], args.output_buckets)
+    net = Net(args.hidden, rng, xs.shape[1], args.output_buckets, args.factorise)
     opt = Adam(net.params(), args.lr)
     for epoch in range(args.epochs):
         if epoch == (2 * args.epochs) // 3:
@@ -422,9 +465,7 @@ def main(argv: list[str] | None = None) -> int:
             idx = np.sort(order[start : start + args.batch])
             loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx], ob[idx])
             opt.step(net.params(), grads)
-            np.clip(net.w2, -W2_BOUND, W2_BOUND, out=net.w2)
-            np.clip(net.w1, -W1_BOUND, W1_BOUND, out=net.w1)
-            np.clip(net.b1, -B1_BOUND, B1_BOUND, out=net.b1)
+            net.clip_weights()
             total += loss
             batches += 1
         val = float("nan")

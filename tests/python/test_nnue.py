@@ -20,67 +20,102 @@ np = pytest.importorskip("numpy")
 
 ROOT = Path(__file__).resolve().parents[2]
 NET = ROOT / "rust" / "eval" / "nnue" / "default.nnue"
+# A net with 8 output buckets (file version 3), a candidate kept with its measurements.
+CANDIDATE = ROOT / "benches" / "results" / "nnue-selfplay" / "all-h128-ob8.nnue"
 
 
-def read_net(path: Path):
-    """The net file read by its documented layout (rust/eval/nnue/mod.rs), dequantised."""
-    raw = path.read_bytes()
-    assert raw[:8] == b"KBZNNUE\0"
-    version, inputs, hidden, scale, qa, qb = struct.unpack_from("<6I", raw, 8)
-    assert (version, inputs) == (1, 768)
-    off = 32
-    w1 = np.frombuffer(raw, "<i2", 768 * hidden, off).reshape(768, hidden).astype(np.int64)
-    off += 2 * 768 * hidden
-    b1 = np.frombuffer(raw, "<i2", hidden, off).astype(np.int64)
-    off += 2 * hidden
-    w2 = np.frombuffer(raw, "<i2", 2 * hidden, off).astype(np.int64)
-    off += 4 * hidden
-    (b2,) = struct.unpack_from("<i", raw, off)
-    return w1, b1, w2, b2, scale, qa, qb
+class Net:
+    """A net file read by its documented layout (rust/eval/nnue/mod.rs), any version:
+    king buckets (versions 2 and 3) and output buckets (version 3) included."""
 
+    def __init__(self, path: Path) -> None:
+        raw = path.read_bytes()
+        assert raw[:8] == b"KBZNNUE\0"
+        self.version, inputs, self.hidden, self.scale, self.qa, self.qb = struct.unpack_from("<6I", raw, 8)
+        assert self.version in (1, 2, 3) and inputs % 768 == 0
+        self.flags, self.map, self.buckets = 0, [0] * 64, 1
+        off = 32
+        if self.version >= 2:
+            (self.flags,) = struct.unpack_from("<I", raw, 32)
+            self.map = list(raw[36:100])
+            off = 100
+        if self.version == 3:
+            (self.buckets,) = struct.unpack_from("<I", raw, 100)
+            off = 104
+        assert max(self.map) + 1 == inputs // 768
+        h = self.hidden
+        self.w1 = np.frombuffer(raw, "<i2", inputs * h, off).reshape(inputs, h).astype(np.int64)
+        off += 2 * inputs * h
+        self.b1 = np.frombuffer(raw, "<i2", h, off).astype(np.int64)
+        off += 2 * h
+        self.output_offset = off  # the output weights, then the output biases
+        self.w2 = np.frombuffer(raw, "<i2", self.buckets * 2 * h, off).reshape(self.buckets, 2 * h).astype(np.int64)
+        off += 4 * h * self.buckets
+        self.b2 = np.frombuffer(raw, "<i4", self.buckets, off).astype(np.int64)
+        assert off + 4 * self.buckets + 8 == len(raw)
 
-def reference_eval(net, board: chess.Board) -> float:
-    """The net's output in centipawns for the side to move, in floats from the file's integers."""
-    w1, b1, w2, b2, scale, qa, qb = net
-    hidden = len(b1)
-    accs = []
-    for persp in (board.turn, not board.turn):
-        acc = b1.copy()
+    def features(self, board: chess.Board, persp: chess.Color) -> list[int]:
+        """The active inputs of one perspective: its own pieces first, the board seen from
+        its side, in its king's bucket, mirrored left-right when the bucket map says so."""
+        king = board.king(persp)
+        assert king is not None
+        k = king if persp == chess.WHITE else king ^ 56
+        flip = 7 if self.flags & 1 and k % 8 >= 4 else 0
+        out = []
         for sq, piece in board.piece_map().items():
+            s = (sq if persp == chess.WHITE else sq ^ 56) ^ flip
             own = piece.color == persp
-            s = sq if persp == chess.WHITE else sq ^ 56
-            acc += w1[(0 if own else 384) + (piece.piece_type - 1) * 64 + s]
-        accs.append(np.clip(acc / qa, 0, 1) ** 2)
-    out = accs[0] @ (w2[:hidden] / qb) + accs[1] @ (w2[hidden:] / qb) + b2 / (qa * qb)
-    return float(out * scale)
+            out.append(self.map[k] * 768 + (0 if own else 384) + (piece.piece_type - 1) * 64 + s)
+        return out
+
+    def evaluate(self, board: chess.Board) -> float:
+        """The net's output in centipawns for the side to move, in floats from the file's integers."""
+        h, qa, qb = self.hidden, self.qa, self.qb
+        bucket = min((len(board.piece_map()) - 1) * self.buckets // 32, self.buckets - 1)
+        w2, b2 = self.w2[bucket], self.b2[bucket]
+        accs = []
+        for persp in (board.turn, not board.turn):
+            acc = self.b1 + self.w1[self.features(board, persp)].sum(axis=0)
+            accs.append(np.clip(acc / qa, 0, 1) ** 2)
+        out = accs[0] @ (w2[:h] / qb) + accs[1] @ (w2[h:] / qb) + b2 / (qa * qb)
+        return float(out * self.scale)
 
 
-def random_positions(n: int, seed: int) -> list[chess.Board]:
+def random_positions(n: int, seed: int, captures: float = 0.0) -> list[chess.Board]:
+    """Positions of random games; with `captures` > 0 a capture is chosen with that
+    probability when there is one, so the games reach endgames (every output bucket)."""
     rng = random.Random(seed)
     boards = []
     while len(boards) < n:
         b = chess.Board()
-        for _ in range(rng.randrange(0, 80)):
+        for _ in range(rng.randrange(0, 80 if not captures else 200)):
             moves = list(b.legal_moves)
-            if not moves:
+            if not moves or b.is_insufficient_material():
                 break
-            b.push(rng.choice(moves))
+            takes = [m for m in moves if b.is_capture(m)]
+            b.push(rng.choice(takes if takes and rng.random() < captures else moves))
         if not b.is_game_over():
             boards.append(b)
     return boards
 
 
-def test_engine_evaluates_with_the_embedded_net() -> None:
-    net = read_net(NET)
-    engine = kibitz.Engine(1)
-    assert engine.nnue and engine.eval_file is None
-    scale, qa, qb = net[4:]
+@pytest.mark.parametrize("path", [NET, CANDIDATE], ids=["embedded", "candidate-output-buckets"])
+def test_engine_evaluates_as_the_files_independent_reading(path: Path) -> None:
+    """The embedded net, and a committed net with output buckets (file version 3) loaded
+    with `eval_file`, against the numpy reading of the same file."""
+    net = Net(path)
+    engine = kibitz.Engine(1) if path == NET else kibitz.Engine(1, eval_file=str(path))
+    assert engine.nnue and engine.eval_file == (None if path == NET else str(path))
     # Only the two truncating divisions differ from the float reading (rust/eval/nnue/mod.rs).
-    tolerance = 1 + scale / (qa * qb)
-    for b in random_positions(150, 7):
+    tolerance = 1 + net.scale / (net.qa * net.qb)
+    boards = random_positions(100, 7) + random_positions(100, 9, captures=0.7)
+    buckets = set()
+    for b in boards:
         ours = engine.evaluate(kibitz.Board(b.fen()))
-        ref = reference_eval(net, b)
+        ref = net.evaluate(b)
         assert abs(ours - ref) <= tolerance, f"{b.fen()}: kibitz {ours}, reference {ref:.2f}"
+        buckets.add(min((len(b.piece_map()) - 1) * net.buckets // 32, net.buckets - 1))
+    assert len(buckets) == net.buckets if net.buckets == 1 else len(buckets) >= net.buckets - 1, buckets
 
 
 def test_hand_written_evaluation_on_request() -> None:
@@ -98,15 +133,13 @@ def test_hand_written_evaluation_on_request() -> None:
 
 
 def scaled_copy(tmp_path: Path, factor: int) -> Path:
-    """The embedded net with its output layer (weights and bias) multiplied by `factor`,
+    """The embedded net with its output layer (weights and biases) multiplied by `factor`,
     checksum rewritten."""
+    net = Net(NET)
     raw = bytearray(NET.read_bytes()[:-8])
-    hidden = struct.unpack_from("<I", raw, 16)[0]
-    off = 32 + 2 * 768 * hidden + 2 * hidden
-    w2 = np.frombuffer(bytes(raw[off : off + 4 * hidden]), "<i2").astype(np.int64) * factor
-    raw[off : off + 4 * hidden] = np.clip(w2, -32767, 32767).astype("<i2").tobytes()
-    (b2,) = struct.unpack_from("<i", raw, off + 4 * hidden)
-    struct.pack_into("<i", raw, off + 4 * hidden, b2 * factor)
+    off, n = net.output_offset, 2 * net.hidden * net.buckets
+    raw[off : off + 2 * n] = np.clip(net.w2.reshape(-1) * factor, -32767, 32767).astype("<i2").tobytes()
+    raw[off + 2 * n : off + 2 * n + 4 * net.buckets] = (net.b2 * factor).astype("<i4").tobytes()
     h = 0xCBF29CE484222325
     for byte in raw:
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
@@ -163,7 +196,7 @@ def test_net_files_that_are_no_regular_files_or_of_the_wrong_size_are_refused_be
     os.mkfifo(fifo)
     huge = tmp_path / "huge.nnue"
     with open(huge, "wb") as f:
-        f.write(NET.read_bytes()[:32])  # a valid header, then far too much
+        f.write(NET.read_bytes()[:104])  # a valid header (of any version), then far too much
         f.truncate(500 << 20)  # sparse: no disk space taken
     cases = [
         (fifo, "OSError", "a FIFO, not a regular file"),

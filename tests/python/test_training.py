@@ -270,6 +270,65 @@ def test_king_bucket_net_file_layout() -> None:
     assert struct.unpack_from("<Q", data, body_len)[0] == acc
 
 
+def test_factorised_king_buckets_start_as_the_plain_net_and_write_the_sums() -> None:
+    rng = np.random.default_rng(33)
+    net = train.Net(16, rng, 4 * 768, 1, factorise=True)
+    assert net.factor is not None and not net.w1.any() and len(net.params()) == 5
+    codes, stm = random_codes(rng, 30)
+    # With zero bucket rows every bucket reads the shared factor: the net is the plain net
+    # whose feature weights are the factor (no king mirroring, which would change the squares).
+    plain = train.Net(16, np.random.default_rng(0))
+    plain.w1, plain.b1, plain.w2, plain.b2 = net.factor, net.b1, net.w2, net.b2
+    buckets = (train.bucket_map(4), False)
+    got = net.eval_cp(train.features(codes, stm, buckets), train.features(codes, 1 - stm, buckets))
+    want = plain.eval_cp(train.features(codes, stm), train.features(codes, 1 - stm))
+    assert np.allclose(got, want, atol=1e-3)
+    # The file holds each bucket's row plus the factor, kept within the bound that keeps
+    # every accumulator inside i16 however far training pushed the two parts.
+    net.w1 = rng.normal(0.0, 1.5, net.w1.shape).astype(np.float32)
+    net.factor = rng.normal(0.0, 1.5, net.factor.shape).astype(np.float32)
+    net.clip_weights()
+    eff = net.effective_w1()
+    assert np.abs(eff).max() <= train.W1_BOUND + 1e-6 and np.abs(net.factor).max() <= train.W1_BOUND
+    assert np.abs(eff).max() > 1.9  # the bound is reached, not a smaller one
+    data = train.quantised_bytes(net, buckets)
+    w1 = np.frombuffer(data, dtype="<i2", count=4 * 768 * 16, offset=100).reshape(4 * 768, 16)
+    for b in range(4):
+        part = np.round((net.w1[b * 768 : (b + 1) * 768] + net.factor) * 255).astype(np.int16)
+        assert np.array_equal(w1[b * 768 : (b + 1) * 768], part), b
+
+
+def test_factorised_king_bucket_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(34)
+    buckets = (train.bucket_map(4), True)
+    net = train.Net(16, rng, 4 * 768, 2, factorise=True)
+    codes, stm = random_codes(rng, 24)
+    xs, xn = train.features(codes, stm, buckets), train.features(codes, 1 - stm, buckets)
+    ob = train.output_buckets(codes, 2)
+    target = rng.uniform(0, 1, 24)
+    net.w1 = rng.normal(0.0, 0.2, net.w1.shape)
+    for p in ("factor", "b1", "w2", "b2"):
+        setattr(net, p, getattr(net, p).astype(np.float64) * (3 if p == "factor" else 1))
+    _, grads = net.loss_and_grads(xs, xn, target, ob)
+    assert len(grads) == 5
+    active = np.unique(np.concatenate([xs.indices, xn.indices]))
+    eps, checked = 1e-6, 0
+    for name, g, rows in (("w1", grads[0], active), ("factor", grads[4], np.unique(active % 768))):
+        p = getattr(net, name)
+        for f in rng.choice(rows, size=10, replace=False):
+            j = int(rng.integers(16))
+            old = p[f, j]
+            p[f, j] = old + eps
+            lp = net.loss_and_grads(xs, xn, target, ob)[0]
+            p[f, j] = old - eps
+            lm = net.loss_and_grads(xs, xn, target, ob)[0]
+            p[f, j] = old
+            num = (lp - lm) / (2 * eps)
+            assert abs(num - g[f, j]) <= 1e-4 * max(1e-3, abs(num)) + 1e-7, (name, f, j, num, g[f, j])
+            checked += 1
+    assert checked == 20
+
+
 def test_output_bucket_rule_by_hand() -> None:
     # With 8 buckets: 2-4 pieces are bucket 0, then four piece counts a bucket up to 29-32.
     want8 = {p: 0 if p <= 4 else (p - 5) // 4 + 1 for p in range(2, 33)}

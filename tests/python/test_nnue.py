@@ -20,8 +20,8 @@ np = pytest.importorskip("numpy")
 
 ROOT = Path(__file__).resolve().parents[2]
 NET = ROOT / "rust" / "eval" / "nnue" / "default.nnue"
-# A net with 8 output buckets (file version 3), a candidate kept with its measurements.
-CANDIDATE = ROOT / "benches" / "results" / "nnue-selfplay" / "all-h128-ob8.nnue"
+# A small version-1 net (no buckets) the trainer wrote, a fixture of tests/nnue.rs too.
+VERSION1 = ROOT / "tests" / "data" / "nnue_trainer_h16.nnue"
 
 
 class Net:
@@ -99,10 +99,10 @@ def random_positions(n: int, seed: int, captures: float = 0.0) -> list[chess.Boa
     return boards
 
 
-@pytest.mark.parametrize("path", [NET, CANDIDATE], ids=["embedded", "candidate-output-buckets"])
+@pytest.mark.parametrize("path", [NET, VERSION1], ids=["embedded", "version-1"])
 def test_engine_evaluates_as_the_files_independent_reading(path: Path) -> None:
-    """The embedded net, and a committed net with output buckets (file version 3) loaded
-    with `eval_file`, against the numpy reading of the same file."""
+    """The embedded net (8 output buckets, file version 3), and a version-1 net loaded with
+    `eval_file`, against the numpy reading of the same file."""
     net = Net(path)
     engine = kibitz.Engine(1) if path == NET else kibitz.Engine(1, eval_file=str(path))
     assert engine.nnue and engine.eval_file == (None if path == NET else str(path))

@@ -245,11 +245,14 @@ class Net:
     def params(self) -> list[np.ndarray]:
         return [self.w1, self.b1, self.w2, self.b2] + ([] if self.factor is None else [self.factor])
 
+    def _factor_rows(self) -> np.ndarray:
+        """The shared factor repeated for every bucket, row for row beside `w1`."""
+        assert self.factor is not None
+        return np.tile(self.factor, (self.w1.shape[0] // INPUTS, 1))
+
     def effective_w1(self) -> np.ndarray:
         """The feature weights the file holds: the bucket rows plus the shared factor."""
-        if self.factor is None:
-            return self.w1
-        return self.w1 + np.tile(self.factor, (self.w1.shape[0] // INPUTS, 1))
+        return self.w1 if self.factor is None else self.w1 + self._factor_rows()
 
     def clip_weights(self) -> None:
         """Keeps the weights within the quantisation's bounds (W1_BOUND for the summed
@@ -260,7 +263,7 @@ class Net:
             np.clip(self.w1, -W1_BOUND, W1_BOUND, out=self.w1)
         else:
             np.clip(self.factor, -W1_BOUND, W1_BOUND, out=self.factor)
-            shared = np.tile(self.factor, (self.w1.shape[0] // INPUTS, 1))
+            shared = self._factor_rows()
             np.clip(self.w1, -W1_BOUND - shared, W1_BOUND - shared, out=self.w1)
 
     @staticmethod

@@ -265,7 +265,37 @@ fn search_features_are_switched_by_name_and_unknown_names_are_errors() {
     let nodes = |features: kibitz::Features| {
         let mut e = Engine::new(16);
         e.features = features;
-        e.search(&board, &depth(7), &stop, &mut |_: &Info| true).nodes
+        e.search(&board, &depth(12), &stop, &mut |_: &Info| true).nodes
     };
     assert_ne!(nodes(defaults), nodes(kibitz::Features::from_lists("", "nmp").unwrap()));
+    // Each feature still off by default is wired: switched on, it searches another tree.
+    for name in ["cont", "se", "corr", "cutnode", "caphist"] {
+        assert!(!defaults.get(name).unwrap(), "{name} is on by default");
+        let on = kibitz::Features::from_lists(name, "").unwrap();
+        assert_ne!(nodes(defaults), nodes(on), "{name} on searches the same tree");
+    }
+}
+
+#[test]
+fn features_off_by_default_still_find_every_mate_at_its_distance() {
+    // The candidates under test change reductions, extensions, ordering and the static eval:
+    // none of them may cost a mate its length. Two plies more than the default search's test
+    // gets (correction history alone first sees the two-rook mate in 4 at depth 16, not 14).
+    let mut missed = vec![];
+    for name in ["cont", "se", "corr", "cutnode", "caphist"] {
+        let on = kibitz::Features::from_lists(name, "").unwrap();
+        for (fen, n) in mates() {
+            let d = (2 * n.unsigned_abs() + 6).max(4) + 2;
+            let board = Board::from_fen(fen).unwrap();
+            let mut engine = Engine::new(16);
+            engine.features = on;
+            let stop = AtomicBool::new(false);
+            let out = engine.search(&board, &depth(d), &stop, &mut |_: &Info| true);
+            if mate_in(out.lines[0].score) != Some(n) {
+                missed.push((name, fen, n, out.lines[0].score));
+            }
+            assert!(legal(&board).contains(out.best.unwrap()), "{name}: {fen}");
+        }
+    }
+    assert!(missed.is_empty(), "mates missed or misjudged (feature, FEN, N, score): {missed:?}");
 }

@@ -199,6 +199,7 @@ impl Engine {
             h.use_counter = features.counter;
             h.use_history = features.history;
             h.use_cont = features.cont;
+            h.use_capture = features.capture_history;
         };
         prepare(&mut self.heur);
         let helper_nodes = Arc::new(AtomicU64::new(0));

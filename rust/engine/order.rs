@@ -7,6 +7,7 @@
 use crate::chess::board::Board;
 use crate::chess::types::*;
 use crate::engine::correction::CorrectionHistory;
+use crate::engine::params::CAPTURE_HISTORY_DIV;
 use crate::engine::see::see_ge;
 use crate::engine::MAX_PLY;
 use crate::eval::classic::SEE_VALUE;
@@ -57,6 +58,9 @@ pub struct Heuristics {
     /// destination), did after a given move one or two plies earlier; flat, a row of
     /// CONT_ROW entries per earlier (piece code, destination), see `cont_row`.
     pub cont: Vec<i16>,
+    /// Capture history (feature `caphist`): how well a capture did, by [moving piece code]
+    /// [destination][victim kind] (a promotion without capture under victim 0).
+    pub capture: [[[i16; 8]; 64]; 16],
     /// The static evaluation's learnt error per pawn structure (feature `corr`); kept here
     /// because it lives and is cleared with the histories, per thread.
     pub corr: CorrectionHistory,
@@ -65,6 +69,7 @@ pub struct Heuristics {
     pub use_killers: bool,
     pub use_counter: bool,
     pub use_history: bool,
+    pub use_capture: bool,
 }
 
 impl Heuristics {
@@ -74,18 +79,22 @@ impl Heuristics {
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; 64]; 16],
             cont: vec![0; CONT_ROW * CONT_ROW],
+            capture: [[[0; 8]; 64]; 16],
             corr: CorrectionHistory::new(),
             use_cont: true,
             use_killers: true,
             use_counter: true,
             use_history: true,
+            use_capture: false,
         })
     }
 
     pub fn clear(&mut self) {
-        let (cont, killers, counter, history) = (self.use_cont, self.use_killers, self.use_counter, self.use_history);
+        let (cont, killers, counter, history, capture) =
+            (self.use_cont, self.use_killers, self.use_counter, self.use_history, self.use_capture);
         *self = *Heuristics::new();
-        (self.use_cont, self.use_killers, self.use_counter, self.use_history) = (cont, killers, counter, history);
+        (self.use_cont, self.use_killers, self.use_counter, self.use_history, self.use_capture) =
+            (cont, killers, counter, history, capture);
     }
 
     /// Start of a search: killers are position-specific, forget them; halve the history
@@ -147,6 +156,33 @@ impl Heuristics {
         }
     }
 
+    /// The capture-history entry of the tactical move `m` on `board` (before it is made).
+    #[inline(always)]
+    fn capture_entry(&mut self, board: &Board, m: Move) -> &mut i16 {
+        let (piece, victim) = capture_key(board, m);
+        &mut self.capture[piece][sq64(m.to())][victim]
+    }
+
+    /// The capture-history score of the tactical move `m` on `board` (0 when unused).
+    #[inline(always)]
+    pub fn capture_score(&self, board: &Board, m: Move) -> i32 {
+        if !self.use_capture {
+            return 0;
+        }
+        let (piece, victim) = capture_key(board, m);
+        self.capture[piece][sq64(m.to())][victim] as i32
+    }
+
+    /// Rewards (bonus > 0) or punishes the tactical move `m` on `board` in the capture
+    /// history, with the same gravity as the quiet histories.
+    #[inline(always)]
+    pub fn update_capture(&mut self, board: &Board, m: Move, bonus: i32) {
+        let h = self.capture_entry(board, m);
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let v = *h as i32;
+        *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+    }
+
     /// The counter move to the opponent's last move `prev` (made on `board`), or NULL.
     #[inline(always)]
     pub fn counter_move(&self, board: &Board, prev: Move) -> Move {
@@ -164,6 +200,20 @@ impl Heuristics {
             self.killers[ply][0] = m;
         }
     }
+}
+
+/// The capture-history indices of a tactical move: the moving piece's code and the victim's
+/// kind (a pawn for en passant, 0 for a promotion that takes nothing).
+#[inline(always)]
+fn capture_key(board: &Board, m: Move) -> (usize, usize) {
+    let victim = if m.is_en_passant() {
+        PAWN as usize
+    } else if m.is_castle() {
+        0
+    } else {
+        kind_of(board.piece_at(m.to())) as usize & 7
+    };
+    (board.piece_at(m.from()) as usize & 15, victim)
 }
 
 /// True for captures (en passant included).
@@ -209,10 +259,11 @@ pub fn score_moves(
             let attacker = kind_of(board.piece_at(m.from()));
             let good = SEE_VALUE[victim as usize] >= SEE_VALUE[attacker as usize] || see_ge(board, m, 0);
             let promo = if m.is_promotion() { SEE_VALUE[QUEEN as usize] * 8 } else { 0 };
+            let learnt = heur.capture_score(board, m) / CAPTURE_HISTORY_DIV;
             if good {
-                GOOD_CAPTURE + mvv_lva(board, m) + promo
+                GOOD_CAPTURE + mvv_lva(board, m) + promo + learnt
             } else {
-                BAD_CAPTURE + mvv_lva(board, m)
+                BAD_CAPTURE + mvv_lva(board, m) + learnt
             }
         } else if heur.use_killers && m == heur.killers[ply][0] {
             KILLER_1

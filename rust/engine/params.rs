@@ -102,6 +102,10 @@ pub(crate) const LMR_OFFSET: f64 = 0.75;
 pub(crate) const LMR_DIVISOR: f64 = 2.25;
 pub(crate) const LMR_HISTORY_DIV: i32 = 8192;
 pub(crate) const LMR_HISTORY_MAX: i32 = 2;
+/// At an expected cut node (`cutnode`, off by default) late moves are reduced this many
+/// plies more: a cut-off is expected from an early move, the late ones rarely matter.
+/// Set by hand (the usual value); screened and tested by the matches in docs/search.md.
+pub(crate) const LMR_CUT_NODE: i32 = 1;
 
 /// The check extension (`ext`) applies while the line is shorter than this many times the
 /// root depth (perpetual checks cannot explode). Measured: 60 games at 2+0.05, +17 -18 =25,
@@ -114,6 +118,11 @@ pub(crate) const EXTENSION_PLY_FACTOR: i32 = 2;
 /// (the other quiet moves tried get the same as a malus). Set by hand.
 pub(crate) const HISTORY_BONUS_MAX: i32 = 400;
 pub(crate) const HISTORY_BONUS_SCALE: i32 = 32;
+
+/// Capture history (`caphist`, off by default) adds its entry divided by this to a
+/// capture's MVV-LVA order score (entries within -HISTORY_MAX..HISTORY_MAX, so at most
+/// about half a queen's worth of victim either way). Set by hand.
+pub(crate) const CAPTURE_HISTORY_DIV: i32 = 4;
 
 // ------------------------------------------------------------------ correction history
 

@@ -322,7 +322,10 @@ impl<'a> Search<'a> {
     /// The tree search (negamax alpha-beta with principal variation search), as numbered
     /// steps. Each step's measured effect is in params.rs beside its numbers and in the
     /// table of docs/search.md; the features named in brackets switch it off for matches.
-    fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// `cut`: an expected cut node (a null-window node reached by a reduced search or a null
+    /// move, or the first child of an expected all node), where a cut-off is the likely result.
+    #[allow(clippy::too_many_arguments)]
+    fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv_node: bool, cut: bool) -> i32 {
         // Step 1. Quiescence at the horizon.
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
@@ -460,7 +463,7 @@ impl<'a> Search<'a> {
                     acc.push_made(net, &self.board); // the same pieces: a copy when evaluated
                 }
                 self.tt.prefetch(self.board.key());
-                let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut);
                 self.board.unmake_null();
                 if let Some((_, acc)) = &mut self.nnue {
                     acc.pop();
@@ -473,7 +476,7 @@ impl<'a> Search<'a> {
                     if depth < NMP_VERIFY_DEPTH {
                         return if score >= MATE_BOUND { beta } else { score };
                     }
-                    let v = self.search(depth - 1 - r, beta - 1, beta, ply, false);
+                    let v = self.search(depth - 1 - r, beta - 1, beta, ply, false, false);
                     if self.stopped {
                         return 0;
                     }
@@ -505,7 +508,7 @@ impl<'a> Search<'a> {
                 {
                     let s_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
                     self.excluded[ply] = tt_move;
-                    let v = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+                    let v = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false, cut);
                     self.excluded[ply] = Move::NULL;
                     if self.stopped {
                         return 0;
@@ -540,6 +543,8 @@ impl<'a> Search<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut nquiets = 0usize;
+        let mut captures_tried: [Move; 32] = [Move::NULL; 32];
+        let mut ncaptures = 0usize;
         // Late move pruning [lmp]: after this many quiet moves at low depth the rest are
         // skipped (LMP_*).
         let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -610,7 +615,7 @@ impl<'a> Search<'a> {
             // others with a null window (re-searched when they beat alpha), reduced by late
             // move reductions [lmr] when quiet (or losing captures) after the first few.
             let score = if searched == 0 {
-                -self.search(new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.search(new_depth, -beta, -alpha, ply + 1, pv_node, !pv_node && !cut)
             } else {
                 let mut r = 0;
                 if self.f.lmr
@@ -631,6 +636,9 @@ impl<'a> Search<'a> {
                     if gives_check {
                         r -= 1;
                     }
+                    if cut && self.f.cut_node {
+                        r += LMR_CUT_NODE;
+                    }
                     if quiet && !is_refutation_score(order_score) {
                         // History (butterfly plus continuation): up to two plies less for
                         // moves that did well, two more for ones that did badly.
@@ -638,12 +646,12 @@ impl<'a> Search<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut sc = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut sc = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, r > 0 || !cut);
                 if sc > alpha && r > 0 {
-                    sc = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    sc = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, !cut);
                 }
                 if sc > alpha && sc < beta && pv_node {
-                    sc = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+                    sc = -self.search(new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 sc
             };
@@ -676,6 +684,17 @@ impl<'a> Search<'a> {
                                 self.heur.update_quiet(us, q, self.board.piece_at(q.from()), conts, -bonus);
                             }
                         }
+                        // Capture history [caphist]: the capture that cut off gains, the
+                        // captures tried before it lose (also when a quiet move cut off).
+                        if self.f.capture_history {
+                            let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
+                            if !quiet {
+                                self.heur.update_capture(&self.board, m, bonus);
+                            }
+                            for &c in &captures_tried[..ncaptures] {
+                                self.heur.update_capture(&self.board, c, -bonus);
+                            }
+                        }
                         break;
                     }
                 }
@@ -683,6 +702,9 @@ impl<'a> Search<'a> {
             if quiet && nquiets < quiets_tried.len() {
                 quiets_tried[nquiets] = m;
                 nquiets += 1;
+            } else if !quiet && ncaptures < captures_tried.len() {
+                captures_tried[ncaptures] = m;
+                ncaptures += 1;
             }
         }
 

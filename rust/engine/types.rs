@@ -160,8 +160,9 @@ pub const MAX_THREADS: usize = 1024;
 /// qsee (quiescence SEE pruning), delta, ext, iir, tt (no table probes in the tree: no
 /// cut-offs, table move or stored eval), killers, counter,
 /// history (the move-ordering heuristics; `history` also drops LMR's history term), corr
-/// (correction history), nnue. All are on by default except three that have not yet shown
-/// a gain: cont (continuation history), se (singular extensions) and corr. Measured together against the search without
+/// (correction history), cutnode (deeper reductions at expected cut nodes), caphist (capture
+/// history), nnue. All are on by default except those that have not yet shown a gain: cont
+/// (continuation history), se (singular extensions), corr, cutnode and caphist. Measured together against the search without
 /// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
 /// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
 /// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games;
@@ -189,6 +190,12 @@ pub struct Features {
     /// Correction history (engine/correction.rs): the static evaluation corrected by the
     /// search's learnt error for the pawn structure.
     pub correction: bool,
+    /// Late move reductions one ply deeper at expected cut nodes (the null-window children
+    /// that a reduced search or a null move reached).
+    pub cut_node: bool,
+    /// Captures ordered by a capture history (how often a piece taking a piece on a square
+    /// caused a cut-off) beside MVV-LVA.
+    pub capture_history: bool,
     /// New engines evaluate with the embedded net (else the hand-written evaluation);
     /// switching `nnue` off gives the hand-written one, for matches and benches.
     pub nnue: bool,
@@ -218,6 +225,8 @@ impl Default for Features {
             cont: false,
             singular: false,
             correction: false,
+            cut_node: false,
+            capture_history: false,
             nnue: true,
             verify_nnue: false,
         }
@@ -238,9 +247,9 @@ impl std::error::Error for UnknownFeature {}
 
 impl Features {
     /// The switchable features' names.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 21] = [
         "asp", "nmp", "rfp", "fut", "lmp", "lmr", "see", "qsee", "delta", "ext", "iir", "tt", "killers", "counter",
-        "history", "cont", "se", "corr", "nnue",
+        "history", "cont", "se", "corr", "cutnode", "caphist", "nnue",
     ];
 
     fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -263,6 +272,8 @@ impl Features {
             "cont" => &mut self.cont,
             "se" => &mut self.singular,
             "corr" => &mut self.correction,
+            "cutnode" => &mut self.cut_node,
+            "caphist" => &mut self.capture_history,
             "nnue" => &mut self.nnue,
             _ => return None,
         })

@@ -278,17 +278,17 @@ impl<'a> Search<'a> {
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == pv_idx {
-                -self.search(new_depth, -beta, -alpha, 1, true)
+                -self.search(new_depth, -beta, -alpha, 1, true, false)
             } else {
                 // Late quiet root moves are reduced by one ply when deep enough.
                 let quiet = !gives_check && !is_tactical_after(&self.board, m);
                 let r = if depth >= 3 && i >= pv_idx + 4 && quiet { 1 } else { 0 };
-                let mut sc = -self.search(new_depth - r, -alpha - 1, -alpha, 1, false);
+                let mut sc = -self.search(new_depth - r, -alpha - 1, -alpha, 1, false, true);
                 if sc > alpha && r > 0 && !self.stopped {
-                    sc = -self.search(new_depth, -alpha - 1, -alpha, 1, false);
+                    sc = -self.search(new_depth, -alpha - 1, -alpha, 1, false, true);
                 }
                 if sc > alpha && sc < beta && !self.stopped {
-                    sc = -self.search(new_depth, -beta, -alpha, 1, true);
+                    sc = -self.search(new_depth, -beta, -alpha, 1, true, false);
                 }
                 sc
             };

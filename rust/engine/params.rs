@@ -56,9 +56,15 @@ pub(crate) const SE_MIN_DEPTH: i32 = 8;
 /// ... when the table entry is at most this many plies shallower than the node, ...
 pub(crate) const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// ... searching the other moves against the table score less this much per ply. Measured
-/// with continuation history (features `se`, `cont` together): 141 games at 5+0.05,
-/// +47 -50 =44, about -7 +/- 45 Elo; so both stay off.
+/// with continuation history (features `se`, `cont` together), before the double and
+/// negative extensions below: 141 games at 5+0.05, +47 -50 =44, about -7 +/- 45 Elo; so
+/// both stay off.
 pub(crate) const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// A singular table move whose alternatives fail low by this much more is extended two
+/// plies instead of one (not in PV nodes), at most SE_DOUBLE_MAX times on one line. The
+/// values engines that describe the method use; set by hand.
+pub(crate) const SE_DOUBLE_MARGIN: i32 = 20;
+pub(crate) const SE_DOUBLE_MAX: u8 = 6;
 
 // ------------------------------------------------------------------ move pruning
 

@@ -102,6 +102,8 @@ pub(crate) struct Search<'a> {
     cont_rows: [usize; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (NULL: none).
     excluded: [Move; MAX_PLY + 2],
+    /// Double singular extensions on the line down to each ply (bounded by SE_DOUBLE_MAX).
+    double_extensions: [u8; MAX_PLY + 2],
     /// Move-ordering scores, one row per ply (kept here rather than on each node's stack
     /// frame, where zeroing 1 KB per node cost about 3 % of the search).
     scores: Box<[[i32; 256]; MAX_PLY + 1]>,
@@ -190,6 +192,7 @@ impl<'a> Search<'a> {
             moves_played: [Move::NULL; MAX_PLY + 2],
             cont_rows: [NO_CONT; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
+            double_extensions: [0; MAX_PLY + 2],
             scores: Box::new([[0; 256]; MAX_PLY + 1]),
             lmr: lmr_table(),
             f,
@@ -496,9 +499,12 @@ impl<'a> Search<'a> {
         // Step 10. Singular extension [se] (<https://www.chessprogramming.org/Singular_Extensions>): when the
         // table move's lower bound is deep enough, search the other moves at half depth
         // against a bound a little below it; if all fail low, the table move is the only
-        // good one here and is searched a ply deeper. If they reach beta instead, several
-        // moves refute the opponent's last one and the node is cut (multi-cut).
-        let mut singular = false;
+        // good one here and is searched a ply deeper (two plies when they fail low by a wide
+        // margin outside the PV, at most SE_DOUBLE_MAX times on a line). If they reach beta
+        // instead, several moves refute the opponent's last one and the node is cut
+        // (multi-cut); if they do not but the table's bound is already at beta, the table
+        // move is not the only good one and is searched a ply shallower.
+        let mut singular_ext = 0;
         if self.f.singular && depth >= SE_MIN_DEPTH && ply > 0 && excluded.is_null() && !tt_move.is_null() {
             if let Some(e) = entry {
                 let tt_score = score_from_tt(e.score as i32, ply);
@@ -514,9 +520,17 @@ impl<'a> Search<'a> {
                         return 0;
                     }
                     if v < s_beta {
-                        singular = true;
+                        singular_ext =
+                            if !pv_node && v < s_beta - SE_DOUBLE_MARGIN && self.double_extensions[ply] < SE_DOUBLE_MAX
+                            {
+                                2
+                            } else {
+                                1
+                            };
                     } else if s_beta >= beta {
                         return s_beta;
+                    } else if tt_score >= beta {
+                        singular_ext = -1;
                     }
                 }
             }
@@ -607,8 +621,14 @@ impl<'a> Search<'a> {
             self.cont_rows[ply] = cont_row(self.board.piece_at(m.to()), m.to());
             // Step 13. Extensions: a checking move [ext], the singular table move [se];
             // bounded so that perpetual-check lines cannot explode.
-            let extend = (self.f.check_extension && gives_check) || (singular && m == tt_move);
-            let ext = if extend && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth { 1 } else { 0 };
+            let mut ext = if m == tt_move { singular_ext } else { 0 };
+            if self.f.check_extension && gives_check {
+                ext = ext.max(1);
+            }
+            if ext > 0 && (ply as i32) >= EXTENSION_PLY_FACTOR * self.root_depth {
+                ext = 0;
+            }
+            self.double_extensions[ply + 1] = self.double_extensions[ply] + (ext == 2) as u8;
             let new_depth = depth - 1 + ext;
 
             // Step 14. Principal variation search: the first move with the full window, the

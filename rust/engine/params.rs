@@ -127,8 +127,11 @@ pub(crate) const HISTORY_BONUS_SCALE: i32 = 32;
 
 /// Capture history (`caphist`, off by default) adds its entry divided by this to a
 /// capture's MVV-LVA order score (entries within -HISTORY_MAX..HISTORY_MAX, so at most
-/// about half a queen's worth of victim either way). Set by hand.
-pub(crate) const CAPTURE_HISTORY_DIV: i32 = 4;
+/// 1024 either way: about a pawn's worth of victim). Screened at 5000 nodes a move
+/// (`tools/nodematch.rs`): with 4 (up to half a queen's worth, so that a pawn capture could
+/// pass a queen capture) -40 [-77, -5] after 100 pairs, stopped; with 16, +10 [-10, +31]
+/// over 300 pairs (benches/results/search-screens/).
+pub(crate) const CAPTURE_HISTORY_DIV: i32 = 16;
 
 // ------------------------------------------------------------------ correction history
 

@@ -180,7 +180,16 @@ fn main() {
                     p[((first + second) * 2.0) as usize] += 1;
                     let done: u64 = p.iter().sum();
                     if done.is_multiple_of(50) {
-                        eprintln!("{done} pairs: pentanomial {:?}", *p);
+                        // The running estimate, so that a run stopped early still says it.
+                        let (mean, lo, hi) = pair_score(&p);
+                        eprintln!(
+                            "{done} pairs: pentanomial {:?}, {:.1} %, Elo {:+.0} [{:+.0}, {:+.0}]",
+                            *p,
+                            100.0 * mean,
+                            elo(mean),
+                            elo(lo),
+                            elo(hi)
+                        );
                     }
                 }
             });
@@ -189,9 +198,7 @@ fn main() {
     let p = *penta.lock().unwrap();
     let w = *wdl.lock().unwrap();
     let n: u64 = p.iter().sum();
-    let mean = p.iter().enumerate().map(|(i, &c)| i as f64 / 4.0 * c as f64).sum::<f64>() / n as f64;
-    let var = p.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0 - mean).powi(2) * c as f64).sum::<f64>() / n as f64;
-    let half = 1.96 * (var / n as f64).sqrt();
+    let (mean, lo, hi) = pair_score(&p);
     println!(
         "A {a_spec} vs B {b_spec}, {nodes} nodes/move: +{} ={} -{} in {} games, {:.1} %, Elo {:+.0} [{:+.0}, {:+.0}] (95 %, pentanomial {:?})",
         w[0],
@@ -200,8 +207,18 @@ fn main() {
         2 * n,
         100.0 * mean,
         elo(mean),
-        elo(mean - half),
-        elo(mean + half),
+        elo(lo),
+        elo(hi),
         p
     );
+}
+
+/// A's mean score per game over the pairs counted in `p` (pentanomial: index k holds the pairs
+/// where A scored k / 2 points) and its 95 % interval.
+fn pair_score(p: &[u64; 5]) -> (f64, f64, f64) {
+    let n = p.iter().sum::<u64>().max(1) as f64;
+    let mean = p.iter().enumerate().map(|(i, &c)| i as f64 / 4.0 * c as f64).sum::<f64>() / n;
+    let var = p.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0 - mean).powi(2) * c as f64).sum::<f64>() / n;
+    let half = 1.96 * (var / n).sqrt();
+    (mean, mean - half, mean + half)
 }

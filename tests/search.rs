@@ -9,8 +9,14 @@ use std::time::{Duration, Instant};
 use kibitz::{mate_in, Board, Engine, Info, Limits, Move, MoveList, SearchOutcome};
 
 fn search(fen: &str, limits: Limits) -> (Board, SearchOutcome) {
+    search_with(fen, limits, kibitz::Features::default())
+}
+
+/// `search` with the search features `features`.
+fn search_with(fen: &str, limits: Limits, features: kibitz::Features) -> (Board, SearchOutcome) {
     let board = Board::from_fen(fen).unwrap();
     let mut engine = Engine::new(16);
+    engine.features = features;
     let stop = AtomicBool::new(false);
     let out = engine.search(&board, &limits, &stop, &mut |_: &Info| true);
     (board, out)
@@ -242,6 +248,9 @@ fn every_perftsuite_position_gets_a_legal_move() {
     }
 }
 
+/// The search features still off by default (candidates under test).
+const OFF_BY_DEFAULT: [&str; 5] = ["cont", "se", "corr", "cutnode", "caphist"];
+
 #[test]
 fn search_features_are_switched_by_name_and_unknown_names_are_errors() {
     let defaults = kibitz::Features::default();
@@ -269,7 +278,7 @@ fn search_features_are_switched_by_name_and_unknown_names_are_errors() {
     };
     assert_ne!(nodes(defaults), nodes(kibitz::Features::from_lists("", "nmp").unwrap()));
     // Each feature still off by default is wired: switched on, it searches another tree.
-    for name in ["cont", "se", "corr", "cutnode", "caphist"] {
+    for name in OFF_BY_DEFAULT {
         assert!(!defaults.get(name).unwrap(), "{name} is on by default");
         let on = kibitz::Features::from_lists(name, "").unwrap();
         assert_ne!(nodes(defaults), nodes(on), "{name} on searches the same tree");
@@ -282,15 +291,11 @@ fn features_off_by_default_still_find_every_mate_at_its_distance() {
     // none of them may cost a mate its length. Two plies more than the default search's test
     // gets (correction history alone first sees the two-rook mate in 4 at depth 16, not 14).
     let mut missed = vec![];
-    for name in ["cont", "se", "corr", "cutnode", "caphist"] {
+    for name in OFF_BY_DEFAULT {
         let on = kibitz::Features::from_lists(name, "").unwrap();
         for (fen, n) in mates() {
             let d = (2 * n.unsigned_abs() + 6).max(4) + 2;
-            let board = Board::from_fen(fen).unwrap();
-            let mut engine = Engine::new(16);
-            engine.features = on;
-            let stop = AtomicBool::new(false);
-            let out = engine.search(&board, &depth(d), &stop, &mut |_: &Info| true);
+            let (board, out) = search_with(fen, depth(d), on);
             if mate_in(out.lines[0].score) != Some(n) {
                 missed.push((name, fen, n, out.lines[0].score));
             }

@@ -115,12 +115,11 @@ impl Heuristics {
         self.history[side][sq64(m.from())][sq64(m.to())]
     }
 
-    /// History "gravity": the bonus shrinks as the entry approaches the bound.
+    /// The butterfly entry of `m` moved toward `bonus` (see `gravity`).
     #[inline(always)]
     pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
         let h = &mut self.history[side][sq64(m.from())][sq64(m.to())];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += b - *h * b.abs() / HISTORY_MAX;
+        *h = gravity(*h, bonus);
     }
 
     /// The quiet-move history score of `m` (moving `piece`): butterfly plus the continuation
@@ -145,22 +144,13 @@ impl Heuristics {
         self.update_history(side, m, bonus);
         if self.use_cont {
             let col = cont_col(piece, m.to());
-            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
             for row in conts {
                 if row != NO_CONT {
                     let h = &mut self.cont[row + col];
-                    let v = *h as i32;
-                    *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+                    *h = gravity(*h as i32, bonus) as i16;
                 }
             }
         }
-    }
-
-    /// The capture-history entry of the tactical move `m` on `board` (before it is made).
-    #[inline(always)]
-    fn capture_entry(&mut self, board: &Board, m: Move) -> &mut i16 {
-        let (piece, victim) = capture_key(board, m);
-        &mut self.capture[piece][sq64(m.to())][victim]
     }
 
     /// The capture-history score of the tactical move `m` on `board` (0 when unused).
@@ -169,18 +159,17 @@ impl Heuristics {
         if !self.use_capture {
             return 0;
         }
-        let (piece, victim) = capture_key(board, m);
-        self.capture[piece][sq64(m.to())][victim] as i32
+        let (piece, to, victim) = capture_key(board, m);
+        self.capture[piece][to][victim] as i32
     }
 
     /// Rewards (bonus > 0) or punishes the tactical move `m` on `board` in the capture
     /// history, with the same gravity as the quiet histories.
     #[inline(always)]
     pub fn update_capture(&mut self, board: &Board, m: Move, bonus: i32) {
-        let h = self.capture_entry(board, m);
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *h as i32;
-        *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+        let (piece, to, victim) = capture_key(board, m);
+        let h = &mut self.capture[piece][to][victim];
+        *h = gravity(*h as i32, bonus) as i16;
     }
 
     /// The counter move to the opponent's last move `prev` (made on `board`), or NULL.
@@ -202,18 +191,22 @@ impl Heuristics {
     }
 }
 
-/// The capture-history indices of a tactical move: the moving piece's code and the victim's
-/// kind (a pawn for en passant, 0 for a promotion that takes nothing).
+/// A history entry moved toward `bonus` with "gravity": the step shrinks as the entry nears
+/// the bound, so every entry stays within -HISTORY_MAX..HISTORY_MAX. The one update rule of
+/// the butterfly, continuation and capture histories.
 #[inline(always)]
-fn capture_key(board: &Board, m: Move) -> (usize, usize) {
-    let victim = if m.is_en_passant() {
-        PAWN as usize
-    } else if m.is_castle() {
-        0
-    } else {
-        kind_of(board.piece_at(m.to())) as usize & 7
-    };
-    (board.piece_at(m.from()) as usize & 15, victim)
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + b - entry * b.abs() / HISTORY_MAX
+}
+
+/// The capture-history indices of a tactical move (castling never is one): the moving
+/// piece's code, the destination and the victim's kind (a pawn for en passant, 0 for a
+/// promotion that takes nothing).
+#[inline(always)]
+fn capture_key(board: &Board, m: Move) -> (usize, usize, usize) {
+    let victim = if m.is_en_passant() { PAWN } else { kind_of(board.piece_at(m.to())) };
+    (board.piece_at(m.from()) as usize & 15, sq64(m.to()), victim as usize)
 }
 
 /// True for captures (en passant included).

@@ -692,13 +692,13 @@ impl<'a> Search<'a> {
                         self.update_pv(ply, m);
                     }
                     if alpha >= beta {
+                        let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
                         if quiet {
                             self.heur.add_killer(ply, m);
                             if !prev.is_null() {
                                 let pc = self.board.piece_at(prev.to()) as usize & 15;
                                 self.heur.counter[pc][sq64(prev.to())] = m;
                             }
-                            let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
                             self.heur.update_quiet(us, m, self.board.piece_at(m.from()), conts, bonus);
                             for &q in &quiets_tried[..nquiets] {
                                 self.heur.update_quiet(us, q, self.board.piece_at(q.from()), conts, -bonus);
@@ -707,7 +707,6 @@ impl<'a> Search<'a> {
                         // Capture history [caphist]: the capture that cut off gains, the
                         // captures tried before it lose (also when a quiet move cut off).
                         if self.f.capture_history {
-                            let bonus = (depth * depth).min(HISTORY_BONUS_MAX) * HISTORY_BONUS_SCALE;
                             if !quiet {
                                 self.heur.update_capture(&self.board, m, bonus);
                             }

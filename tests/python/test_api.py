@@ -352,6 +352,32 @@ def test_copy_and_pickle_keep_position_and_history(seed: int, plies: int, chess9
     assert b.copy(stack=False).move_stack == [] and b.copy(stack=False).fen() == b.fen()
 
 
+def test_boards_stay_off_the_cycle_collector_and_subclass_cycles_are_collected() -> None:
+    # A board holds no Python object that could lead back to it, so boards of the Board class
+    # are not tracked (a list of millions of copies costs the collector nothing); a subclass's
+    # boards have an instance dict, stay tracked, and a cycle through one is still collected.
+    import gc
+    import weakref
+
+    b = kibitz.Board()
+    b.push_san("e4")
+    list(b.legal_moves)  # the cached tuple of Moves is the one Python object a board holds
+    for board in (b, b.copy(), copy.copy(b), b.copy(stack=0), kibitz.Board("8/8/8/8/8/8/8/K6k w - - 0 1")):
+        assert not gc.is_tracked(board)
+    assert b.copy().fen() == b.fen()
+
+    class Sub(kibitz.Board):
+        pass
+
+    s = Sub()
+    assert gc.is_tracked(s) and gc.is_tracked(s.copy()) and type(s.copy()) is Sub
+    s.me = s  # a cycle through the instance dict
+    gone = weakref.ref(s)
+    del s
+    gc.collect()
+    assert gone() is None
+
+
 def test_pickle_keeps_an_en_passant_square_without_capturer() -> None:
     # python-chess keeps a FEN's ep square even when no pawn can take there; so do we.
     fen = "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"

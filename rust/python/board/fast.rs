@@ -195,7 +195,7 @@ unsafe extern "C" fn copy_raw(
                 let ty = pyo3::Borrowed::from_ptr(py, slf).get_type();
                 return Ok(PyBoard::new_of(&ty, copy)?.into_ptr());
             }
-            Ok(Py::new(py, PyBoard::from_state(copy))?.into_ptr())
+            Ok(PyBoard::new_exact(py, copy)?.into_ptr())
         })
     }
 }

@@ -734,13 +734,27 @@ impl PyBoard {
         PyBoard { state: TryLock::new(state) }
     }
 
+    /// A new board of exactly the Board class, off the cycle collector's list. A board cannot
+    /// be part of a reference cycle: the only Python objects it holds are tuples of interned
+    /// Moves, which hold nothing. Untracked, it costs the collector nothing, which is most of
+    /// what a short-lived copy costs otherwise (a loop making copies triggers a collection every
+    /// few hundred, and each visits every tracked board). A subclass's boards keep their
+    /// tracking: their instance dict can close a cycle.
+    pub(crate) fn new_exact(py: Python<'_>, state: State) -> PyResult<Py<PyBoard>> {
+        let board = Py::new(py, PyBoard::from_state(state))?;
+        // SAFETY: `board` is a live object of a GC type (every PyO3 class is one); untracking is
+        // allowed at any time and tp_dealloc's own untrack then does nothing.
+        unsafe { pyo3::ffi::PyObject_GC_UnTrack(board.as_ptr().cast()) };
+        Ok(board)
+    }
+
     /// A new board of class `ty` (Board or a subclass) holding `state`. A subclass's board is
     /// made as python-chess makes its copies, `ty(None, chess960=...)`, so that its
     /// `__init__` runs; the state is then put in.
     pub(crate) fn new_of(ty: &Bound<'_, PyType>, state: State) -> PyResult<Py<PyAny>> {
         let py = ty.py();
         if ty.is(py.get_type::<PyBoard>()) {
-            return Ok(Py::new(py, PyBoard::from_state(state))?.into_any());
+            return Ok(PyBoard::new_exact(py, state)?.into_any());
         }
         let kwargs = PyDict::new(py);
         kwargs.set_item("chess960", state.core.is_chess960())?;

@@ -249,7 +249,7 @@ fn every_perftsuite_position_gets_a_legal_move() {
 }
 
 /// The search features still off by default (candidates under test).
-const OFF_BY_DEFAULT: [&str; 5] = ["cont", "se", "corr", "cutnode", "caphist"];
+const OFF_BY_DEFAULT: [&str; 4] = ["cont", "corr", "cutnode", "caphist"];
 
 #[test]
 fn search_features_are_switched_by_name_and_unknown_names_are_errors() {

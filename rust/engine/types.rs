@@ -162,12 +162,9 @@ pub const MAX_THREADS: usize = 1024;
 /// history (the move-ordering heuristics; `history` also drops LMR's history term), corr
 /// (correction history), cutnode (deeper reductions at expected cut nodes), caphist (capture
 /// history), nnue. All are on by default except those that have not yet shown a gain: cont
-/// (continuation history), se (singular extensions), corr, cutnode and caphist. Measured together against the search without
-/// them (self-play, 5+0.05, sequential test [0, 10] stopped undecided after 141 games):
-/// +47 -50 =44, about -7 +/- 45 Elo (benches/results/sprt-bundle1-5+0.05.log); continuation
-/// history alone, with every quiet move scored at every node, +33 -38 =64 after 135 games;
-/// correction history alone, +53 -45 =112 after 210 games (about +13 Elo, undecided;
-/// benches/results/sprt-corr-5+0.05.log).
+/// (continuation history), corr, cutnode and caphist. Singular extensions (se) are on since
+/// they passed a sequential test at 5s+0.05s. Every measurement, with its log, is in
+/// docs/search.md ("Measured effects").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub aspiration: bool,
@@ -223,7 +220,7 @@ impl Default for Features {
             counter: true,
             history: true,
             cont: false,
-            singular: false,
+            singular: true,
             correction: false,
             cut_node: false,
             capture_history: false,

@@ -376,11 +376,11 @@ def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_
     from kibitz.uci import UciEngine
 
     names = kibitz.Engine.feature_names()
-    assert "nmp" in names and "se" in names
+    assert "nmp" in names and "se" in names and "corr" in names
     default = kibitz.Engine(1)
-    assert default.features["nmp"] and not default.features["se"]
-    off = kibitz.Engine(1, features={"nmp": False, "se": True})
-    assert not off.features["nmp"] and off.features["se"]
+    assert default.features["nmp"] and default.features["se"] and not default.features["corr"]
+    off = kibitz.Engine(1, features={"nmp": False, "corr": True})
+    assert not off.features["nmp"] and off.features["corr"]
     with pytest.raises(ValueError, match="unknown search feature 'bogus'|unknown search feature \"bogus\""):
         kibitz.Engine(1, features={"bogus": False})
     with pytest.raises(ValueError, match="bogus"):
@@ -433,7 +433,7 @@ def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_
     assert r.returncode == 2 and r.stdout == "" and "unknown search feature 'bogus'" in r.stderr
 
     # The environment is not read any more.
-    env = dict(os.environ, KIBITZ_SEARCH_OFF="nnue,nmp", KIBITZ_SEARCH_ON="se")
-    code = "import kibitz; e = kibitz.Engine(1); print(e.nnue, e.features['nmp'], e.features['se'])"
+    env = dict(os.environ, KIBITZ_SEARCH_OFF="nnue,nmp", KIBITZ_SEARCH_ON="corr")
+    code = "import kibitz; e = kibitz.Engine(1); print(e.nnue, e.features['nmp'], e.features['corr'])"
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert r.stdout.split() == ["True", "True", "False"], r.stdout + r.stderr

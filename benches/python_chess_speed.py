@@ -5,11 +5,12 @@ Rows: FEN round trip (parse and write), copy(), the legal move list, san() of ev
 move, push/pop of every legal move, the same with is_check() read between (kibitz's ``push``
 leaves a listed move pending until the board is next read, so a bare push/pop pair never
 makes it; the read makes it), piece_map(), is_checkmate() and outcome(), status(),
-board editing (set_piece_at / remove_piece_at), mirror(), on 300 positions of random games.
+board editing (set_piece_at / remove_piece_at), mirror(), on 300 positions of random games,
+and a new game (Board() and one of White's first moves) once a position.
 Each sample repeats a workload until it has run for at least ``--min-ms`` (so that short
 rows are not timer noise); the ratios are python-chess's (bulletchess's) median time over
 kibitz's. bulletchess has no piece_map(), outcome(), status() or mirror(): those cells are
-empty; where its answers differ from python-chess's the cell says so instead of a ratio.
+empty (the new-game row is not written for it); where its answers differ from python-chess's the cell says so instead of a ratio.
 bulletchess is optional (see docs/perft.md for installing it on Python 3.11).
 
     python benches/python_chess_speed.py [--runs 7] [--positions 300] [--min-ms 20] [--markdown]
@@ -43,6 +44,10 @@ def positions(n: int, seed: int = 7) -> list[str]:
             board.push(rng.choice(moves))
         out.append(board.fen())
     return out
+
+
+# White's twenty first moves.
+FIRST_MOVES = [f"{f}2{f}{r}" for f in "abcdefgh" for r in "34"] + ["b1a3", "b1c3", "g1f3", "g1h3"]
 
 
 def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
@@ -101,6 +106,18 @@ def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
     def mirror() -> Any:
         return [b.mirror().fen() for b in boards]
 
+    # A new game: the start position and its first move, one a position (what a PGN reader
+    # or a self-play loop does at every game).
+    first = [lib.Move.from_uci(u) for u in FIRST_MOVES]
+
+    def new_game() -> Any:
+        out = []
+        for i in range(len(fens)):
+            b = lib.Board()
+            b.push(first[i % len(first)])
+            out.append(b.fen())
+        return out
+
     return {
         "FEN round trip": fen_round_trip,
         "copy()": copy,
@@ -113,6 +130,7 @@ def workloads(lib: Any, fens: list[str]) -> dict[str, Callable[[], Any]]:
         "status()": status,
         "board editing": editing,
         "mirror()": mirror,
+        "Board() and a first move": new_game,
     }
 
 

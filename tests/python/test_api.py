@@ -378,6 +378,30 @@ def test_boards_stay_off_the_cycle_collector_and_subclass_cycles_are_collected()
     assert gone() is None
 
 
+@pytest.mark.parametrize("chess960", [False, True])
+def test_start_boards_are_independent_and_the_same_as_a_start_position_read_from_its_fen(chess960: bool) -> None:
+    # Board() and Board(STARTING_FEN) share one start position until they change (no FEN is
+    # read); they must be what reading the start position's FEN gives, and python-chess's.
+    theirs = chess.Board(chess960=chess960)
+    read = kibitz.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", chess960=chess960)
+    boards = [kibitz.Board(chess960=chess960), kibitz.Board(chess.STARTING_FEN, chess960=chess960)]
+    for b in boards:
+        for ours in (b, read):
+            assert ours.fen() == theirs.fen() and ours.chess960 == theirs.chess960 == chess960
+            assert ours.castling_rights == theirs.castling_rights and ours.ep_square is None
+            assert (ours.halfmove_clock, ours.fullmove_number) == (0, 1) and ours.move_stack == []
+        assert b.zobrist_hash() == read.zobrist_hash() and b == read
+        assert sorted(m.uci() for m in b.legal_moves) == sorted(m.uci() for m in theirs.legal_moves)
+    a, b = boards
+    a.push_san("e4")
+    c = kibitz.Board(chess960=chess960)
+    assert b.fen() == c.fen() == theirs.fen() and a.fen() != theirs.fen()
+    a.pop()
+    assert a == b == c
+    b.set_piece_at(chess.E2, None)
+    assert kibitz.Board(chess960=chess960).piece_at(chess.E2) == chess.Piece(chess.PAWN, chess.WHITE)
+
+
 def test_pickle_keeps_an_en_passant_square_without_capturer() -> None:
     # python-chess keeps a FEN's ep square even when no pawn can take there; so do we.
     fen = "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"

@@ -835,8 +835,11 @@ fn push_numbered(out: &mut Vec<String>, white_to_move: bool, fullmove: u32, san:
 fn state_from_fen(fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
     let fen = match &fen {
         FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
-        FenArg::Start => crate::STARTPOS.into(),
+        FenArg::Start => return Ok(State::start(chess960)),
         FenArg::Empty => return Ok(State::empty(chess960)),
     };
+    if fen == crate::STARTPOS {
+        return Ok(State::start(chess960));
+    }
     State::parse(&fen, chess960)
 }

@@ -241,6 +241,20 @@ impl State {
         st
     }
 
+    /// The start position (`Board()`): a copy of one read once per Chess960 flag, sharing its
+    /// core until the board first changes (as `copy()` does), so a new board costs no FEN
+    /// reading; the same state `State::parse(STARTPOS, chess960)` gives.
+    fn start(chess960: bool) -> State {
+        static START: std::sync::OnceLock<[SharedCore; 2]> = std::sync::OnceLock::new();
+        let templates = START.get_or_init(|| {
+            [false, true].map(|c960| {
+                let core = CoreBoard::from_fen_with(crate::STARTPOS, c960).expect("the start position is valid");
+                SharedCore::new(core)
+            })
+        });
+        State::shared(templates[chess960 as usize].clone(), None)
+    }
+
     /// Err(InvalidPositionError) when the core cannot play the position: the guard of every
     /// operation that generates or makes moves.
     #[inline(always)]

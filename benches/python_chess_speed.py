@@ -10,8 +10,8 @@ and a new game (Board() and one of White's first moves) once a position.
 Each sample repeats a workload until it has run for at least ``--min-ms`` (so that short
 rows are not timer noise); the ratios are python-chess's (bulletchess's) median time over
 kibitz's. bulletchess has no piece_map(), outcome(), status() or mirror(): those cells are
-empty (the new-game row is not written for it); where its answers differ from python-chess's the cell says so instead of a ratio.
-bulletchess is optional (see docs/perft.md for installing it on Python 3.11).
+empty (the new-game row is not written for it); where its answers differ from
+python-chess's the cell says so instead of a ratio. bulletchess is optional (see docs/perft.md for installing it on Python 3.11).
 
     python benches/python_chess_speed.py [--runs 7] [--positions 300] [--min-ms 20] [--markdown]
 """

@@ -33,9 +33,7 @@ impl PyBoard {
     fn __init__(slf: &Bound<'_, Self>, fen: FenArg<'_>, chess960: bool) -> PyResult<()> {
         let py = slf.py();
         if slf.get_type().is(py.get_type::<PyBoard>()) {
-            // Off the cycle collector's list, as every board of the exact class (`new_exact`).
-            // SAFETY: `slf` is a live object of a GC type; untracking is allowed at any time.
-            unsafe { pyo3::ffi::PyObject_GC_UnTrack(slf.as_ptr().cast()) };
+            PyBoard::untrack(slf);
             return Ok(());
         }
         let st = state_from_fen(fen, chess960)?;

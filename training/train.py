@@ -149,17 +149,21 @@ def bucket_map(n: int) -> np.ndarray:
 
 
 def features(
-    codes: np.ndarray, perspective: np.ndarray, buckets: tuple[np.ndarray, bool] | None = None
+    codes: np.ndarray,
+    perspective: np.ndarray,
+    buckets: tuple[np.ndarray, bool] | None = None,
+    occupied: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> sp.csr_matrix:
     """(N, 768) 0/1 matrix of the active features of each position seen from `perspective`
     (0 White, 1 Black, per row); with `buckets` (the map and whether kings on the e- to
-    h-files mirror the board), (N, 768 * buckets)."""
+    h-files mirror the board), (N, 768 * buckets). `occupied`: `np.nonzero(codes)` when the
+    caller has it already (both perspectives of a batch share it)."""
     if len(codes) > CHUNK:
         parts = [
             features(codes[i : i + CHUNK], perspective[i : i + CHUNK], buckets) for i in range(0, len(codes), CHUNK)
         ]
         return sp.vstack(parts, format="csr")
-    rows, sqs = np.nonzero(codes)
+    rows, sqs = np.nonzero(codes) if occupied is None else occupied
     code = codes[rows, sqs].astype(np.int64)
     colour = code >> 3
     kind = code & 7
@@ -180,8 +184,57 @@ def features(
         flip, base = pos_flip[rows], (kmap[own] * INPUTS)[rows]
         inputs = INPUTS * (int(kmap.max()) + 1)
     col = base + (colour != persp) * 384 + (kind - 1) * 64 + (sqs ^ flip)
+    # Straight to CSR: `rows` comes sorted from np.nonzero, so sorting row * inputs + col puts
+    # each row's columns in order without moving rows (no two pieces share a feature).
+    key = rows * inputs + col
+    key.sort()
+    indptr = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=len(codes)), out=indptr[1:])
     data = np.ones(len(rows), dtype=np.float32)
-    return sp.csr_matrix((data, (rows, col)), shape=(len(codes), inputs))
+    return sp.csr_matrix((data, key % inputs, indptr), shape=(len(codes), inputs))
+
+
+def check_kings(codes: np.ndarray, buckets: tuple[np.ndarray, bool] | None) -> None:
+    """Exits with a message when king buckets are asked for and some record lacks a king
+    (a perspective's bucket is its own king's square): found before training starts, not in
+    the batch that holds the record."""
+    if buckets is None:
+        return
+    for i in range(0, len(codes), CHUNK):
+        part = codes[i : i + CHUNK]
+        if not (((part == 6).any(axis=1)) & ((part == 14).any(axis=1))).all():
+            sys.exit("a record has no king of the side a perspective belongs to: king buckets need one")
+
+
+class Samples:
+    """The training samples' features, made batch by batch from the piece codes (64 bytes a
+    position) rather than held whole: the sparse matrices of both perspectives cost some
+    500 bytes a sample, which for twenty million positions and their mirrored copies would
+    not fit a 24 GB machine. Samples 0..N-1 are the records; with `mirror`, sample N + i is
+    record i mirrored left-right (a-file <-> h-file). A batch's matrices are exactly the
+    rows the whole matrices would have held, so the net trained is the same."""
+
+    MIRROR = np.arange(64) ^ 7
+
+    def __init__(self, codes: np.ndarray, stm: np.ndarray, buckets: tuple[np.ndarray, bool] | None, mirror: bool):
+        self.codes, self.stm, self.buckets, self.mirror = codes, stm, buckets, mirror
+        self.inputs = INPUTS if buckets is None else INPUTS * (int(buckets[0].max()) + 1)
+
+    def __len__(self) -> int:
+        return len(self.codes) * (2 if self.mirror else 1)
+
+    def batch(self, idx: np.ndarray) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """The side to move's and the other side's feature matrices of samples `idx`."""
+        n = len(self.codes)
+        if len(idx) and (idx.min() < 0 or idx.max() >= len(self)):
+            raise IndexError(f"sample numbers must lie in 0..{len(self) - 1}")
+        rec = idx % n
+        codes, stm = self.codes[rec], self.stm[rec]
+        flipped = idx >= n
+        if flipped.any():
+            codes[flipped] = codes[flipped][:, self.MIRROR]
+        occupied = np.nonzero(codes)
+        return features(codes, stm, self.buckets, occupied), features(codes, 1 - stm, self.buckets, occupied)
 
 
 def fens(codes: np.ndarray, stm: np.ndarray) -> list[str]:
@@ -423,8 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     codes = piece_codes(rec)
     stm = rec["stm"].astype(np.int64)
     buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
-    xs = features(codes, stm, buckets)
-    xn = features(codes, 1 - stm, buckets)
+    check_kings(codes, buckets)
     ob = output_buckets(codes, args.output_buckets)
     sign = np.where(stm == 0, 1.0, -1.0)
     score = rec["score"].astype(np.float64) * sign
@@ -434,30 +486,29 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = np.random.default_rng(args.seed)
     games = np.unique(rec["game"])
-    held = set(rng.choice(games, size=max(1, int(len(games) * args.holdout)), replace=False).tolist())
-    is_val = np.array([g in held for g in rec["game"]])
+    held = rng.choice(games, size=max(1, int(len(games) * args.holdout)), replace=False)
+    is_val = np.isin(rec["game"], held)
     train_idx = np.nonzero(~is_val)[0]
     val_idx = np.nonzero(is_val)[0]
-    n_rec = len(rec)
-    if args.mirror and buckets is not None and buckets[1]:
+    mirror = args.mirror
+    if mirror and buckets is not None and buckets[1]:
         print("king mirroring on: the left-right copies would repeat the positions, left out", flush=True)
-    elif args.mirror:
+        mirror = False
+    samples = Samples(codes, stm, buckets, mirror)
+    if mirror:
         # Chess is the same game mirrored left-right except for castling, which the net does
         # not see: each training position mirrored is a second, equally valid sample. The
-        # mirrored rows follow the originals; the validation set stays unmirrored.
-        flip = np.arange(64) ^ 7
-        mirrored = codes[:, flip]
-        xs = sp.vstack([xs, features(mirrored, stm, buckets)]).tocsr()
-        xn = sp.vstack([xn, features(mirrored, 1 - stm, buckets)]).tocsr()
+        # mirrored samples are numbered after the originals; the validation set stays
+        # unmirrored.
         target = np.concatenate([target, target])
         ob = np.concatenate([ob, ob])  # a left-right mirror keeps the piece count
-        train_idx = np.concatenate([train_idx, train_idx + n_rec])
+        train_idx = np.concatenate([train_idx, train_idx + len(rec)])
     print(
         f"{len(rec)} positions from {len(games)} games ({len(val_idx)} held out), read in {time.time() - t0:.1f} s",
         flush=True,
     )
 
-    net = Net(args.hidden, rng, xs.shape[1], args.output_buckets, args.factorise)
+    net = Net(args.hidden, rng, samples.inputs, args.output_buckets, args.factorise)
     opt = Adam(net.params(), args.lr)
     for epoch in range(args.epochs):
         if epoch == (2 * args.epochs) // 3:
@@ -466,14 +517,20 @@ def main(argv: list[str] | None = None) -> int:
         total, batches = 0.0, 0
         for start in range(0, len(order), args.batch):
             idx = np.sort(order[start : start + args.batch])
-            loss, grads = net.loss_and_grads(xs[idx], xn[idx], target[idx], ob[idx])
+            xs, xn = samples.batch(idx)
+            loss, grads = net.loss_and_grads(xs, xn, target[idx], ob[idx])
             opt.step(net.params(), grads)
             net.clip_weights()
             total += loss
             batches += 1
         val = float("nan")
         if len(val_idx):
-            out = net.forward(xs[val_idx], xn[val_idx], ob[val_idx])[0]
+            out = np.concatenate(
+                [
+                    net.forward(*samples.batch(part), ob[part])[0]
+                    for part in np.array_split(val_idx, max(1, len(val_idx) // CHUNK))
+                ]
+            )
             val = float(np.mean((sigmoid(out * SCALE / K) - target[val_idx]) ** 2))
         print(
             f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)",
@@ -491,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
         # move's view, centipawns): tests/nnue.rs checks the Rust inference of the written
         # file against them.
         pick = np.sort(rng.choice(val_idx, size=min(args.heldout_count, len(val_idx)), replace=False))
-        cp = net.eval_cp(xs[pick], xn[pick], ob[pick])
+        cp = net.eval_cp(*samples.batch(pick), ob[pick])
         lines = [f"{fen}\t{v:.3f}\n" for fen, v in zip(fens(codes[pick], stm[pick]), cp)]
         args.heldout_sample.write_text("".join(lines))
         print(f"wrote {args.heldout_sample} ({len(lines)} held-out positions)")

@@ -193,6 +193,25 @@ def random_codes(rng: Any, n: int) -> tuple[Any, Any]:
     return codes, rng.integers(0, 2, n)
 
 
+def hand_features(row: Any, p: int, kmap: Any = None, mirror: bool = False, flip: bool = False) -> set[int]:
+    """The active features of one position (64 piece codes) from perspective `p`, from the
+    definition in rust/eval/nnue/mod.rs; `flip`: of the position mirrored left-right."""
+    squares = {(7 - sq % 8) + 8 * (sq // 8) if flip else sq: int(c) for sq, c in enumerate(row) if c}
+    bucket, flip_files = 0, False
+    if kmap is not None:
+        king = next(sq for sq, c in squares.items() if c == (6 if p == 0 else 14))
+        kf, kr = king % 8, (king // 8 if p == 0 else 7 - king // 8)
+        bucket = int(kmap[kr * 8 + kf])
+        flip_files = mirror and kf >= 4
+    want = set()
+    for sq, c in squares.items():
+        f, r = sq % 8, (sq // 8 if p == 0 else 7 - sq // 8)
+        if flip_files:
+            f = 7 - f
+        want.add(bucket * 768 + (0 if (c >> 3) == p else 384) + ((c & 7) - 1) * 64 + r * 8 + f)
+    return want
+
+
 @pytest.mark.parametrize("n, mirror", [(4, True), (8, True), (4, False)])
 def test_king_bucket_features_by_hand(n: int, mirror: bool) -> None:
     rng = np.random.default_rng(21 + n)
@@ -201,25 +220,38 @@ def test_king_bucket_features_by_hand(n: int, mirror: bool) -> None:
     x = train.features(codes, stm, (kmap, mirror)).toarray()
     assert x.shape == (200, 768 * n)
     for i in range(200):
-        # The feature of each piece, from the definition in rust/eval/nnue/mod.rs.
-        p = int(stm[i])
-        king = next(sq for sq in range(64) if codes[i, sq] == (6 if p == 0 else 14))
-        kf, kr = king % 8, (king // 8 if p == 0 else 7 - king // 8)
-        bucket = kmap[kr * 8 + kf]
-        flip_files = mirror and kf >= 4
-        want = set()
-        for sq in range(64):
-            c = int(codes[i, sq])
-            if not c:
-                continue
-            f, r = sq % 8, (sq // 8 if p == 0 else 7 - sq // 8)
-            if flip_files:
-                f = 7 - f
-            want.add(int(bucket) * 768 + (0 if (c >> 3) == p else 384) + ((c & 7) - 1) * 64 + r * 8 + f)
-        assert set(np.nonzero(x[i])[0].tolist()) == want, i
+        assert set(np.nonzero(x[i])[0].tolist()) == hand_features(codes[i], int(stm[i]), kmap, mirror), i
     # Every bucket is used by some king square, and a square and its mirror share one.
     assert set(kmap.tolist()) == set(range(n))
     assert all(kmap[s] == kmap[s ^ 7] for s in range(64))
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_samples_are_made_batch_by_batch_as_the_definition_says(n: int) -> None:
+    # The trainer makes each batch's matrices from the piece codes; samples N.. are the
+    # records mirrored left-right (a-file <-> h-file). Both perspectives of every sample of
+    # a batch that mixes originals and mirrored copies, against the definition.
+    rng = np.random.default_rng(5 + n)
+    codes, stm = random_codes(rng, 120)
+    kmap = None if n == 1 else train.bucket_map(n)
+    samples = train.Samples(codes, stm, None if kmap is None else (kmap, False), mirror=True)
+    assert len(samples) == 240 and samples.inputs == 768 * n
+    idx = np.sort(rng.choice(240, size=90, replace=False))
+    assert (idx < 120).any() and (idx >= 120).any()
+    before = codes.copy()
+    xs, xn = (m.toarray() for m in samples.batch(idx))
+    assert (codes == before).all()  # the mirrored copies are made apart from the records
+    assert xs.shape == xn.shape == (90, 768 * n)
+    for row, i in enumerate(idx):
+        rec, flip, p = int(i) % 120, bool(i >= 120), int(stm[int(i) % 120])
+        assert set(np.nonzero(xs[row])[0].tolist()) == hand_features(codes[rec], p, kmap, False, flip), i
+        assert set(np.nonzero(xn[row])[0].tolist()) == hand_features(codes[rec], 1 - p, kmap, False, flip), i
+    # Without mirroring a batch of every record is the whole matrix; past the end is refused.
+    assert (
+        train.Samples(codes, stm, None, mirror=False).batch(np.arange(120))[0] != train.features(codes, stm)
+    ).nnz == 0
+    with pytest.raises(IndexError, match="0..119"):
+        train.Samples(codes, stm, None, mirror=False).batch(np.array([3, 120]))
 
 
 def test_king_bucket_gradients_match_finite_differences() -> None:

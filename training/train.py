@@ -148,6 +148,20 @@ def bucket_map(n: int) -> np.ndarray:
     return out
 
 
+def input_count(buckets: tuple[np.ndarray, bool] | None) -> int:
+    """The inputs of one perspective: 768, or 768 per king bucket."""
+    return INPUTS if buckets is None else INPUTS * (int(buckets[0].max()) + 1)
+
+
+def own_king_squares(codes: np.ndarray, perspective: np.ndarray) -> np.ndarray:
+    """The square of each position's king of the `perspective` side (0 White, 1 Black, per
+    row); exits with a message when some position has none (king buckets need one)."""
+    has_king = codes == np.where(perspective == 0, 6, 14)[:, None]
+    if not has_king.any(axis=1).all():
+        sys.exit("a record has no king of the side a perspective belongs to: king buckets need one")
+    return np.argmax(has_king, axis=1)
+
+
 def features(
     codes: np.ndarray,
     perspective: np.ndarray,
@@ -173,16 +187,12 @@ def features(
         flip, base = np.where(persp == 0, 0, 56), 0
     else:
         kmap, mirror = buckets
-        own_king = np.where(perspective == 0, 6, 14)
-        has_king = codes == own_king[:, None]
-        if not has_king.any(axis=1).all():
-            sys.exit("a record has no king of the side a perspective belongs to: king buckets need one")
-        ksq = np.argmax(has_king, axis=1)
+        ksq = own_king_squares(codes, perspective)
         rank_flip = np.where(perspective == 0, 0, 56)
         own = ksq ^ rank_flip
         pos_flip = rank_flip ^ np.where(mirror & (own % 8 >= 4), 7, 0)
         flip, base = pos_flip[rows], (kmap[own] * INPUTS)[rows]
-        inputs = INPUTS * (int(kmap.max()) + 1)
+        inputs = input_count(buckets)
     col = base + (colour != persp) * 384 + (kind - 1) * 64 + (sqs ^ flip)
     # Straight to CSR: `rows` comes sorted from np.nonzero, so sorting row * inputs + col puts
     # each row's columns in order without moving rows (no two pieces share a feature).
@@ -194,23 +204,22 @@ def features(
     return sp.csr_matrix((data, key % inputs, indptr), shape=(len(codes), inputs))
 
 
-def check_kings(codes: np.ndarray, buckets: tuple[np.ndarray, bool] | None) -> None:
-    """Exits with a message when king buckets are asked for and some record lacks a king
-    (a perspective's bucket is its own king's square): found before training starts, not in
-    the batch that holds the record."""
+def check_kings(codes: np.ndarray, stm: np.ndarray, buckets: tuple[np.ndarray, bool] | None) -> None:
+    """With king buckets, the check `features` makes of both perspectives (`own_king_squares`)
+    made of every record before training starts, not in the batch that holds the record."""
     if buckets is None:
         return
     for i in range(0, len(codes), CHUNK):
-        part = codes[i : i + CHUNK]
-        if not (((part == 6).any(axis=1)) & ((part == 14).any(axis=1))).all():
-            sys.exit("a record has no king of the side a perspective belongs to: king buckets need one")
+        part, side = codes[i : i + CHUNK], stm[i : i + CHUNK]
+        own_king_squares(part, side)
+        own_king_squares(part, 1 - side)
 
 
 class Samples:
     """The training samples' features, made batch by batch from the piece codes (64 bytes a
     position) rather than held whole: the sparse matrices of both perspectives cost some
-    500 bytes a sample, which for twenty million positions and their mirrored copies would
-    not fit a 24 GB machine. Samples 0..N-1 are the records; with `mirror`, sample N + i is
+    360 bytes a sample (measured), which for twenty million positions and their mirrored
+    copies would not fit a 24 GB machine. Samples 0..N-1 are the records; with `mirror`, sample N + i is
     record i mirrored left-right (a-file <-> h-file). A batch's matrices are exactly the
     rows the whole matrices would have held, so the net trained is the same."""
 
@@ -218,7 +227,7 @@ class Samples:
 
     def __init__(self, codes: np.ndarray, stm: np.ndarray, buckets: tuple[np.ndarray, bool] | None, mirror: bool):
         self.codes, self.stm, self.buckets, self.mirror = codes, stm, buckets, mirror
-        self.inputs = INPUTS if buckets is None else INPUTS * (int(buckets[0].max()) + 1)
+        self.inputs = input_count(buckets)
 
     def __len__(self) -> int:
         return len(self.codes) * (2 if self.mirror else 1)
@@ -476,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     codes = piece_codes(rec)
     stm = rec["stm"].astype(np.int64)
     buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
-    check_kings(codes, buckets)
+    check_kings(codes, stm, buckets)
     ob = output_buckets(codes, args.output_buckets)
     sign = np.where(stm == 0, 1.0, -1.0)
     score = rec["score"].astype(np.float64) * sign

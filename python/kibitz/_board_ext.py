@@ -348,13 +348,13 @@ def uci(self: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
         chess960 = self.chess960
     if not move:
         return "0000"
-    if chess960 and self.is_castling(move) and abs(move.to_square - move.from_square) == 2 and not self.chess960:
-        rook = (7 if move.to_square > move.from_square else 0) + 8 * square_rank(move.from_square)
-        return str(SQUARE_NAMES[move.from_square]) + str(SQUARE_NAMES[rook])
-    if not chess960 and self.is_castling(move) and self.color_at(move.to_square) == self.turn:
-        f, t = _standard_castling(self, move.from_square, move.to_square, move.promotion)
-        return SQUARE_NAMES[f] + SQUARE_NAMES[t]
-    return str(move.uci())
+    if move.from_square not in (4, 60):
+        return str(move.uci())
+    # python-chess's rule, by the squares alone (legal or not, either side's king): a king
+    # on e1 or e8 going two files over is written as king takes rook, then back to the
+    # two-square move unless ``chess960``.
+    move = self._to_chess960(move)
+    return str(self._from_chess960(chess960, move.from_square, move.to_square, move.promotion).uci())
 
 
 @method
@@ -473,13 +473,16 @@ def is_irreversible(self: Board, move: Any) -> bool:
     that loses castling rights, or any move while an en-passant capture is possible."""
     if self.is_zeroing(move) or self.has_legal_en_passant():
         return True
-    rights = self.castling_rights
+    # The rights moves are made with (python-chess's clean_castling_rights), and the kings
+    # that castle (not promoted ones).
+    rights = self.clean_castling_rights()
     touched = (1 << move.from_square) ^ (1 << move.to_square)
     if touched & rights:
         return True
-    if rights & bb.BB_RANK_1 and touched & self.kings & self.occupied_co[True]:
+    kings = self.kings & ~self.promoted
+    if rights & bb.BB_RANK_1 and touched & kings & self.occupied_co[True]:
         return True
-    return bool(rights & bb.BB_RANK_8 and touched & self.kings & self.occupied_co[False])
+    return bool(rights & bb.BB_RANK_8 and touched & kings & self.occupied_co[False])
 
 
 @method
@@ -522,15 +525,13 @@ def _from_chess960(
 
 @method
 def _to_chess960(self: Board, move: Any) -> Move:
-    """A standard castling move as king takes rook (other moves unchanged)."""
-    if (
-        move.from_square in (4, 60)
-        and self.kings >> move.from_square & 1
-        and abs(move.to_square - move.from_square) == 2
-    ):
-        rook = move.from_square + (3 if move.to_square > move.from_square else -4)
-        if self.rooks >> rook & 1:
-            return Move(move.from_square, rook)
+    """A standard castling move as king takes rook (other moves unchanged), as python-chess
+    writes it: a king on e1 (e8) going to g1 or c1 (g8 or c8) where no rook stands."""
+    if move.from_square in (4, 60) and self.kings >> move.from_square & 1:
+        home = move.from_square - 4
+        for to, rook in ((home + 6, home + 7), (home + 2, home)):
+            if move.to_square == to and not self.rooks >> to & 1:
+                return Move(move.from_square, rook)
     return move if isinstance(move, Move) else Move(move.from_square, move.to_square, move.promotion)
 
 

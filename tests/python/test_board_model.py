@@ -239,6 +239,12 @@ class AssignLikePythonChess(RuleBasedStateMachine):
     def set_chess960(self, flag: bool) -> None:
         self.theirs.chess960 = flag
         self.ours.chess960 = flag
+        # Rights the other mode cannot use (a rook beside a king off the e-file) are dropped,
+        # as set_castling_rights keeps only usable ones.
+        stackless = self.theirs.copy(stack=False)
+        if stackless.clean_castling_rights() != self.theirs.castling_rights:
+            self.theirs.castling_rights = stackless.clean_castling_rights()
+            self.ours.castling_rights = stackless.clean_castling_rights()
 
     @invariant()
     def same_answers(self) -> None:
@@ -286,6 +292,21 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         # pushes back, which drops an assignment made between two moves).
         for count in (2, 3):
             assert ours.is_repetition(count) == theirs.copy().is_repetition(count), count
+        # Questions about moves, answered by python-chess's rules in any position: en passant
+        # on an assigned square no pawn can have crossed, the rights a move takes away (the
+        # usable ones), the null move and pseudo-legal moves where kings are missing, doubled
+        # or in check on the wrong side (python-chess's gives_check pushes and pops: asked on
+        # a copy), and UCI by the squares alone, either side's king on e1 or e8.
+        assert ours.has_legal_en_passant() == theirs.has_legal_en_passant()
+        assert ours.gives_check(kibitz.Move.null()) == theirs.copy().gives_check(chess.Move.null())
+        for move in list(theirs.pseudo_legal_moves)[:16]:
+            mine = kibitz.Move.from_uci(move.uci())
+            assert ours.is_irreversible(mine) == theirs.is_irreversible(move), move
+            assert ours.gives_check(mine) == theirs.copy().gives_check(move), move
+        for uci in ("e1g1", "e1h1", "e1c1", "e1a1", "e8g8", "e8h8", "e8c8", "e8a8", "e1e2"):
+            for flag in (None, True, False):
+                expected = theirs.uci(chess.Move.from_uci(uci), chess960=flag)
+                assert ours.uci(kibitz.Move.from_uci(uci), chess960=flag) == expected, (uci, flag)
 
 
 AssignLikePythonChess.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=30, deadline=None)

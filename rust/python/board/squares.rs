@@ -104,17 +104,26 @@ impl PyBoard {
     fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut st = self.st()?;
         // The null move passes the turn: the side then to move is in check only if it was
-        // attacked already, which a playable position rules out (python-chess pushes it and
-        // looks, answering the same).
+        // attacked already, which a playable position rules out; python-chess pushes it and
+        // looks, so where kibitz cannot play the position (the side not to move in check,
+        // kings missing or doubled) the answer is python-chess's `was_into_check()`.
         if matches!(move_fields(r#move), Ok((0, 0, 0))) {
-            st.playable()?;
-            return Ok(false);
+            return Ok(st.unplayable.is_some() && st.loose().is_some_and(|loose| loose.moves().was_into_check()));
         }
         let m = match st.resolve(r#move, false) {
             Ok(m) => m,
             Err(e) => {
                 // python-chess answers for any move it can push (its push does not check
-                // legality): a move of one of our pieces is answered by its geometry.
+                // legality). Where kibitz cannot play the position, the move is played by
+                // python-chess's rules and the king that counts looked at (`Setup`).
+                if st.unplayable.is_some() {
+                    let after = move_fields(r#move).ok().and_then(|f| st.after(super::loose::setup_move(f)));
+                    return match after {
+                        Some(setup) => Ok(setup.moves(0).checkers() != 0),
+                        None => Err(e),
+                    };
+                }
+                // Otherwise a move of one of our pieces is answered by its geometry.
                 if let Ok((from, to, promo)) = move_fields(r#move) {
                     let (from, to) =
                         (sq120(from as usize % 8, from as usize / 8), sq120(to as usize % 8, to as usize / 8));
@@ -195,9 +204,15 @@ impl PyBoard {
         Ok(self.st()?.has_side_right(color, false))
     }
 
-    /// True when an en-passant capture is legal now.
+    /// True when an en-passant capture is legal now: by python-chess's rules (its generator
+    /// offers the capture on an assigned en-passant square no pawn can have just crossed)
+    /// where the core cannot hold the position.
     fn has_legal_en_passant(&self) -> PyResult<bool> {
-        Ok(self.st()?.core.has_legal_en_passant())
+        let st = self.st()?;
+        if let Some(loose) = st.loose() {
+            return Ok(loose.moves().legal_ep_square().is_some());
+        }
+        Ok(st.core.has_legal_en_passant())
     }
 
     // ------------------------------------------------------------ python-chess's class attributes

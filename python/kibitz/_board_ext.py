@@ -353,8 +353,8 @@ def uci(self: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
     # python-chess's rule, by the squares alone (legal or not, either side's king): a king
     # on e1 or e8 going two files over is written as king takes rook, then back to the
     # two-square move unless ``chess960``.
-    move = self._to_chess960(move)
-    return str(self._from_chess960(chess960, move.from_square, move.to_square, move.promotion).uci())
+    move = _to_chess960(self, move)
+    return str(_from_chess960(self, chess960, move.from_square, move.to_square, move.promotion).uci())
 
 
 @method

@@ -164,7 +164,10 @@ def _chess960_index(rank: str) -> Optional[int]:
 
 
 def placement_chess960_pos(board: Any) -> Optional[int]:
-    """BaseBoard's ``chess960_pos``: the index of the placement as a Chess960 start position."""
+    """BaseBoard's ``chess960_pos``: the index of the placement as a Chess960 start position
+    (None with a piece marked promoted, as in python-chess)."""
+    if board.promoted:
+        return None
     pieces = {sq: p.symbol() for sq, p in board.piece_map().items()}
     if len(pieces) != 32 or any(pieces.get(8 + f) != "P" or pieces.get(48 + f) != "p" for f in range(8)):
         return None

@@ -177,10 +177,14 @@ class AssignLikePythonChess(RuleBasedStateMachine):
             assert self.ours.was_into_check() == self.theirs.was_into_check()
 
     @precondition(lambda self: self.theirs.is_check() and self.theirs.is_valid())
-    @rule()
-    def push_null_in_check(self) -> None:
-        self.theirs.push(chess.Move.null())
-        self.ours.push(kibitz.Move.null())
+    @rule(as_uci=st.booleans())
+    def push_null_in_check(self, as_uci: bool) -> None:
+        if as_uci:
+            assert self.ours.parse_uci("0000").uci() == self.theirs.parse_uci("0000").uci()
+            assert self.ours.push_uci("0000").uci() == self.theirs.push_uci("0000").uci()
+        else:
+            self.theirs.push(chess.Move.null())
+            self.ours.push(kibitz.Move.null())
 
     @rule(
         square=st.integers(0, 63),
@@ -298,6 +302,8 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         # or in check on the wrong side (python-chess's gives_check pushes and pops: asked on
         # a copy), and UCI by the squares alone, either side's king on e1 or e8.
         assert ours.has_legal_en_passant() == theirs.has_legal_en_passant()
+        for flags in ({}, {"ignore_turn": True, "ignore_castling": True}):
+            assert ours.chess960_pos(**flags) == theirs.chess960_pos(**flags), flags
         assert ours.gives_check(kibitz.Move.null()) == theirs.copy().gives_check(chess.Move.null())
         for move in list(theirs.pseudo_legal_moves)[:16]:
             mine = kibitz.Move.from_uci(move.uci())
@@ -311,6 +317,38 @@ class AssignLikePythonChess(RuleBasedStateMachine):
 
 AssignLikePythonChess.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=30, deadline=None)
 test_assign_like_python_chess = AssignLikePythonChess.TestCase
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "1b2b1r1/pp1k2p1/8/2P1pB2/p2N1n2/P1P3q1/3PPPP1/1B1KBNR1 b - - 1 18",  # in check
+        chess.STARTING_FEN,
+        "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+    ],
+)
+def test_the_null_move_in_uci_text_as_python_chess_takes_it(fen: str) -> None:
+    ours, theirs = kibitz.Board(fen), chess.Board(fen)
+    assert ours.parse_uci("0000").uci() == theirs.parse_uci("0000").uci() == "0000"
+    assert ours.push_uci("0000").uci() == theirs.push_uci("0000").uci()
+    assert ours.fen() == theirs.fen() and ours.was_into_check() == theirs.was_into_check()
+    assert ours.pop().uci() == theirs.pop().uci() and ours.fen() == theirs.fen()
+
+
+@pytest.mark.parametrize("square", [3, 8, 55, 63])
+def test_a_start_position_with_a_promoted_mark_has_no_chess960_number(square: int) -> None:
+    ours, theirs = kibitz.Board(), chess.Board()
+    piece = theirs.piece_at(square)
+    assert piece is not None
+    theirs.set_piece_at(square, piece, promoted=True)
+    ours.set_piece_at(square, kibitz.Piece.from_symbol(piece.symbol()), promoted=True)
+    for flags in ({}, {"ignore_turn": True, "ignore_castling": True}):
+        assert ours.chess960_pos(**flags) == theirs.chess960_pos(**flags), flags
+    assert (
+        kibitz.BaseBoard(ours.board_fen(promoted=True)).chess960_pos()
+        == chess.BaseBoard(theirs.board_fen(promoted=True)).chess960_pos()
+    )
+    assert kibitz.Board().chess960_pos() == chess.Board().chess960_pos() == 518
 
 
 # ---- subclasses ----

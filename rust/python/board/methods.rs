@@ -363,6 +363,10 @@ impl PyBoard {
 
     /// The legal Move that UCI text names (InvalidMoveError / IllegalMoveError otherwise).
     fn parse_uci(&self, py: Python<'_>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
+        // python-chess gives the null move back as it is, in check or not.
+        if uci.to_str().is_ok_and(|t| t == "0000") {
+            return Ok(interned(py, move_index(0, 0, 0)));
+        }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
             return Ok(interned(py, loose::index(loose_uci(&loose, &uci)?)));
@@ -431,6 +435,12 @@ impl PyBoard {
     /// text and IllegalMoveError for an illegal move; the board is then unchanged.
     fn push_uci(slf: &Bound<'_, Self>, uci: Bound<'_, PyString>) -> PyResult<Py<PyMove>> {
         let py = slf.py();
+        // The null move, in check too, as python-chess's parse_uci and push take it.
+        if uci.to_str().is_ok_and(|t| t == "0000") {
+            let out = interned(py, move_index(0, 0, 0));
+            slf.call_method1("push", (&out,))?;
+            return Ok(out);
+        }
         let mut st = slf.get().st()?;
         if let Some(loose) = st.loose() {
             let out = interned(py, loose::index(loose_uci(&loose, &uci)?));

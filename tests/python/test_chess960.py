@@ -12,6 +12,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import chess
 import pytest
@@ -237,6 +238,52 @@ def test_standard_start_in_960_mode() -> None:
     board.push_uci("e1h1")
     assert board.fen() == "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
     assert board.perft(4) == kibitz.Board(board.fen()).perft(4)
+
+
+def _standard_castling_answers(b: Any, lib: Any, uci: str) -> list[Any]:
+    """What a board says of a king move written the standard way: the legality tests, the
+    move lists, find_move, parse_uci, SAN, check, variation_san, and the positions after
+    push and push_uci with the moves taken back."""
+    move = lib.Move.from_uci(uci)
+    out: list[Any] = [b.is_legal(move), b.is_pseudo_legal(move), move in b.legal_moves, move in b.pseudo_legal_moves]
+    for ask in (
+        lambda: b.find_move(move.from_square, move.to_square).uci(),
+        lambda: b.parse_uci(uci).uci(),
+        lambda: b.san(move),
+        lambda: b.gives_check(move),
+        lambda: b.variation_san([move]),
+    ):
+        try:
+            out.append(ask())
+        except (ValueError, AssertionError) as e:
+            out.append(type(e).__name__)
+    for push in (lambda c: c.push(move), lambda c: c.push_uci(uci)):
+        after = b.copy()
+        try:
+            push(after)
+        except ValueError as e:
+            out.append(type(e).__name__)
+            continue
+        out += [after.fen(), [m.uci() for m in after.move_stack], after.pop().uci(), after.fen()]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("fen", "uci"),
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w KQkq - 0 1", "e1g1"),
+        ("bbnrknq1/ppp2pp1/3Qp3/7p/3p3P/3PP3/PPP2PPN/BBNRK2R w KQq - 0 50", "e1g1"),
+        ("r3kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1", "e8c8"),
+        ("r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", "e1g1"),  # a rook on g1: king takes rook
+    ],
+)
+def test_castling_written_the_standard_way_on_a_chess960_board(fen: str, uci: str) -> None:
+    """python-chess's push, push_uci and parse_uci read e1g1 / e1c1 (e8g8 / e8c8) on a
+    Chess960 board, with the king on its e-file square and no rook on the target, as
+    castling with the corner's rook; its is_legal, is_pseudo_legal, find_move and
+    variation_san do not. kibitz answers each as python-chess does."""
+    ours, theirs = kibitz.Board(fen, chess960=True), chess.Board(fen, chess960=True)
+    assert _standard_castling_answers(ours, kibitz, uci) == _standard_castling_answers(theirs, chess, uci)
 
 
 def test_python_chess_round_trip() -> None:

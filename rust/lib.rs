@@ -35,7 +35,7 @@ pub use chess::planes::{fill_planes, set_planes, PLANES, PLANE_VALUES};
 pub use chess::polyglot_random::POLYGLOT_RANDOM;
 pub use chess::san::{SanFault, NULL_SANS};
 pub use chess::setup::{castling_field_ok, parse_board_fen, piece_of_symbol, py_repr, Setup};
-pub use chess::setup_moves::{line, SetupMove, SetupMoves};
+pub use chess::setup_moves::{line, to_chess960_target, SetupMove, SetupMoves};
 pub use chess::types::{
     color_of, file_of, kind_of, make_piece, parse_square, rank_of, sq120, sq64, square_name, Color, Move, MoveList,
     Square, BISHOP, BLACK, EMPTY, KING, KNIGHT, OFFBOARD, PAWN, QUEEN, ROOK, WHITE,

@@ -73,6 +73,24 @@ fn walk(s: usize, (sf, sr): (i32, i32)) -> impl Iterator<Item = usize> {
     })
 }
 
+/// python-chess's `_to_chess960`: a king on e1 (e8) sent to g1 or c1 (g8, c8) where no rook
+/// stands is castling written the standard way, with the corner's rook. The target square
+/// in king-takes-rook form: the corner for such a move, `to` for any other. `is(square,
+/// kind)` tells whether a piece of that kind (either colour) stands on the square.
+pub fn to_chess960_target(from: u8, to: u8, promo: u8, is: impl Fn(u8, u8) -> bool) -> u8 {
+    if promo != 0 || !(from == 4 || from == 60) || !is(from, KING) || is(to, ROOK) {
+        return to;
+    }
+    let home = from - 4;
+    if to == home + 6 {
+        home + 7
+    } else if to == home + 2 {
+        home
+    } else {
+        to
+    }
+}
+
 /// The whole line through two squares, both included (python-chess's `ray`); 0 when they
 /// share none.
 pub fn line(a: usize, b: usize) -> u64 {

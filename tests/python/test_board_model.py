@@ -245,10 +245,10 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         self.ours.chess960 = flag
         # Rights the other mode cannot use (a rook beside a king off the e-file) are dropped,
         # as set_castling_rights keeps only usable ones.
-        stackless = self.theirs.copy(stack=False)
-        if stackless.clean_castling_rights() != self.theirs.castling_rights:
-            self.theirs.castling_rights = stackless.clean_castling_rights()
-            self.ours.castling_rights = stackless.clean_castling_rights()
+        usable = self.theirs.copy(stack=False).clean_castling_rights()
+        if usable != self.theirs.castling_rights:
+            self.theirs.castling_rights = usable
+            self.ours.castling_rights = usable
 
     @invariant()
     def same_answers(self) -> None:

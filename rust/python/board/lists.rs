@@ -37,12 +37,8 @@ impl PyBoard {
                 Err(_) => false,
             });
         }
-        // python-chess's is_legal does not read e1g1 on a Chess960 board as castling (its push
-        // and parse_uci do: `State::chess960_castling_to`).
-        if let Ok((from, to, promo)) = move_fields(m) {
-            if st.chess960_castling_to(from, to, promo) != to {
-                return Ok(false);
-            }
+        if st.names_standard_castling(m) {
+            return Ok(false);
         }
         match st.resolve(m, false) {
             Ok(_) => Ok(true),

@@ -10,7 +10,7 @@ use super::setup::setup_of;
 use super::{move_fields, State};
 use crate::python::errors::{move_text_err, text, IllegalMoveError};
 use crate::python::moves::{interned, move_index, PyMove};
-use crate::{kind_of, Setup, SetupMove, SetupMoves, EMPTY, KING, PAWN, ROOK};
+use crate::{kind_of, to_chess960_target, Setup, SetupMove, SetupMoves, EMPTY, KING, PAWN};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -140,22 +140,15 @@ pub(super) fn loose_uci(loose: &Loose, uci: &Bound<'_, PyString>) -> PyResult<Se
         return Ok(m);
     }
     let placement = &loose.setup.placement;
-    let is = |s: usize, kind: u8| placement[s] != EMPTY && kind_of(placement[s]) == kind;
-    let (f, t) = (from as usize, to as usize);
-    if promo == 0 && (f == 4 || f == 60) && is(f, KING) {
-        let home = f - 4;
-        // python-chess's _to_chess960, then _from_chess960.
-        if t == home + 6 && !is(t, ROOK) {
-            m.to = (home + 7) as u8;
-        } else if t == home + 2 && !is(t, ROOK) {
-            m.to = home as u8;
-        }
-        if !loose.setup.chess960 {
-            if m.to as usize == home + 7 {
-                m.to = (home + 6) as u8;
-            } else if m.to as usize == home {
-                m.to = (home + 2) as u8;
-            }
+    let is = |s: u8, kind: u8| placement[s as usize] != EMPTY && kind_of(placement[s as usize]) == kind;
+    // python-chess's _to_chess960, then _from_chess960.
+    m.to = to_chess960_target(from, to, promo, is);
+    if !loose.setup.chess960 && promo == 0 && (from == 4 || from == 60) && is(from, KING) {
+        let home = from - 4;
+        if m.to == home + 7 {
+            m.to = home + 6;
+        } else if m.to == home {
+            m.to = home + 2;
         }
     }
     if !loose.moves().is_legal(m) {

@@ -557,19 +557,11 @@ impl PyBoard {
         let mut out: Vec<String> = Vec::new();
         for mv in moves.try_iter()? {
             let mv = mv?;
-            // Legal moves only, as python-chess's is_legal reads them (not e1g1 for
-            // king-takes-rook on a Chess960 board).
-            let standard_castling = move_fields(&mv).is_ok_and(|(f, t, p)| b.chess960_castling_to(f, t, p) != t);
-            let m = match b.resolve(&mv, false).and_then(|m| {
-                if standard_castling {
-                    Err(IllegalMoveError::new_err("not legal"))
-                } else {
-                    Ok(m)
-                }
-            }) {
-                Ok(m) => m,
+            // Legal moves only, as python-chess's is_legal reads them.
+            let m = match b.resolve(&mv, false) {
+                Ok(m) if !b.names_standard_castling(&mv) => m,
                 Err(e) if e.get_type(mv.py()).is_subclass_of::<PyTypeError>()? => return Err(e),
-                Err(_) => {
+                _ => {
                     return Err(IllegalMoveError::new_err(format!(
                         "illegal move {} in position {}",
                         mv.str()?,

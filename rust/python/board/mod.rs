@@ -46,7 +46,7 @@ use super::moves::{
 };
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, BLACK,
-    EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE,
+    EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
 };
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
@@ -461,27 +461,22 @@ impl State {
         }
     }
 
-    /// python-chess's `_to_chess960` on a Chess960 board: a king on e1 (e8) sent to g1 or c1
-    /// (g8, c8) where no rook stands castles with the corner's rook, as if written king takes
-    /// rook (its push, parse_uci and push_uci read it so; its is_legal and is_pseudo_legal
-    /// do not). The target square to use; `to` itself otherwise.
+    /// python-chess's `_to_chess960` on a Chess960 board (`crate::to_chess960_target`): e1g1
+    /// or e1c1 (e8g8, e8c8) with no rook on the target castles with the corner's rook (its
+    /// push, parse_uci and push_uci read it so; its is_legal and is_pseudo_legal do not,
+    /// `names_standard_castling`). The target square to use; `to` itself otherwise.
     pub(super) fn chess960_castling_to(&self, from: u8, to: u8, promo: u8) -> u8 {
-        if promo != 0 || !(from == 4 || from == 60) || !self.core.is_chess960() {
+        if !self.core.is_chess960() {
             return to;
         }
         let at = |s: u8| self.core.piece_at(sq120(s as usize % 8, s as usize / 8));
-        let is = |s: u8, kind: u8| at(s) != EMPTY && kind_of(at(s)) == kind;
-        let home = from - 4;
-        if !is(from, KING) || is(to, ROOK) {
-            return to;
-        }
-        if to == home + 6 {
-            home + 7
-        } else if to == home + 2 {
-            home
-        } else {
-            to
-        }
+        crate::to_chess960_target(from, to, promo, |s, kind| at(s) != EMPTY && kind_of(at(s)) == kind)
+    }
+
+    /// Whether `m` is such a move on a Chess960 board, which python-chess's is_legal refuses
+    /// although its push plays it (`chess960_castling_to`).
+    pub(super) fn names_standard_castling(&self, m: &Bound<'_, PyAny>) -> bool {
+        move_fields(m).is_ok_and(|(from, to, promo)| self.chess960_castling_to(from, to, promo) != to)
     }
 
     fn resolve_fields(&mut self, from: u8, to: u8, promo: u8, allow_null: bool) -> PyResult<Move> {

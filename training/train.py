@@ -468,6 +468,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=OUTPUT_BUCKET_CHOICES,
         help="output buckets by the number of pieces (1: one output, the version-1 or -2 file)",
     )
+    ap.add_argument(
+        "--keep-epochs",
+        action="store_true",
+        help="also write each finished epoch's net beside --out (NAME.epochN.nnue)",
+    )
     ap.add_argument("--heldout-sample", type=Path, help="write held-out positions with the float net's evaluation here")
     ap.add_argument("--heldout-count", type=int, default=1000, help="positions in the held-out sample")
     args = ap.parse_args(argv)
@@ -545,6 +550,10 @@ def main(argv: list[str] | None = None) -> int:
             f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)",
             flush=True,
         )
+        if args.keep_epochs:
+            # A long run stopped early still leaves each finished epoch's net to screen.
+            path = args.out.with_name(f"{args.out.stem}.epoch{epoch + 1}{args.out.suffix}")
+            path.write_bytes(quantised_bytes(net, buckets))
 
     data = quantised_bytes(net, buckets)
     args.out.write_bytes(data)

@@ -129,6 +129,19 @@ def test_training_is_reproducible_from_its_seed(runs: dict[str, Path], tmp_path:
         float(cp)
 
 
+def test_keep_epochs_writes_each_finished_epochs_net(runs: dict[str, Path], tmp_path: Path) -> None:
+    # A run stopped early keeps the nets of the epochs it finished: the last one is the
+    # final net byte for byte, and the training moved the weights between epochs.
+    out = tmp_path / "k.nnue"
+    args = [str(runs["nnue1"]), "--out", str(out), "--hidden", "16", "--epochs", "2", "--seed", "5"]
+    assert train.main(args + ["--keep-epochs"]) == 0
+    first, second = tmp_path / "k.epoch1.nnue", tmp_path / "k.epoch2.nnue"
+    assert second.read_bytes() == out.read_bytes()
+    assert first.read_bytes() != second.read_bytes()
+    assert len(first.read_bytes()) == len(out.read_bytes())
+    assert sorted(p.name for p in tmp_path.glob("k*.nnue")) == ["k.epoch1.nnue", "k.epoch2.nnue", "k.nnue"]
+
+
 def test_gradients_match_finite_differences() -> None:
     rng = np.random.default_rng(3)
     net = train.Net(16, rng)

@@ -23,14 +23,19 @@ def reference() -> chess.syzygy.Tablebase:
 
 
 def mover_result(reference: chess.syzygy.Tablebase, board: chess.Board, move: chess.Move) -> int:
-    """The WDL, for the side that made `move`, of the position after it (2 win ... -2 loss)."""
+    """The WDL, for the side that made `move`, of the position after it (2 win ... -2 loss),
+    under the 50-move rule: a win whose next capture or pawn move (the table's DTZ) lies
+    past the clock's hundredth ply cannot be forced any more, so it counts as a draw."""
     child = board.copy()
     child.push(move)
     if child.is_checkmate():
         return 2
     if child.is_stalemate() or child.is_insufficient_material():
         return 0
-    return -reference.probe_wdl(child)
+    wdl = reference.probe_wdl(child)
+    if wdl != 0 and child.halfmove_clock + abs(reference.probe_dtz(child)) > 100:
+        return 0
+    return -wdl
 
 
 @pytest.mark.parametrize(
@@ -158,3 +163,14 @@ def test_drawn_endings_are_held(reference: chess.syzygy.Tablebase, fen: str) -> 
         assert mover_result(reference, board, move) >= 0, (board.fen(), move.uci())
         board.push(move)
     assert board.outcome(claim_draw=True) is None or board.outcome(claim_draw=True).winner is None
+
+
+def test_the_judge_counts_wins_the_fifty_move_rule_ends_as_draws(reference: chess.syzygy.Tablebase) -> None:
+    # KRvKN, Black to move with 84 plies on the clock: after Kb8 White wins by the tables
+    # but needs 18 plies to its next capture or pawn move, and 15 are left; after Nf6 it
+    # needs 1. With a fresh clock both are losses for Black.
+    late = chess.Board("8/2k5/4K1R1/8/4n3/8/8/8 b - - 84 43")
+    early = chess.Board("8/2k5/4K1R1/8/4n3/8/8/8 b - - 0 43")
+    kb8, nf6, kb7 = (chess.Move.from_uci(u) for u in ("c7b8", "e4f6", "c7b7"))
+    assert [mover_result(reference, late, m) for m in (kb8, nf6, kb7)] == [0, -2, 0]
+    assert [mover_result(reference, early, m) for m in (kb8, nf6, kb7)] == [-2, -2, 0]

@@ -60,6 +60,15 @@ def test_a_stopped_run_keeps_its_games_names_its_bounds_and_pools_to_match_pys_l
     assert f"LLR {last.group(4)} " in pooled, pooled
 
 
+def test_a_match_without_a_sequential_test_has_no_bounds_line() -> None:
+    raw, games = raw_from_kept()
+    lines = record(raw, None, "against another engine, stopped by hand").splitlines()
+    assert lines[0].endswith("openings balanced_8ply.pgn (209 available, order random, seed 63)")
+    assert lines[1] == "# against another engine, stopped by hand"
+    assert not any(l.startswith("# sequential test") for l in lines)
+    assert [l for l in lines if l.startswith("game ")] == games and "Traceback" not in "\n".join(lines)
+
+
 def test_a_finished_run_keeps_match_pys_summary() -> None:
     raw, _ = raw_from_kept()
     raw = raw.replace(TRACEBACK, "")

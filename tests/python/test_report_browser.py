@@ -560,8 +560,10 @@ def test_eval_bar_follows_the_board(driver: Any, report: tuple[Path, list[dict[s
         assert abs(share - win / 100) < 0.02, (ply, share, win)
         assert bar.get_attribute("data-score") == score_text(pos["score"], pos["fen"])
         cp = compact_score(pos["score"], pos["fen"])
-        if isinstance(cp, int) and cp != 0:
-            assert (share > 0.5) == (cp > 0)
+        # The side ahead has the larger share, where that is a visible difference (a score
+        # of a few centipawns is a win chance within a pixel or two of half).
+        if isinstance(cp, int) and abs(win - 50) >= 1:
+            assert (share > 0.5) == (cp > 0), (ply, share, cp)
             signs.add(cp > 0)
         # White's share grows from White's side of the board: the bottom.
         assert abs((fill.location["y"] + fill.size["height"]) - (bar.location["y"] + bar.size["height"])) <= 2

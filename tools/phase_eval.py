@@ -28,26 +28,29 @@ import chess.pgn
 CLAMP = 1000
 
 
+def side_of(game: chess.pgn.Game, engine: str, path: str) -> chess.Color:
+    """The colour the engine named ``engine`` (the start of its name) played in ``game``."""
+    white, black = game.headers.get("White", ""), game.headers.get("Black", "")
+    if white.startswith(engine):
+        return chess.WHITE
+    if black.startswith(engine):
+        return chess.BLACK
+    raise SystemExit(f"{path}: a game without an engine named {engine}*: {white} - {black}")
+
+
 def scores(paths: List[str], engine: str, judge: str, depth: int, plies: List[int]) -> Dict[int, List[int]]:
     """For each ply of ``plies``, the judge's score of the position after that ply, from the
     side of the engine named ``engine``, over every game of ``paths`` that reached it."""
     out: Dict[int, List[int]] = {p: [] for p in plies}
-    wanted = set(plies)
     with chess.engine.SimpleEngine.popen_uci(judge) as ref:
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 while (game := chess.pgn.read_game(f)) is not None:
-                    white, black = game.headers.get("White", ""), game.headers.get("Black", "")
-                    if white.startswith(engine):
-                        side = chess.WHITE
-                    elif black.startswith(engine):
-                        side = chess.BLACK
-                    else:
-                        raise SystemExit(f"{path}: a game without an engine named {engine}*: {white} - {black}")
+                    side = side_of(game, engine, path)
                     board = game.board()
                     for ply, move in enumerate(game.mainline_moves(), start=1):
                         board.push(move)
-                        if ply in wanted:
+                        if ply in out:
                             info = ref.analyse(board, chess.engine.Limit(depth=depth))
                             cp = info["score"].pov(side).score(mate_score=CLAMP)
                             out[ply].append(max(-CLAMP, min(CLAMP, cp)))

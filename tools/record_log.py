@@ -3,9 +3,8 @@ in ``benches/results/``: match.py's header with the openings named by file rathe
 of the machine that played, for a sequential test a line giving its bounds (match.py's header
 does not, and a run stopped by hand never prints its closing ``SPRT`` line, so
 ``tools/sprt_pool.py`` and ``tests/python/test_sprt_pool.py`` read them here), a line saying
-what was measured, the
-game lines, and match.py's closing summary when the run ended by itself. A Ctrl-C traceback
-(a run stopped by hand) is left out.
+what was measured, the game lines, and match.py's closing summary when the run ended by
+itself. A Ctrl-C traceback (a run stopped by hand) is left out.
 
     python tools/record_log.py RAW OUT --sprt ELO0 ELO1 --comment "what was measured, how it ended"
     python tools/record_log.py RAW OUT --comment "..."     # a match without a sequential test

@@ -3,7 +3,8 @@ quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
         [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
-        [--king-buckets 1|4|8] [--no-king-mirror] [--no-factorise] [--output-buckets 1|2|4|8]
+        [--king-buckets 1|4|8] [--no-king-mirror] [--no-factorise] [--bucket-decay W]
+        [--output-buckets 1|2|4|8]
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
@@ -316,6 +317,15 @@ class Net:
         """The feature weights the file holds: the bucket rows plus the shared factor."""
         return self.w1 if self.factor is None else self.w1 + self._factor_rows()
 
+    def decay_buckets(self, rate: float) -> None:
+        """Decoupled weight decay of the buckets' own rows (factorised nets only): they move
+        toward zero, where the net is the unbucketed one the shared factor makes, and keep
+        what the data supports. Each bucket row is active in a fraction of the positions, and
+        Adam scales the rare updates up, so without it the rows learn the training games'
+        noise (measured: docs/nnue.md)."""
+        if self.factor is not None and rate > 0.0:
+            self.w1 *= np.float32(1.0 - rate)
+
     def clip_weights(self) -> None:
         """Keeps the weights within the quantisation's bounds (W1_BOUND for the summed
         feature weights, so that no accumulator leaves i16)."""
@@ -462,6 +472,13 @@ def main(argv: list[str] | None = None) -> int:
         help="with king buckets: learn a weight row shared by every bucket beside the buckets' own (summed in the file)",
     )
     ap.add_argument(
+        "--bucket-decay",
+        type=float,
+        default=0.0,
+        help="with factorised king buckets: decoupled weight decay of the buckets' own rows "
+        "(each step multiplies them by 1 - lr * this), pulling the net toward the unbucketed one",
+    )
+    ap.add_argument(
         "--output-buckets",
         type=int,
         default=1,
@@ -534,6 +551,7 @@ def main(argv: list[str] | None = None) -> int:
             xs, xn = samples.batch(idx)
             loss, grads = net.loss_and_grads(xs, xn, target[idx], ob[idx])
             opt.step(net.params(), grads)
+            net.decay_buckets(opt.lr * args.bucket_decay)
             net.clip_weights()
             total += loss
             batches += 1

@@ -343,6 +343,34 @@ def test_factorised_king_buckets_start_as_the_plain_net_and_write_the_sums() -> 
         assert np.array_equal(w1[b * 768 : (b + 1) * 768], part), b
 
 
+def test_bucket_decay_shrinks_only_the_bucket_rows_toward_the_plain_net() -> None:
+    rng = np.random.default_rng(34)
+    net = train.Net(16, rng, 4 * 768, 1, factorise=True)
+    net.w1 = rng.normal(0.0, 0.5, net.w1.shape).astype(np.float32)
+    before = [p.copy() for p in net.params()]
+    net.decay_buckets(0.25)
+    after = net.params()
+    # The bucket rows scale by 1 - rate; the shared factor, biases and output weights stay.
+    assert np.allclose(after[0], before[0] * 0.75, rtol=1e-6)
+    for i in range(1, 5):
+        assert np.array_equal(after[i], before[i]), i
+    # Decayed far enough, the net evaluates as the plain net made of its factor.
+    for _ in range(200):
+        net.decay_buckets(0.25)
+    codes, stm = random_codes(rng, 20)
+    buckets = (train.bucket_map(4), False)
+    plain = train.Net(16, np.random.default_rng(0))
+    plain.w1, plain.b1, plain.w2, plain.b2 = net.factor, net.b1, net.w2, net.b2
+    got = net.eval_cp(train.features(codes, stm, buckets), train.features(codes, 1 - stm, buckets))
+    want = plain.eval_cp(train.features(codes, stm), train.features(codes, 1 - stm))
+    assert np.allclose(got, want, atol=1e-3)
+    # A net without a factor (plain, or buckets trained apart) has nothing to decay toward.
+    for other in (train.Net(16, rng), train.Net(16, rng, 4 * 768, 1, factorise=False)):
+        w1 = other.w1.copy()
+        other.decay_buckets(0.25)
+        assert np.array_equal(other.w1, w1)
+
+
 def test_factorised_king_bucket_gradients_match_finite_differences() -> None:
     rng = np.random.default_rng(34)
     buckets = (train.bucket_map(4), True)

@@ -34,6 +34,7 @@ from typing import List, NamedTuple, Tuple
 
 import chess
 import chess.pgn
+from phase_eval import side_of  # the colour of the engine named: one rule for both tools
 
 EVAL = re.compile(r"\[%eval\s+([-+]?(?:\d+(?:\.\d*)?|\.\d+)|#[-+]?\d+)")
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -45,16 +46,6 @@ class Pair(NamedTuple):
     own: float  # NAME's score of its move, from NAME's side (centipawns)
     opponent: float  # the opponent's score of its reply, from NAME's side
     result: float  # NAME's score in the game: 1, 0.5 or 0
-
-
-def side_of(game: chess.pgn.Game, engine: str, path: str) -> chess.Color:
-    """The colour the engine named ``engine`` (the start of its name) played in ``game``."""
-    white, black = game.headers.get("White", ""), game.headers.get("Black", "")
-    if white.startswith(engine):
-        return chess.WHITE
-    if black.startswith(engine):
-        return chess.BLACK
-    raise SystemExit(f"{path}: a game without an engine named {engine}*: {white} - {black}")
 
 
 def white_cp(comment: str) -> float | None:

@@ -2,9 +2,9 @@
 quantised net file that rust/eval/nnue/ reads.
 
     python training/train.py DATA.bin [DATA.bin ...] --out kibitz.nnue [--hidden 128]
-        [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--no-mirror] [--holdout 0.05]
-        [--king-buckets 1|4|8] [--no-king-mirror] [--no-factorise] [--bucket-decay W]
-        [--output-buckets 1|2|4|8]
+        [--epochs 10] [--batch 1024] [--lr 0.001] [--lam 1.0] [--sigmoid-scale 400]
+        [--no-mirror] [--holdout 0.05] [--king-buckets 1|4|8] [--no-king-mirror]
+        [--no-factorise] [--bucket-decay W] [--output-buckets 1|2|4|8]
         [--seed 1] [--heldout-sample FILE] [--heldout-count 1000]
 
 The defaults are the settings of the committed net, chosen by fixed-node matches against
@@ -38,9 +38,13 @@ Output buckets (`--output-buckets 8`; the file's version 3): one output row and 
 bucket, the bucket chosen by the number of pieces on the board (`output_buckets` below), so
 that the endgame is scored by weights of its own.
 
-Loss: mean squared error between sigmoid(eval / 400) and a blend of the game's result
-(weight 1 - lam) and sigmoid(search score / 400) (weight lam), both from the side to move's
-view. Adam. The held-out share is chosen by game number, so that no game lies on both
+Loss: mean squared error between sigmoid(eval / k) and a blend of the game's result
+(weight 1 - lam) and sigmoid(search score / k) (weight lam), both from the side to move's
+view; k is 400 unless `--sigmoid-scale` says otherwise. With lam 1 the scale only shapes
+the loss. With lam below 1 it also says how many centipawns the results are worth: on
+kibitz's own self-play games a score s foretells the result best as sigmoid(s / 180)
+(docs/nnue.md), so a blend at 400 pulls the net's scores away from the search's scale.
+Adam. The held-out share is chosen by game number, so that no game lies on both
 sides of the split; the validation loss is printed each epoch.
 
 Quantisation (what the Rust side undoes): feature weights and biases x QA (255) as i16
@@ -91,7 +95,7 @@ W2_BOUND = 127 / QB
 # (rust/eval/nnue's Network::accumulator_range checks a written net the same way).
 W1_BOUND = 1.98
 B1_BOUND = 64.0
-# Sigmoid scale: centipawns -> expected score (the usual 400).
+# Sigmoid scale: centipawns -> expected score (the usual 400; `--sigmoid-scale`).
 K = 400.0
 
 
@@ -273,6 +277,34 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def targets(score_white: np.ndarray, stm: np.ndarray, result_white: np.ndarray, lam: float, k: float = K) -> np.ndarray:
+    """The training target of each record: lam * sigmoid(score / k) + (1 - lam) * result,
+    both from the side to move's view (the records keep White's: the score in centipawns,
+    the result as 0 Black won, 1 draw, 2 White won)."""
+    sign = np.where(stm == 0, 1.0, -1.0)
+    score = score_white.astype(np.float64) * sign
+    result = result_white.astype(np.float64) / 2.0
+    result = np.where(stm == 0, result, 1.0 - result)
+    return (lam * sigmoid(score / k) + (1 - lam) * result).astype(np.float32)
+
+
+def best_sigmoid_scale(
+    score_white: np.ndarray, stm: np.ndarray, result_white: np.ndarray, scales: np.ndarray | None = None
+) -> tuple[float, float]:
+    """The scale k (of `scales`, by default 100..600 in steps of 10) under which
+    sigmoid(score / k) foretells the records' results best (least mean squared error), and
+    that error. The score and result from the side to move's view, as `targets` takes them."""
+    pure = targets(score_white, stm, result_white, 0.0).astype(np.float64)
+    sign = np.where(stm == 0, 1.0, -1.0)
+    score = score_white.astype(np.float64) * sign
+    best = (0.0, np.inf)
+    for k in np.arange(100, 601, 10) if scales is None else scales:
+        err = float(np.mean((sigmoid(score / k) - pure) ** 2))
+        if err < best[1]:
+            best = (float(k), err)
+    return best
+
+
 def output_buckets(codes: np.ndarray, n: int) -> np.ndarray:
     """The output bucket of each position by its number of pieces p (kings included):
     min((p - 1) * n // 32, n - 1), so with 8 buckets 2-4 pieces are bucket 0, 5-8 bucket 1,
@@ -358,13 +390,15 @@ class Net:
     def eval_cp(self, xs: sp.csr_matrix, xn: sp.csr_matrix, ob: np.ndarray | None = None) -> np.ndarray:
         return self.forward(xs, xn, ob)[0] * SCALE
 
-    def loss_and_grads(self, xs, xn, target, ob: np.ndarray | None = None):
+    def loss_and_grads(self, xs, xn, target, ob: np.ndarray | None = None, k: float = K):
+        """The loss (mean squared error between sigmoid(eval / k) and the target) and its
+        gradients by parameter."""
         h = len(self.b1)
         out, (acc_s, acc_n, cs, cn, a_s, a_n, ob) = self.forward(xs, xn, ob)
-        pred = sigmoid(out * SCALE / K)
+        pred = sigmoid(out * SCALE / k)
         diff = pred - target
         loss = float(np.mean(diff * diff))
-        g_out = (2.0 / len(target)) * diff * pred * (1 - pred) * (SCALE / K)
+        g_out = (2.0 / len(target)) * diff * pred * (1 - pred) * (SCALE / k)
         # The output gradient spread over the buckets: row i has g_out[i] in its bucket's column.
         g_every = np.zeros((len(g_out), len(self.b2)), dtype=g_out.dtype)
         g_every[np.arange(len(ob)), ob] = g_out
@@ -444,6 +478,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=0.001)
     ap.add_argument("--lr-drop", type=float, default=0.3, help="learning rate factor for the last third of the epochs")
     ap.add_argument("--lam", type=float, default=1.0, help="weight of the search score in the target (1 - lam: result)")
+    ap.add_argument(
+        "--sigmoid-scale",
+        type=float,
+        default=K,
+        help="centipawns -> expected score: sigmoid(cp / this), for the target and the net's output alike",
+    )
+    ap.add_argument(
+        "--fit-sigmoid-scale",
+        action="store_true",
+        help="print the scale under which the data's scores foretell their results best, and stop",
+    )
     ap.add_argument("--holdout", type=float, default=0.05, help="share of games held out for validation")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
@@ -509,11 +554,11 @@ def main(argv: list[str] | None = None) -> int:
     buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
     check_kings(codes, stm, buckets)
     ob = output_buckets(codes, args.output_buckets)
-    sign = np.where(stm == 0, 1.0, -1.0)
-    score = rec["score"].astype(np.float64) * sign
-    result = rec["result"].astype(np.float64) / 2.0
-    result = np.where(stm == 0, result, 1.0 - result)
-    target = (args.lam * sigmoid(score / K) + (1 - args.lam) * result).astype(np.float32)
+    if args.fit_sigmoid_scale:
+        k, err = best_sigmoid_scale(rec["score"], stm, rec["result"])
+        print(f"{len(rec)} positions: the results fit sigmoid(score / {k:g}) best (mean squared error {err:.5f})")
+        return 0
+    target = targets(rec["score"], stm, rec["result"], args.lam, args.sigmoid_scale)
 
     rng = np.random.default_rng(args.seed)
     games = np.unique(rec["game"])
@@ -549,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
         for start in range(0, len(order), args.batch):
             idx = np.sort(order[start : start + args.batch])
             xs, xn = samples.batch(idx)
-            loss, grads = net.loss_and_grads(xs, xn, target[idx], ob[idx])
+            loss, grads = net.loss_and_grads(xs, xn, target[idx], ob[idx], args.sigmoid_scale)
             opt.step(net.params(), grads)
             net.decay_buckets(opt.lr * args.bucket_decay)
             net.clip_weights()
@@ -563,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
                     for part in np.array_split(val_idx, max(1, len(val_idx) // CHUNK))
                 ]
             )
-            val = float(np.mean((sigmoid(out * SCALE / K) - target[val_idx]) ** 2))
+            val = float(np.mean((sigmoid(out * SCALE / args.sigmoid_scale) - target[val_idx]) ** 2))
         print(
             f"epoch {epoch + 1}: train loss {total / max(batches, 1):.6f}, validation loss {val:.6f} ({time.time() - t0:.0f} s)",
             flush=True,

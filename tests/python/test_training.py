@@ -142,7 +142,8 @@ def test_keep_epochs_writes_each_finished_epochs_net(runs: dict[str, Path], tmp_
     assert sorted(p.name for p in tmp_path.glob("k*.nnue")) == ["k.epoch1.nnue", "k.epoch2.nnue", "k.nnue"]
 
 
-def test_gradients_match_finite_differences() -> None:
+@pytest.mark.parametrize("k", [400.0, 180.0])
+def test_gradients_match_finite_differences(k: float) -> None:
     rng = np.random.default_rng(3)
     net = train.Net(16, rng)
     net.w1 *= 3  # push some accumulators into the clamp's linear part and beyond
@@ -158,7 +159,7 @@ def test_gradients_match_finite_differences() -> None:
     # float64 copies for a precise numerical derivative
     for p in ("w1", "b1", "w2", "b2"):
         setattr(net, p, getattr(net, p).astype(np.float64))
-    _, grads = net.loss_and_grads(xs, xn, target)
+    _, grads = net.loss_and_grads(xs, xn, target, None, k)
     eps = 1e-6
     checked = 0
     for p, g in zip(net.params(), grads):
@@ -167,14 +168,43 @@ def test_gradients_match_finite_differences() -> None:
         for j in rng.choice(len(flat), size=min(12, len(flat)), replace=False):
             old = flat[j]
             flat[j] = old + eps
-            lp = net.loss_and_grads(xs, xn, target)[0]
+            lp = net.loss_and_grads(xs, xn, target, None, k)[0]
             flat[j] = old - eps
-            lm = net.loss_and_grads(xs, xn, target)[0]
+            lm = net.loss_and_grads(xs, xn, target, None, k)[0]
             flat[j] = old
             num = (lp - lm) / (2 * eps)
             assert abs(num - gflat[j]) <= 1e-4 * max(1e-3, abs(num)) + 1e-7, (j, num, gflat[j])
             checked += 1
     assert checked >= 30
+
+
+def test_targets_blend_score_and_result_from_the_side_to_moves_view() -> None:
+    # White-view scores and results (0 Black won, 1 draw, 2 White won) as the records keep them.
+    score = np.array([100, 100, -300, 0], dtype=np.int16)
+    stm = np.array([0, 1, 1, 0], dtype=np.uint8)
+    result = np.array([2, 2, 0, 1], dtype=np.uint8)
+    pure_score = train.targets(score, stm, result, 1.0, 400.0)
+    want = 1 / (1 + np.exp(-np.array([100, -100, 300, 0]) / 400.0))
+    assert np.allclose(pure_score, want, atol=1e-6)
+    assert np.allclose(train.targets(score, stm, result, 0.0), [1.0, 0.0, 1.0, 0.5])
+    blend = train.targets(score, stm, result, 0.75, 180.0)
+    want = 0.75 / (1 + np.exp(-np.array([100, -100, 300, 0]) / 180.0)) + 0.25 * np.array([1.0, 0.0, 1.0, 0.5])
+    assert np.allclose(blend, want, atol=1e-6)
+
+
+def test_best_sigmoid_scale_recovers_the_scale_results_were_drawn_from() -> None:
+    rng = np.random.default_rng(35)
+    n = 200_000
+    score = rng.normal(0, 250, n).clip(-2000, 2000).astype(np.int16)
+    stm = rng.integers(0, 2, n).astype(np.uint8)
+    # Results drawn from sigmoid(score_stm / 200): wins and losses only.
+    p_stm = 1 / (1 + np.exp(-(score * np.where(stm == 0, 1, -1)) / 200.0))
+    stm_wins = rng.uniform(0, 1, n) < p_stm
+    white_wins = np.where(stm == 0, stm_wins, ~stm_wins)
+    result = np.where(white_wins, 2, 0).astype(np.uint8)
+    k, err = train.best_sigmoid_scale(score, stm, result)
+    assert 180 <= k <= 220, k
+    assert err < train.best_sigmoid_scale(score, stm, result, np.array([400.0]))[1]
 
 
 def test_net_file_layout_and_checksum() -> None:

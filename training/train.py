@@ -277,14 +277,21 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def side_to_move_view(
+    score_white: np.ndarray, stm: np.ndarray, result_white: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The records' scores (centipawns) and results (1 won, 0.5 drawn, 0 lost) from the side
+    to move's view; the records keep White's (the result as 0 Black won, 1 draw, 2 White won)."""
+    white = stm == 0
+    score = score_white.astype(np.float64) * np.where(white, 1.0, -1.0)
+    result = result_white.astype(np.float64) / 2.0
+    return score, np.where(white, result, 1.0 - result)
+
+
 def targets(score_white: np.ndarray, stm: np.ndarray, result_white: np.ndarray, lam: float, k: float = K) -> np.ndarray:
     """The training target of each record: lam * sigmoid(score / k) + (1 - lam) * result,
-    both from the side to move's view (the records keep White's: the score in centipawns,
-    the result as 0 Black won, 1 draw, 2 White won)."""
-    sign = np.where(stm == 0, 1.0, -1.0)
-    score = score_white.astype(np.float64) * sign
-    result = result_white.astype(np.float64) / 2.0
-    result = np.where(stm == 0, result, 1.0 - result)
+    both from the side to move's view (`side_to_move_view`)."""
+    score, result = side_to_move_view(score_white, stm, result_white)
     return (lam * sigmoid(score / k) + (1 - lam) * result).astype(np.float32)
 
 
@@ -294,12 +301,10 @@ def best_sigmoid_scale(
     """The scale k (of `scales`, by default 100..600 in steps of 10) under which
     sigmoid(score / k) foretells the records' results best (least mean squared error), and
     that error. The score and result from the side to move's view, as `targets` takes them."""
-    pure = targets(score_white, stm, result_white, 0.0).astype(np.float64)
-    sign = np.where(stm == 0, 1.0, -1.0)
-    score = score_white.astype(np.float64) * sign
+    score, result = side_to_move_view(score_white, stm, result_white)
     best = (0.0, np.inf)
     for k in np.arange(100, 601, 10) if scales is None else scales:
-        err = float(np.mean((sigmoid(score / k) - pure) ** 2))
+        err = float(np.mean((sigmoid(score / k) - result) ** 2))
         if err < best[1]:
             best = (float(k), err)
     return best
@@ -545,6 +550,10 @@ def main(argv: list[str] | None = None) -> int:
     rec = read_records(args.data)
     if len(rec) == 0:
         sys.exit("no records")
+    if args.fit_sigmoid_scale:  # scores, sides and results only: no features to make
+        k, err = best_sigmoid_scale(rec["score"], rec["stm"], rec["result"])
+        print(f"{len(rec)} positions: the results fit sigmoid(score / {k:g}) best (mean squared error {err:.5f})")
+        return 0
     # Games reach the file in the order their threads finish them; ordering the records by
     # game (stably, so each game's positions keep their order) makes the net depend only on
     # which games the files hold, so a regenerated data set trains the same net.
@@ -554,10 +563,6 @@ def main(argv: list[str] | None = None) -> int:
     buckets = None if args.king_buckets == 1 else (bucket_map(args.king_buckets), args.king_mirror)
     check_kings(codes, stm, buckets)
     ob = output_buckets(codes, args.output_buckets)
-    if args.fit_sigmoid_scale:
-        k, err = best_sigmoid_scale(rec["score"], stm, rec["result"])
-        print(f"{len(rec)} positions: the results fit sigmoid(score / {k:g}) best (mean squared error {err:.5f})")
-        return 0
     target = targets(rec["score"], stm, rec["result"], args.lam, args.sigmoid_scale)
 
     rng = np.random.default_rng(args.seed)

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use kibitz::{embedded_net, Board, Engine, Features, Limits, MoveList, Network, Outcome, WHITE};
-use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
+use texel_common::{start_positions, Adjudicator, Rng, MAX_PLIES};
 
 fn die(msg: &str) -> ! {
     eprintln!("nodematch: {msg}");
@@ -103,29 +103,16 @@ fn main() {
         }
     }
     let (Some(a_spec), Some(b_spec)) = (a_spec, b_spec) else { die("--a SPEC and --b SPEC are required") };
-    if files.is_empty() {
-        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
-        for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
-            let path = format!("{dir}/{f}");
-            if std::path::Path::new(&path).exists() {
-                files.push(path);
-            }
-        }
-    }
-    let openings = if files.is_empty() {
-        vec![kibitz::STARTPOS.to_string()]
-    } else {
-        load_openings(&files).unwrap_or_else(|e| die(&e))
-    };
-    if openings.is_empty() {
-        die("no start positions");
-    }
+    let openings = start_positions("nodematch", &files).unwrap_or_else(|e| die(&e));
     let (a_net, b_net) = (net_of(&a_spec), net_of(&b_spec));
     let features = |on: &str, off: &str| Features::from_lists(on, off).unwrap_or_else(|e| die(&e.to_string()));
     let (a_features, b_features) = (features(&a_on, &a_off), features(&b_on, &b_off));
     let a_spec = if a_on.is_empty() && a_off.is_empty() { a_spec } else { format!("{a_spec} (+{a_on} -{a_off})") };
     let b_spec = if b_on.is_empty() && b_off.is_empty() { b_spec } else { format!("{b_spec} (+{b_on} -{b_off})") };
-    eprintln!("nodematch: A = {a_spec}, B = {b_spec}, {pairs} pairs at {nodes} nodes/move, {threads} threads");
+    eprintln!(
+        "nodematch: A = {a_spec}, B = {b_spec}, {pairs} pairs at {nodes} nodes/move, {threads} threads, {} start positions",
+        openings.len()
+    );
     // Pair results as A's points over the two games (0, 0.5, ..., 2), counted by value.
     let penta = Mutex::new([0u64; 5]);
     let wdl = Mutex::new([0u64; 3]);

@@ -24,7 +24,7 @@
 //!
 //! OPENINGS are PGN files (each game's final position is a start position) or FEN/EPD files
 //! (one position a line); the default is the directory `$KIBITZ_OPENINGS` (else
-//! `data/openings`; the start position when neither exists). Each game starts from
+//! `data/openings`; the start position, with a warning, when neither exists). Each game starts from
 //! a random one of them plus `--random-plies` uniformly random moves for variety, and is
 //! rejected if a quick search then finds one side already clearly ahead. The node limit
 //! varies by +-25% per move so that repeated openings do not replay the same game.
@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use kibitz::{sq120, Board, Engine, Limits, Move, MoveList, Outcome, EMPTY, MATE_BOUND, WHITE};
-use texel_common::{load_openings, Adjudicator, Rng, MAX_PLIES};
+use texel_common::{start_positions, Adjudicator, Rng, MAX_PLIES};
 
 /// A start position is rejected when a quick search gives either side more than this.
 const START_MARGIN: i32 = 200;
@@ -102,17 +102,6 @@ fn parse_args() -> Args {
     }
     if a.out.is_empty() {
         die("--out FILE is required");
-    }
-    if a.openings.is_empty() {
-        // The match openings' directory: KIBITZ_OPENINGS, else data/openings beside the
-        // working directory.
-        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
-        for f in ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"] {
-            let path = format!("{dir}/{f}");
-            if std::path::Path::new(&path).exists() {
-                a.openings.push(path);
-            }
-        }
     }
     a
 }
@@ -224,15 +213,7 @@ fn nnue_record(s: &Seen, result: f64, game: u64) -> [u8; 32] {
 
 fn main() {
     let args = parse_args();
-    // No opening files at all: the start position (the random plies give the variety).
-    let openings = if args.openings.is_empty() {
-        vec![kibitz::STARTPOS.to_string()]
-    } else {
-        load_openings(&args.openings).unwrap_or_else(|e| die(&e))
-    };
-    if openings.is_empty() {
-        die("no start positions");
-    }
+    let openings = start_positions("selfplay", &args.openings).unwrap_or_else(|e| die(&e));
     eprintln!(
         "selfplay: {} start positions, {} games, {} nodes/move, {} threads",
         openings.len(),

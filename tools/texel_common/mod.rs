@@ -95,6 +95,39 @@ pub fn result_score(result: &str) -> Option<f64> {
     }
 }
 
+/// The opening files the self-play tools use when none are named: `balanced_8ply.pgn`,
+/// `eco_balanced.pgn` and `middlegame_4000.fen` from the directory `$KIBITZ_OPENINGS`
+/// (else `data/openings` beside the working directory), those that exist.
+pub fn default_opening_files() -> Vec<String> {
+    let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
+    ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"]
+        .iter()
+        .map(|f| format!("{dir}/{f}"))
+        .filter(|path| std::path::Path::new(path).exists())
+        .collect()
+}
+
+/// The start positions of a run: those of `files`, or where no file is named, of
+/// [`default_opening_files`]; where there are none of those either, the start position
+/// alone, with a warning on stderr (`tool` names the program), because a run from the
+/// start position is not comparable with one from the opening files.
+pub fn start_positions(tool: &str, files: &[String]) -> Result<Vec<String>, String> {
+    let files = if files.is_empty() { default_opening_files() } else { files.to_vec() };
+    if files.is_empty() {
+        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
+        eprintln!(
+            "{tool}: warning: no opening files given and none found in {dir} (set KIBITZ_OPENINGS); \
+             every game starts from the start position plus the random plies"
+        );
+        return Ok(vec![kibitz::STARTPOS.to_string()]);
+    }
+    let fens = load_openings(&files)?;
+    if fens.is_empty() {
+        return Err(format!("no start positions in {}", files.join(", ")));
+    }
+    Ok(fens)
+}
+
 /// Start positions (FENs) from PGN files (each game's final position) and FEN/EPD files
 /// (one position a line).
 pub fn load_openings(paths: &[String]) -> Result<Vec<String>, String> {

@@ -95,11 +95,16 @@ pub fn result_score(result: &str) -> Option<f64> {
     }
 }
 
+/// The directory of the default opening files: `$KIBITZ_OPENINGS`, else `data/openings`
+/// beside the working directory.
+fn openings_dir() -> String {
+    std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string())
+}
+
 /// The opening files the self-play tools use when none are named: `balanced_8ply.pgn`,
-/// `eco_balanced.pgn` and `middlegame_4000.fen` from the directory `$KIBITZ_OPENINGS`
-/// (else `data/openings` beside the working directory), those that exist.
+/// `eco_balanced.pgn` and `middlegame_4000.fen` from [`openings_dir`], those that exist.
 pub fn default_opening_files() -> Vec<String> {
-    let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
+    let dir = openings_dir();
     ["balanced_8ply.pgn", "eco_balanced.pgn", "middlegame_4000.fen"]
         .iter()
         .map(|f| format!("{dir}/{f}"))
@@ -114,10 +119,10 @@ pub fn default_opening_files() -> Vec<String> {
 pub fn start_positions(tool: &str, files: &[String]) -> Result<Vec<String>, String> {
     let files = if files.is_empty() { default_opening_files() } else { files.to_vec() };
     if files.is_empty() {
-        let dir = std::env::var("KIBITZ_OPENINGS").unwrap_or_else(|_| "data/openings".to_string());
         eprintln!(
-            "{tool}: warning: no opening files given and none found in {dir} (set KIBITZ_OPENINGS); \
-             every game starts from the start position plus the random plies"
+            "{tool}: warning: no opening files given and none found in {} (set KIBITZ_OPENINGS); \
+             every game starts from the start position plus the random plies",
+            openings_dir()
         );
         return Ok(vec![kibitz::STARTPOS.to_string()]);
     }

@@ -489,6 +489,37 @@ impl Trainer<'_> {
         loss
     }
 
+    /// The gradient of the mean loss over `batch`, left in `grads[0]`, and the summed
+    /// squared error: the batch split into one part per entry of `grads` (and `scratch`),
+    /// each part on a thread of its own when there are several.
+    fn batch_gradients(&self, net: &Net, batch: &[usize], grads: &mut [Net], scratch: &mut [Scratch]) -> f64 {
+        let threads = grads.len();
+        let per = batch.len().div_ceil(threads);
+        let parts = batch.chunks(per).zip(grads.iter_mut()).zip(scratch.iter_mut());
+        let losses: Vec<f64> = if threads == 1 {
+            parts.map(|((part, g), s)| self.part(net, part, batch.len(), g, s)).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> =
+                    parts.map(|((part, g), s)| scope.spawn(move || self.part(net, part, batch.len(), g, s))).collect();
+                handles.into_iter().map(|h| h.join().expect("a training thread panicked")).collect()
+            })
+        };
+        let (first, rest) = grads.split_at_mut(1);
+        for other in &mut rest[..losses.len() - 1] {
+            for (t, o) in first[0].tensors_mut().into_iter().zip(other.tensors_mut()) {
+                add(t, o);
+            }
+        }
+        losses.iter().sum()
+    }
+
+    /// One part of a batch: its gradients into a cleared `g`.
+    fn part(&self, net: &Net, part: &[usize], batch: usize, g: &mut Net, s: &mut Scratch) -> f64 {
+        g.clear();
+        self.gradients(net, part, batch, g, s)
+    }
+
     /// Mean squared error of the unmirrored `samples`.
     fn loss(&self, net: &Net, samples: &[usize]) -> f64 {
         let mut s = Scratch::new(net.hidden);
@@ -577,40 +608,10 @@ fn run(a: &Args) -> Result<(), String> {
         rng.shuffle(&mut train);
         let (mut total, mut batches) = (0.0f64, 0usize);
         for batch in train.chunks(a.batch) {
-            let per = batch.len().div_ceil(a.threads);
-            let net_ref = &net;
-            let trainer = &trainer;
-            let losses: Vec<f64> = std::thread::scope(|scope| {
-                let handles: Vec<_> = batch
-                    .chunks(per)
-                    .zip(grads.iter_mut())
-                    .zip(scratch.iter_mut())
-                    .map(|((part, g), s)| {
-                        g.clear();
-                        if a.threads == 1 {
-                            return Ok(trainer.gradients(net_ref, part, batch.len(), g, s));
-                        }
-                        Err(scope.spawn(move || trainer.gradients(net_ref, part, batch.len(), g, s)))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| match h {
-                        Ok(l) => l,
-                        Err(h) => h.join().expect("a training thread panicked"),
-                    })
-                    .collect()
-            });
-            let used = losses.len();
-            let (first, rest) = grads.split_at_mut(1);
-            for other in &mut rest[..used - 1] {
-                for (t, o) in first[0].tensors_mut().into_iter().zip(other.tensors_mut()) {
-                    add(t, o);
-                }
-            }
-            opt.step(&mut net, &mut first[0]);
+            let loss = trainer.batch_gradients(&net, batch, &mut grads, &mut scratch);
+            opt.step(&mut net, &mut grads[0]);
             net.clip();
-            total += losses.iter().sum::<f64>() / batch.len() as f64;
+            total += loss / batch.len() as f64;
             batches += 1;
         }
         let v = if val.is_empty() { f64::NAN } else { trainer.loss(&net, &val) };
@@ -770,6 +771,36 @@ mod tests {
             }
         }
         assert!(checked >= 19, "{checked} weights checked");
+    }
+
+    #[test]
+    fn a_batch_spread_over_threads_has_the_gradient_of_one_thread() {
+        let records: Vec<Record> = FENS.iter().enumerate().map(|(i, f)| record(f, 30 * i as i16 - 50, 0, 0)).collect();
+        let targets: Vec<f32> = records.iter().map(|r| r.target(0.9, 180.0)).collect();
+        let net = small_net(8);
+        let trainer = Trainer { records: &records, targets: &targets, k: 180.0, buckets: 8 };
+        let batch: Vec<usize> = (0..2 * records.len()).rev().collect();
+        let run = |threads: usize| {
+            let mut grads: Vec<Net> = (0..threads).map(|_| net.zeros_like()).collect();
+            let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(net.hidden)).collect();
+            // Stale gradients from an earlier batch must not leak in.
+            for g in &mut grads {
+                g.w1.fill(1.0);
+            }
+            let loss = trainer.batch_gradients(&net, &batch, &mut grads, &mut scratch);
+            (loss, grads.swap_remove(0))
+        };
+        let (loss1, mut g1) = run(1);
+        for threads in [2, 3, 8] {
+            let (loss, mut g) = run(threads);
+            assert!((loss - loss1).abs() < 1e-9 * loss1.max(1.0), "{threads} threads: loss {loss} vs {loss1}");
+            for (a, b) in g.tensors_mut().into_iter().zip(g1.tensors_mut()) {
+                for (x, y) in a.iter().zip(b.iter()) {
+                    assert!((x - y).abs() <= 1e-6 + 1e-4 * y.abs(), "{threads} threads: {x} vs {y}");
+                }
+            }
+        }
+        assert!(g1.w1.iter().any(|&x| x != 0.0));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The NNUE trainer in Rust: the net, loss, optimiser and file of `training/train.py`
-//! (its module comment is the description of each), some six times faster on one core and
+//! (its module comment is the description of each), about four times faster on one core and
 //! spread over `--threads` cores, for nets without king buckets.
 //!
 //! `cargo run --release --example train -- DATA.kbz [DATA.kbz ...] --out kibitz.nnue
@@ -25,7 +25,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kibitz::{NetParams, Network, NNUE_INPUTS};
+use kibitz::{NetParams, Network, Setup, NNUE_INPUTS};
+use texel_common::{mix, Rng};
+
+// The tools' seeded generator (SplitMix64), shared with self-play.
+#[path = "../tools/texel_common/mod.rs"]
+mod texel_common;
 
 const DATA_MAGIC: &[u8; 8] = b"KBZDATA1";
 const RECORD: usize = 32;
@@ -132,36 +137,6 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// splitmix64: the trainer's random numbers (initial weights, held-out games, batch order).
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Standard normal (Box-Muller).
-    fn normal(&mut self) -> f64 {
-        let u = 1.0 - self.unit();
-        let v = self.unit();
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, (self.next_u64() % (i as u64 + 1)) as usize);
-        }
-    }
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// One position of the data: its pieces as (code, square) pairs, the side to move (0 White,
 /// 1 Black), and the target and output bucket the trainer gives it.
 #[derive(Clone, Copy)]
@@ -191,19 +166,20 @@ impl Record {
         while occ != 0 {
             let sq = occ.trailing_zeros() as u8;
             occ &= occ - 1;
-            let byte = self.0[8 + i / 2];
-            out.push((if i % 2 == 0 { byte & 15 } else { byte >> 4 }, sq));
+            out.push((self.code(i), sq));
             i += 1;
         }
+    }
+    /// The piece code of the `i`-th occupied square (a nibble, low first).
+    fn code(&self, i: usize) -> u8 {
+        (self.0[8 + i / 2] >> (4 * (i % 2))) & 15
     }
     fn check(&self) -> Result<(), String> {
         let n = self.occupancy().count_ones() as usize;
         if n > 32 {
             return Err("a record holds more than 32 pieces".into());
         }
-        let mut pieces = Vec::new();
-        self.pieces(&mut pieces);
-        if pieces.iter().any(|&(c, _)| !matches!(c, 1..=6 | 9..=14)) {
+        if (0..n).any(|i| !matches!(self.code(i), 1..=6 | 9..=14)) {
             return Err(format!("a record (game {}) holds a piece code outside 1..6 and 9..14", self.game()));
         }
         if self.stm() > 1 || self.result_white() > 2 {
@@ -539,32 +515,11 @@ impl Trainer<'_> {
 fn fen(r: &Record) -> String {
     let mut pieces = Vec::new();
     r.pieces(&mut pieces);
-    let mut board = [0u8; 64];
+    let mut setup = Setup::empty(false);
     for (code, sq) in pieces {
-        board[sq as usize] = code;
+        setup.placement[sq as usize] = code;
     }
-    let mut ranks = Vec::new();
-    for rank in (0..8).rev() {
-        let (mut text, mut empty) = (String::new(), 0);
-        for file in 0..8 {
-            let c = board[rank * 8 + file];
-            if c == 0 {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-                empty = 0;
-            }
-            let letter = b" pnbrqk"[(c & 7) as usize] as char;
-            text.push(if c >> 3 == 1 { letter } else { letter.to_ascii_uppercase() });
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
-        ranks.push(text);
-    }
-    format!("{} {} - - 0 1", ranks.join("/"), if r.stm() == 0 { "w" } else { "b" })
+    format!("{} {} - - 0 1", setup.board_fen(), if r.stm() == 0 { "w" } else { "b" })
 }
 
 fn run(a: &Args) -> Result<(), String> {
@@ -578,8 +533,7 @@ fn run(a: &Args) -> Result<(), String> {
     let cut = (a.holdout * u64::MAX as f64) as u64;
     let held = |i: usize| mix(games[i] ^ a.seed.wrapping_mul(0x2545_F491_4F6C_DD1D)) < cut;
     let n = records.len();
-    let val: Vec<usize> = (0..n).filter(|&i| held(i)).collect();
-    let mut train: Vec<usize> = (0..n).filter(|&i| !held(i)).collect();
+    let (val, mut train): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| held(i));
     if a.mirror {
         let mirrored: Vec<usize> = train.iter().map(|&i| i + n).collect();
         train.extend(mirrored);
@@ -595,7 +549,7 @@ fn run(a: &Args) -> Result<(), String> {
         a.threads
     );
 
-    let mut rng = Rng(a.seed);
+    let mut rng = Rng::new(a.seed);
     let mut net = Net::new(a.hidden, a.output_buckets, &mut rng);
     let mut opt = Adam { lr: a.lr, t: 0, m: net.zeros_like(), v: net.zeros_like() };
     let trainer = Trainer { records: &records, targets: &targets, k: a.k, buckets: a.output_buckets };
@@ -702,7 +656,7 @@ mod tests {
     ];
 
     fn small_net(outputs: usize) -> Net {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         let mut net = Net::new(32, outputs, &mut rng);
         // Biases that put some accumulators inside (0, 1) and some outside.
         for (i, b) in net.b1.iter_mut().enumerate() {
@@ -838,7 +792,7 @@ mod tests {
         let records: Vec<Record> = fens.iter().map(|&(f, s)| record(f, s, 1, 0)).collect();
         let targets: Vec<f32> = records.iter().map(|r| r.target(1.0, 400.0)).collect();
         let trainer = Trainer { records: &records, targets: &targets, k: 400.0, buckets: 1 };
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         let mut net = Net::new(32, 1, &mut rng);
         let mut opt = Adam { lr: 0.01, t: 0, m: net.zeros_like(), v: net.zeros_like() };
         let samples: Vec<usize> = (0..records.len()).collect();

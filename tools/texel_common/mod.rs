@@ -1,6 +1,6 @@
 //! Helpers shared by the Texel-tuning examples (`selfplay` writes training positions,
-//! `texel` fits the evaluation to them): a small seeded random generator, a PGN reader
-//! and the training-data line format.
+//! `texel` fits the evaluation to them; the NNUE trainer takes its random generator): a
+//! small seeded random generator, a PGN reader and the training-data line format.
 //!
 //! Data line format, one position per line: `FEN;RESULT;GAME` where RESULT is White's
 //! score (1, 0.5 or 0) and GAME an integer naming the game the position comes from (the
@@ -20,10 +20,7 @@ impl Rng {
     }
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix(self.0)
     }
     /// Uniform in 0..n (n > 0); the modulo bias is irrelevant for n this small.
     pub fn below(&mut self, n: usize) -> usize {
@@ -33,6 +30,25 @@ impl Rng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
+    /// Standard normal (Box-Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u = 1.0 - self.unit();
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+    /// Fisher-Yates.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// SplitMix64's output function: a well-mixed hash of a 64-bit value.
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// One game of a PGN file: its start position, its main line in UCI, its result ("1-0",

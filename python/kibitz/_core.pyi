@@ -298,8 +298,7 @@ class PseudoLegalMoveGenerator:
     def any(self) -> bool:
         """True when there is one."""
 
-@final
-class Board:
+class Board:  # not final: python-chess's Board is subclassed, and so is this one
     """A chess position with its move history, shaped like python-chess's chess.Board."""
 
     def __new__(cls, fen: str | None = ..., *, chess960: bool = False) -> Board: ...

@@ -27,6 +27,26 @@ impl<T> TryLock<T> {
         TryLock { busy: AtomicBool::new(false), value: UnsafeCell::new(value) }
     }
 
+    /// The value, for the holder of the only reference (no guard needed: nothing else can
+    /// take one).
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.value.get_mut()
+    }
+
+    /// Writes an unlocked lock at `dst` whose value `init` writes in place (a state built
+    /// field by field into a new object, with no temporary moved into it).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes and aligned, and `init` initialises the whole value.
+    #[inline(always)]
+    pub(crate) unsafe fn write_in_place(dst: *mut TryLock<T>, init: impl FnOnce(*mut T)) {
+        // SAFETY: the caller's contract; `UnsafeCell<T>` has `T`'s layout.
+        unsafe {
+            std::ptr::addr_of_mut!((*dst).busy).write(AtomicBool::new(false));
+            init(UnsafeCell::raw_get(std::ptr::addr_of!((*dst).value)));
+        }
+    }
+
     /// The guard, or None when another holder has it.
     #[inline(always)]
     pub(crate) fn try_lock(&self) -> Option<TryGuard<'_, T>> {

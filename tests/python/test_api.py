@@ -378,6 +378,70 @@ def test_boards_stay_off_the_cycle_collector_and_subclass_cycles_are_collected()
     assert gone() is None
 
 
+class WithDict(kibitz.Board):
+    pass
+
+
+class Slotted(kibitz.Board):
+    __slots__ = ()
+
+
+def test_freed_boards_release_what_they_hold_at_once() -> None:
+    # A board's deallocator is kibitz's own (the Board class is made a plain, uncollected
+    # type at import): what a freed board held must go with it, at once, whatever shape the
+    # board was in: copies, boards with cached move lists along a line, boards with a
+    # history from before an attribute assignment, unplayable ones, subclasses with and
+    # without an instance dict. Checked on the reference counts of the interned Moves the
+    # cached lists hold, and on the memory Python's allocator traces.
+    import gc
+    import tracemalloc
+
+    # The switch happened (it is skipped, PyO3's paths kept, on a type layout it does not
+    # recognise): the class is no longer one the cycle collector manages.
+    assert kibitz.Board.__flags__ & (1 << 14) == 0  # Py_TPFLAGS_HAVE_GC
+    first = next(iter(kibitz.Board().legal_moves))
+    before = sys.getrefcount(first)
+
+    def make(cls: type[kibitz.Board], i: int) -> list[kibitz.Board]:
+        b = cls()
+        list(b.legal_moves)
+        b.push(first)
+        list(b.legal_moves)
+        if i % 2:
+            b.turn = not b.turn  # keeps the line before the assignment (and its cached lists)
+            list(b.legal_moves)
+        out = [b, b.copy(), b.copy(stack=1), copy.copy(b), pickle.loads(pickle.dumps(b))]
+        if i % 3 == 0:
+            u = cls(None)  # no kings: unplayable
+            out += [u, u.copy()]
+        return out
+
+    boards = [x for cls in (kibitz.Board, WithDict, Slotted) for i in range(30) for x in make(cls, i)]
+    assert sys.getrefcount(first) > before + 30  # the cached lists hold the start's Moves
+    assert type(boards[-1]) is Slotted and any(type(x) is WithDict for x in boards)
+    del boards
+    gc.collect()
+    assert sys.getrefcount(first) == before
+
+    tracemalloc.start()
+    try:
+        sources = [x for i in range(20) for x in make(kibitz.Board, i)]
+        for _ in range(2):  # warm the allocator's pools
+            copies = [b.copy() for b in sources for _ in range(50)]
+            del copies
+        start, _ = tracemalloc.get_traced_memory()
+        copies = [b.copy() for b in sources for _ in range(50)]
+        held, _ = tracemalloc.get_traced_memory()
+        del copies
+        gc.collect()
+        end, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    made = 50 * len(sources)
+    assert held - start >= made * kibitz.Board.__basicsize__  # the copies were traced
+    assert end - start < made * 8  # and freed: less than a word each is left
+
+
 @pytest.mark.parametrize("chess960", [False, True])
 def test_start_boards_are_independent_and_the_same_as_a_start_position_read_from_its_fen(chess960: bool) -> None:
     # Board() and Board(STARTING_FEN) share one start position until they change (no FEN is

@@ -2,6 +2,7 @@
 //! class at import: the calls of every node of a Python search loop, kept off PyO3's
 //! generic wrapper. The safety argument of each raw function is beside it.
 
+use super::lifecycle::{self, BOARD_TYPE};
 use super::*;
 
 // ---- push and pop: the two calls of every node of a Python search loop ----
@@ -158,6 +159,12 @@ unsafe extern "C" fn copy_raw(
     // and borrowed for the call; the GIL is held.
     unsafe {
         call_raw(slf, |py, board| {
+            // `copy()` of an exact board: the copy is written straight into its new object.
+            if nargs == 0 && kwnames.is_null() && pyo3::ffi::Py_TYPE(slf) == BOARD_TYPE.load(Ordering::Relaxed) {
+                if let Some(obj) = lifecycle::copy_exact(py, board)? {
+                    return Ok(obj);
+                }
+            }
             if nargs != 0 {
                 return Err(PyTypeError::new_err(format!(
                     "copy() takes 0 positional arguments but {nargs} were given"
@@ -202,8 +209,6 @@ unsafe extern "C" fn copy_raw(
 
 /// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
 static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
-/// The Board type object, for `copy`'s test for a subclass (set by `install_fast_methods`).
-static BOARD_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Adds `push`, `pop` and `copy` to the Board class as raw CPython method descriptors.
 pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
@@ -211,7 +216,6 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     // The type object lives as long as the module (the class holds it); null never matches.
     MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
     let ty = py.get_type::<PyBoard>();
-    BOARD_TYPE.store(ty.as_type_ptr(), Ordering::Relaxed);
     use ffi::PyMethodDefPointer as Meth;
     let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 3] = [
         (
@@ -245,5 +249,5 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
         let descr = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(ty.as_type_ptr(), def))? };
         ty.setattr(name.to_str().expect("ASCII name"), descr)?;
     }
-    Ok(())
+    lifecycle::install(py, &ty)
 }

@@ -601,7 +601,9 @@ impl PyBoard {
     fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
         let depth = depth_arg(depth, 0)?;
         let mut st = self.play()?;
-        let board = &mut st.core;
+        // Taken (and unshared) here, with the GIL: the worker gets the board, not the shared
+        // core, whose count is the GIL's to guard (shared.rs).
+        let board: &mut CoreBoard = &mut st.core;
         let abort = AtomicBool::new(false);
         let nodes = run_interruptible(py, &abort, || perft_until(board, depth, &abort))?;
         nodes.ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
@@ -612,7 +614,9 @@ impl PyBoard {
     fn divide<'py>(&self, py: Python<'py>, depth: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let depth = depth_arg(depth, 1)?;
         let mut st = self.play()?;
-        let board = &mut st.core;
+        // Taken (and unshared) here, with the GIL: the worker gets the board, not the shared
+        // core, whose count is the GIL's to guard (shared.rs).
+        let board: &mut CoreBoard = &mut st.core;
         let abort = AtomicBool::new(false);
         let counts = run_interruptible(py, &abort, || divide_until(board, depth, &abort))?
             .ok_or_else(|| PyRuntimeError::new_err("divide was stopped"))?;

@@ -23,6 +23,7 @@
 
 mod editing;
 pub(crate) mod fast;
+mod lifecycle;
 mod lists;
 mod loose;
 mod methods;
@@ -552,6 +553,7 @@ impl State {
     }
 
     /// A copy keeping the last `keep` moves of the history (all of them with `usize::MAX`).
+    #[inline(never)]
     fn copy_with_stack(&self, keep: usize) -> State {
         let n = self.core.ply();
         if keep < n {
@@ -765,26 +767,6 @@ static OUTCOME: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
 impl PyBoard {
     pub(crate) fn from_state(state: State) -> PyBoard {
         PyBoard { state: TryLock::new(state) }
-    }
-
-    /// Takes a board of exactly the Board class off the cycle collector's list. A board cannot
-    /// be part of a reference cycle: the only Python objects it holds are tuples of interned
-    /// Moves, which hold nothing. Untracked, it costs the collector nothing, which is most of
-    /// what a short-lived copy costs otherwise (a loop making copies triggers a collection every
-    /// few hundred, and each visits every tracked board). A subclass's boards keep their
-    /// tracking: their instance dict can close a cycle. Called by every maker of exact-class
-    /// boards: `new_exact` and `__init__`.
-    pub(crate) fn untrack(board: &Bound<'_, PyBoard>) {
-        // SAFETY: `board` is a live object of a GC type (every PyO3 class is one); untracking is
-        // allowed at any time and tp_dealloc's own untrack then does nothing.
-        unsafe { pyo3::ffi::PyObject_GC_UnTrack(board.as_ptr().cast()) };
-    }
-
-    /// A new board of exactly the Board class holding `state`, untracked (`untrack`).
-    pub(crate) fn new_exact(py: Python<'_>, state: State) -> PyResult<Py<PyBoard>> {
-        let board = Py::new(py, PyBoard::from_state(state))?;
-        PyBoard::untrack(board.bind(py));
-        Ok(board)
     }
 
     /// A new board of class `ty` (Board or a subclass) holding `state`. A subclass's board is

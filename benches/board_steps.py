@@ -9,7 +9,8 @@ Reading the rows against each other splits the cost:
   again: the floor any Python library pays for ``copy()``.
 * ``SquareSet.copy()``: the same for a kibitz class with one integer inside: the floor of a
   PyO3 class (PyO3 makes every class garbage-collected and allocates through its own
-  initializer), which ``Board.copy()`` cannot go below while Board is a PyO3 class.
+  initializer). ``Board.copy()`` goes below it: the Board class allocates and frees its own
+  objects, uncollected (rust/python/board/lifecycle.rs).
 * ``Board.empty()``: a kibitz board without reading a FEN (the object, the argument
   handling and an empty position).
 * ``Board(fen)``: the above plus reading the FEN into the mailbox, piece lists, bitboards

@@ -27,7 +27,7 @@ mod python;
 pub use chess::board::Board;
 pub use chess::draw::Outcome;
 pub use chess::error::{FenError, MoveError};
-pub use chess::fen::STARTPOS;
+pub use chess::fen::{FEN_CAPACITY, STARTPOS};
 pub use chess::movegen::{MoveKind, MoveSink};
 pub use chess::perft::{divide, divide_until, perft, perft_full, perft_until};
 pub use chess::pgn::{PgnGame, PgnReader, ReadError as PgnReadError};

@@ -2,6 +2,8 @@
 
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, TypeVar, Union, final
 
+from typing_extensions import disjoint_base
+
 from kibitz._outcome import Outcome
 from kibitz.timeman import TimeManagerLike
 
@@ -298,6 +300,7 @@ class PseudoLegalMoveGenerator:
     def any(self) -> bool:
         """True when there is one."""
 
+@disjoint_base
 class Board:  # not final: python-chess's Board is subclassed, and so is this one
     """A chess position with its move history, shaped like python-chess's chess.Board."""
 

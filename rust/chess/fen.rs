@@ -556,19 +556,18 @@ impl Board {
 
     /// The board field of the FEN.
     pub fn board_fen(&self) -> String {
-        let mut s = String::with_capacity(72);
-        self.write_board_fen(&mut s);
-        s
+        let mut buf = [0u8; FEN_CAPACITY];
+        let n = self.write_board_fen(&mut buf, 0);
+        ascii_string(&buf[..n])
     }
 
-    fn write_board_fen(&self, s: &mut String) {
-        // Walks each rank's occupied squares (bit scans of the occupancy) rather than its
-        // eight cells: a branch per piece, not per square, which on a real position
-        // mispredicts far less. Written into a stack buffer: at most 71 bytes, all ASCII.
+    /// Writes the board field of the FEN at `buf[n..]` and returns where it ends (at most 71
+    /// bytes, all ASCII). Walks each rank's occupied squares (bit scans of the occupancy)
+    /// rather than its eight cells: a branch per piece, not per square, which on a real
+    /// position mispredicts far less.
+    fn write_board_fen(&self, buf: &mut [u8; FEN_CAPACITY], mut n: usize) -> usize {
         const LETTERS: [u8; 16] = *b"\0PNBRQK\0\0pnbrqk\0";
         let occupied = self.occ[WHITE] | self.occ[BLACK];
-        let mut buf = [0u8; 72];
-        let mut n = 0;
         for rank in (0..8).rev() {
             let mut row = (occupied >> (8 * rank)) as u8;
             let cells = &self.cells[sq120(0, rank)..sq120(0, rank) + 8];
@@ -593,13 +592,21 @@ impl Board {
                 n += 1;
             }
         }
-        s.push_str(std::str::from_utf8(&buf[..n]).expect("ASCII letters and digits"));
+        n
     }
 
     /// The castling field: KQkq in standard chess; X-FEN (KQkq for the outermost rook, else
     /// the rook's file letter) in Chess960.
     pub fn castling_fen(&self) -> String {
-        let mut s = String::new();
+        let mut buf = [0u8; FEN_CAPACITY];
+        let n = self.write_castling(&mut buf, 0);
+        ascii_string(&buf[..n])
+    }
+
+    /// Writes the castling field at `buf[n..]` (at most four ASCII bytes, `-` for none) and
+    /// returns where it ends.
+    fn write_castling(&self, buf: &mut [u8; FEN_CAPACITY], mut n: usize) -> usize {
+        let start = n;
         for bit_no in 0..4 {
             if self.castling & (1 << bit_no) == 0 {
                 continue;
@@ -607,22 +614,23 @@ impl Board {
             let color = bit_no / 2;
             let kingside = bit_no % 2 == 0;
             let rook_sq = self.castle_rook[bit_no] as Square;
-            let mut ch = if kingside { 'k' } else { 'q' };
+            let mut ch = if kingside { b'k' } else { b'q' };
             if self.chess960 {
                 // Is there another rook of ours further out on the same side?
                 let back = rank_of(rook_sq);
-                let outer: Vec<usize> =
-                    if kingside { (file_of(rook_sq) + 1..8).collect() } else { (0..file_of(rook_sq)).collect() };
-                if outer.iter().any(|&f| self.cells[sq120(f, back)] == make_piece(ROOK, color)) {
-                    ch = (b'a' + file_of(rook_sq) as u8) as char;
+                let mut outer = if kingside { file_of(rook_sq) + 1..8 } else { 0..file_of(rook_sq) };
+                if outer.any(|f| self.cells[sq120(f, back)] == make_piece(ROOK, color)) {
+                    ch = b'a' + file_of(rook_sq) as u8;
                 }
             }
-            s.push(if color == WHITE { ch.to_ascii_uppercase() } else { ch });
+            buf[n] = if color == WHITE { ch.to_ascii_uppercase() } else { ch };
+            n += 1;
         }
-        if s.is_empty() {
-            s.push('-');
+        if n == start {
+            buf[n] = b'-';
+            n += 1;
         }
-        s
+        n
     }
 
     /// True when the side to move has a legal en-passant capture.
@@ -638,49 +646,65 @@ impl Board {
     /// The FEN of the position. As python-chess does by default, the en-passant square is
     /// written only when an en-passant capture is legal.
     pub fn fen(&self) -> String {
-        // One buffer, no intermediate strings: FENs are written in bulk for training data.
-        let mut s = String::with_capacity(96);
-        self.write_board_fen(&mut s);
-        s.push(' ');
-        s.push(if self.side == WHITE { 'w' } else { 'b' });
-        s.push(' ');
-        if self.castling == 0 {
-            s.push('-');
-        } else {
-            s.push_str(&self.castling_fen());
-        }
-        s.push(' ');
+        let mut buf = [0u8; FEN_CAPACITY];
+        let n = self.write_fen(&mut buf);
+        ascii_string(&buf[..n])
+    }
+
+    /// Writes the FEN into `buf` and returns its length: at most `FEN_CAPACITY` bytes, all
+    /// ASCII. One buffer on the stack, no intermediate strings: FENs are written in bulk for
+    /// training data.
+    pub fn write_fen(&self, buf: &mut [u8; FEN_CAPACITY]) -> usize {
+        let mut n = self.write_board_fen(buf, 0);
+        buf[n] = b' ';
+        buf[n + 1] = if self.side == WHITE { b'w' } else { b'b' };
+        buf[n + 2] = b' ';
+        n = self.write_castling(buf, n + 3);
+        buf[n] = b' ';
+        n += 1;
         if self.has_legal_en_passant() {
             let ep = self.ep as Square;
-            s.push((b'a' + file_of(ep) as u8) as char);
-            s.push((b'1' + rank_of(ep) as u8) as char);
+            buf[n] = b'a' + file_of(ep) as u8;
+            buf[n + 1] = b'1' + rank_of(ep) as u8;
+            n += 2;
         } else {
-            s.push('-');
+            buf[n] = b'-';
+            n += 1;
         }
-        s.push(' ');
-        push_number(&mut s, self.halfmove);
-        s.push(' ');
-        push_number(&mut s, self.fullmove);
-        s
+        buf[n] = b' ';
+        n = write_number(buf, n + 1, self.halfmove);
+        buf[n] = b' ';
+        write_number(buf, n + 1, self.fullmove)
     }
 }
 
-/// Appends the decimal digits of `n`.
-fn push_number(s: &mut String, n: u32) {
+/// Room for any FEN `Board::write_fen` writes: 71 bytes of placement, four of castling, two of
+/// en passant, two counters of at most ten digits each and five separators (103).
+pub const FEN_CAPACITY: usize = 128;
+
+/// A String of bytes written by this module's writers, which write ASCII only.
+fn ascii_string(bytes: &[u8]) -> String {
+    debug_assert!(bytes.is_ascii());
+    // SAFETY: the writers put only ASCII letters, digits, '/', '-' and ' ' in the buffer.
+    unsafe { String::from_utf8_unchecked(bytes.to_vec()) }
+}
+
+/// Writes `v` in decimal at `buf[n..]` and returns where it ends (at most ten digits).
+fn write_number(buf: &mut [u8; FEN_CAPACITY], n: usize, v: u32) -> usize {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
-    let mut n = n;
+    let mut v = v;
     loop {
         i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
             break;
         }
     }
-    for &d in &digits[i..] {
-        s.push(d as char);
-    }
+    let len = digits.len() - i;
+    buf[n..n + len].copy_from_slice(&digits[i..]);
+    n + len
 }
 
 /// Largest halfmove clock / fullmove number kept: larger values (python-chess takes any

@@ -7,6 +7,7 @@ playable, reject the rest (see ``reference.verdict``), and print the same FEN.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import chess
 import pytest
@@ -415,6 +416,51 @@ def test_random_positions_accepted_exactly_when_valid(fen: str) -> None:
     assert board.fen() == ref.fen()
     assert board.polyglot_key() == reference.polyglot_key(ref)
     assert set(board.legal_moves_uci()) == reference.legal_uci(ref)
+
+
+def outcome_of(make: Callable[[], kibitz.Board]) -> tuple[str, str]:
+    """What a constructor call gives: ("ok", the FEN written by the full method) or the
+    error's type and message."""
+    try:
+        board = make()
+    except Exception as e:  # noqa: BLE001 (the error itself is compared)
+        return type(e).__name__, str(e)
+    return "ok", board.fen(en_passant="legal")
+
+
+@FUZZ_SETTINGS
+@given(st.one_of(random_positions(), mutated_fens(), field_mutated_fens(), st.text(FEN_ALPHABET, max_size=80)))
+def test_quick_constructor_and_fen_agree_with_the_full_ones(fen: str) -> None:
+    """`Board(fen)` and `fen()` have quick paths (the class's vectorcall and a raw method);
+    a keyword argument sends either through the full one (PyO3's argument parsing, the
+    generic construction). Both give the same board, FEN and error, for any text."""
+    quick = outcome_of(lambda: kibitz.Board(fen))
+    assert quick == outcome_of(lambda: kibitz.Board(fen, chess960=False))
+    assert quick == outcome_of(lambda: kibitz.Board(fen=fen))
+    if quick[0] == "ok":
+        board = kibitz.Board(fen)
+        assert board.fen() == quick[1] == board.fen(shredder=False, promoted=None)
+
+
+def test_quick_constructor_leaves_the_other_calls_to_the_full_one() -> None:
+    # Start position, empty board, Chess960 and a subclass with its own __init__: the same
+    # boards through either path; other argument types raise what the full path raises.
+    assert kibitz.Board().fen() == kibitz.Board(chess960=False).fen() == chess.STARTING_FEN
+    assert kibitz.Board(None).fen() == kibitz.Board(fen=None).fen() == chess.Board(None).fen()
+    assert kibitz.Board(chess.STARTING_FEN, chess960=True).chess960
+    for bad in (123, b"8/8/8/8/8/8/8/8 w - - 0 1", ["x"]):
+        quick = outcome_of(lambda: kibitz.Board(bad))  # type: ignore[arg-type]
+        assert quick[0] == "TypeError" and quick == outcome_of(lambda: kibitz.Board(fen=bad))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        kibitz.Board(chess.STARTING_FEN, False)  # type: ignore[misc]
+
+    class Named(kibitz.Board):
+        def __init__(self, fen: str = chess.STARTING_FEN, *, name: str = "") -> None:
+            super().__init__(fen)
+            self.name = name
+
+    named = Named("8/8/8/8/8/8/8/K6k w - - 0 1", name="x")
+    assert type(named) is Named and named.name == "x" and named.fen() == "8/8/8/8/8/8/8/K6k w - - 0 1"
 
 
 def test_lone_surrogate_is_a_fen_error() -> None:

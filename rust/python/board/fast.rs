@@ -207,6 +207,53 @@ unsafe extern "C" fn copy_raw(
     }
 }
 
+/// `fen(*, shredder=False, en_passant="legal", promoted=None)`: METH_FASTCALL | METH_KEYWORDS.
+/// The common `fen()` of a playable position is written on the stack and made a str at once
+/// (no Rust String between, no argument parsing); any argument, or a position whose FEN
+/// python-chess writes otherwise, goes to the full method (`fen_full`).
+unsafe extern "C" fn fen_raw(
+    slf: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: METH_FASTCALL | METH_KEYWORDS, as `copy_raw`; the GIL is held.
+    unsafe {
+        call_raw(slf, |py, board| {
+            if nargs == 0 && kwnames.is_null() {
+                let st = board.st_attached(py)?;
+                if st.plain_fen() {
+                    let mut buf = [0u8; crate::FEN_CAPACITY];
+                    let n = st.core.write_fen(&mut buf);
+                    let s = pyo3::ffi::PyUnicode_FromStringAndSize(buf.as_ptr().cast(), n as pyo3::ffi::Py_ssize_t);
+                    return if s.is_null() { Err(PyErr::fetch(py)) } else { Ok(s) };
+                }
+            }
+            // The full method, called as the unbound descriptor with the same arguments.
+            let positional = std::slice::from_raw_parts(args, nargs as usize);
+            let mut all = Vec::with_capacity(positional.len() + 1);
+            all.push(pyo3::Borrowed::from_ptr(py, slf));
+            all.extend(positional.iter().map(|&a| pyo3::Borrowed::from_ptr(py, a)));
+            let call_args = PyTuple::new(py, all)?;
+            let kwargs = if kwnames.is_null() {
+                None
+            } else {
+                let names = pyo3::Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
+                let dict = PyDict::new(py);
+                for (j, name) in names.iter().enumerate() {
+                    dict.set_item(name, pyo3::Borrowed::from_ptr(py, *args.add(nargs as usize + j)))?;
+                }
+                Some(dict)
+            };
+            let full = FEN_FULL.get(py).expect("set at import, with the method");
+            Ok(full.bind(py).call(call_args, kwargs.as_ref())?.into_ptr())
+        })
+    }
+}
+
+/// The PyO3 `fen` method `fen_raw` replaces on the class, for the calls it leaves.
+static FEN_FULL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
 /// The Move type object, for `push`'s exact-type test (set by `install_fast_methods`).
 static MOVE_TYPE: AtomicPtr<pyo3::ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
 
@@ -217,7 +264,9 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
     MOVE_TYPE.store(py.get_type::<PyMove>().as_type_ptr(), Ordering::Relaxed);
     let ty = py.get_type::<PyBoard>();
     use ffi::PyMethodDefPointer as Meth;
-    let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 3] = [
+    // The full fen (PyO3's wrapper), kept before `fen_raw` takes its name.
+    let _ = FEN_FULL.set(py, ty.getattr("fen")?.unbind());
+    let defs: [(&'static std::ffi::CStr, Meth, i32, &'static std::ffi::CStr); 4] = [
         (
             c"push",
             Meth { PyCFunction: push_raw },
@@ -235,6 +284,12 @@ pub(crate) fn install_fast_methods(py: Python<'_>) -> PyResult<()> {
             Meth { PyCFunctionFastWithKeywords: copy_raw },
             ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
             c"copy($self, /, *, stack=None)\n--\n\nA copy with all, none (stack=False) or the last n (stack=n) moves of the history; the two boards share the position until either changes.",
+        ),
+        (
+            c"fen",
+            Meth { PyCFunctionFastWithKeywords: fen_raw },
+            ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            c"fen($self, /, *, shredder=False, en_passant=None, promoted=None)\n--\n\nThe FEN of the position (en-passant square only when the capture is legal). With python-chess's options: `shredder` castling, `en_passant` \"legal\" (the default), \"fully\", \"xfen\" (whenever a pawn stands ready) or anything else (the square as set).",
         ),
     ];
     for (name, meth, flags, doc) in defs {

@@ -22,6 +22,7 @@
 //! PyO3 made, so a different layout (a debug build of CPython, a future one) is never written
 //! and PyO3's paths stay in use. The safety argument of each raw step is beside it.
 
+use super::methods::{self, FenArg};
 use super::*;
 use std::sync::atomic::AtomicUsize;
 
@@ -156,6 +157,99 @@ unsafe extern "C" fn board_dealloc(obj: *mut pyo3::ffi::PyObject) {
     }
 }
 
+/// CPython's flag in a vectorcall's argument count (`PY_VECTORCALL_ARGUMENTS_OFFSET`, part of
+/// its ABI): the caller lets the callee use the slot before the arguments.
+const ARGUMENTS_OFFSET: usize = 1 << (usize::BITS - 1);
+/// CPython's type flag: instances of the type may be called through vectorcall (its ABI; the
+/// bindings' constant is hidden under the stable ABI before 3.12).
+const HAVE_VECTORCALL: std::ffi::c_ulong = 1 << 11;
+
+/// `Board(...)` through the vectorcall protocol: the class's tp_vectorcall, which CPython
+/// calls for `Board(fen)` instead of its generic path (an argument tuple, then tp_new and
+/// tp_init, each parsing the arguments through PyO3's wrapper). `Board()`, `Board(fen)` with
+/// a str and `Board(None)` are made here; any other call (keywords, a subclass, another
+/// argument type) takes the generic path, with its errors.
+unsafe extern "C" fn board_vectorcall(
+    callable: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargsf: usize,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    use pyo3::ffi;
+    let nargs = nargsf & !ARGUMENTS_OFFSET;
+    // SAFETY: CPython calls tp_vectorcall with the GIL held, `args` holding `nargs` live
+    // borrowed arguments followed by one for each name in `kwnames` (null when none).
+    unsafe {
+        let arg = if nargs == 1 { *args } else { std::ptr::null_mut() };
+        let plain = kwnames.is_null()
+            && callable.cast() == BOARD_TYPE.load(Ordering::Relaxed)
+            && (nargs == 0 || (nargs == 1 && (arg == ffi::Py_None() || ffi::PyUnicode_CheckExact(arg) != 0)));
+        if !plain {
+            return generic_call(callable, args, nargs, kwnames);
+        }
+        let py = Python::assume_attached();
+        let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> PyResult<*mut ffi::PyObject> {
+            let fen = match nargs {
+                0 => FenArg::Start,
+                _ if arg == ffi::Py_None() => FenArg::Empty,
+                _ => FenArg::Text(Borrowed::from_ptr(py, arg).cast_unchecked::<PyString>().to_owned()),
+            };
+            Ok(PyBoard::new_exact(py, methods::state_from_fen(fen, false)?)?.into_ptr())
+        }));
+        let err = match made {
+            Ok(Ok(obj)) => return obj,
+            Ok(Err(e)) => e,
+            Err(_) => {
+                pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
+            }
+        };
+        err.restore(py);
+        std::ptr::null_mut()
+    }
+}
+
+/// The generic call of a class (CPython's type_call: tp_new, then tp_init), from vectorcall
+/// arguments: what `Board(...)` did before it had a vectorcall, for the calls it leaves.
+///
+/// # Safety
+/// As `board_vectorcall`'s arguments.
+unsafe fn generic_call(
+    callable: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: usize,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    use pyo3::ffi;
+    // SAFETY: the caller's contract; the tuple and dict are new, filled with new references
+    // (PyTuple_SetItem steals one), and released after the call.
+    unsafe {
+        let py = Python::assume_attached();
+        let positional = std::slice::from_raw_parts(args, nargs);
+        let tuple = match PyTuple::new(py, positional.iter().map(|&a| Borrowed::from_ptr(py, a))) {
+            Ok(t) => t,
+            Err(e) => {
+                e.restore(py);
+                return std::ptr::null_mut();
+            }
+        };
+        let mut kwargs = None;
+        if !kwnames.is_null() {
+            let names = Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
+            let dict = PyDict::new(py);
+            for (j, name) in names.iter().enumerate() {
+                if let Err(e) = dict.set_item(name, Borrowed::from_ptr(py, *args.add(nargs + j))) {
+                    e.restore(py);
+                    return std::ptr::null_mut();
+                }
+            }
+            kwargs = Some(dict);
+        }
+        let call: ffi::ternaryfunc =
+            std::mem::transmute(ffi::PyType_GetSlot(&raw mut ffi::PyType_Type, ffi::Py_tp_call));
+        call(callable, tuple.as_ptr(), kwargs.as_ref().map_or(std::ptr::null_mut(), |d| d.as_ptr()))
+    }
+}
+
 /// Whether boards are made and freed by this module's functions (see above).
 fn fast_lifecycle() -> bool {
     VALUE_OFFSET.load(Ordering::Relaxed) != 0
@@ -220,6 +314,27 @@ pub(super) fn install(py: Python<'_>, ty: &Bound<'_, PyType>) -> PyResult<()> {
         *field(FLAGS) = (flags & !ffi::Py_TPFLAGS_HAVE_GC) as usize;
         *field(FREE) = ffi::PyObject_Free as *mut c_void as usize;
         *field(DEALLOC) = board_dealloc as ffi::destructor as *mut c_void as usize;
+
+        // The vectorcall: where a class keeps it, `type` itself says (its tp_vectorcall_offset,
+        // the word after its tp_dealloc, checked as above); it must be tp_vectorcall's place
+        // (the 48th word after the header) and empty on the Board class (CPython does not
+        // give heap classes one, nor pass one on to subclasses).
+        const VECTORCALL_OFFSET: usize = 4;
+        const VECTORCALL: usize = 47;
+        let meta = &raw mut ffi::PyType_Type;
+        let meta_field = |i: usize| {
+            meta.cast::<u8>()
+                .add(std::mem::size_of::<ffi::PyVarObject>() + i * std::mem::size_of::<usize>())
+                .cast::<usize>()
+        };
+        let offset = *meta_field(VECTORCALL_OFFSET);
+        if *meta_field(DEALLOC) == ffi::PyType_GetSlot(meta, ffi::Py_tp_dealloc) as usize
+            && ffi::PyType_GetFlags(meta) & HAVE_VECTORCALL != 0
+            && offset == field(VECTORCALL) as usize - tp as usize
+            && *field(VECTORCALL) == 0
+        {
+            *field(VECTORCALL) = board_vectorcall as ffi::vectorcallfunc as *mut c_void as usize;
+        }
     }
     Ok(())
 }

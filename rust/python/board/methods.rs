@@ -845,7 +845,7 @@ fn push_numbered(out: &mut Vec<String>, white_to_move: bool, fullmove: u32, san:
 }
 
 /// The state of `Board(fen, chess960=...)`.
-fn state_from_fen(fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
+pub(super) fn state_from_fen(fen: FenArg<'_>, chess960: bool) -> PyResult<State> {
     let fen = match &fen {
         FenArg::Text(f) => text(f, "FEN", fen_text_err)?,
         FenArg::Start => return Ok(State::start(chess960)),

@@ -14,7 +14,10 @@
 //! - tp_dealloc set to `board_dealloc`, which drops the value and frees the object;
 //! - exact boards are made by `PyBoard::new_exact` and `copy_exact` with `PyObject_Malloc`
 //!   and `PyObject_Init`, the value written in place (PyO3's own `Py::new` stays right too:
-//!   CPython's generic allocator follows the flag).
+//!   CPython's generic allocator follows the flag);
+//! - tp_vectorcall set to `board_vectorcall`, so that `Board()`, `Board(fen)` and
+//!   `Board(None)` skip the argument tuple and the two passes through PyO3's argument
+//!   parsing (tp_new, then tp_init) of CPython's generic class call.
 //!
 //! The type object is written at the fields CPython lays out after its object header; every
 //! field is first read back and compared with what CPython's own accessors (`PyType_GetSlot`,

@@ -133,3 +133,21 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
         MoveError::Ambiguous(..) => AmbiguousMoveError::new_err(e.to_string()),
     }
 }
+
+/// What a raw CPython entry point (a method or slot written against the C API, not through
+/// PyO3's wrappers) returns for its body's outcome: the object, or null with the error raised;
+/// a panic becomes PanicException, since no panic may unwind into CPython.
+pub(crate) fn raw_return(
+    py: Python<'_>,
+    outcome: std::thread::Result<PyResult<*mut pyo3::ffi::PyObject>>,
+) -> *mut pyo3::ffi::PyObject {
+    let err = match outcome {
+        Ok(Ok(obj)) => return obj,
+        Ok(Err(e)) => e,
+        Err(_) => {
+            pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
+        }
+    };
+    err.restore(py);
+    std::ptr::null_mut()
+}

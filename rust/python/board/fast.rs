@@ -2,6 +2,7 @@
 //! class at import: the calls of every node of a Python search loop, kept off PyO3's
 //! generic wrapper. The safety argument of each raw function is beside it.
 
+use super::super::errors::raw_return;
 use super::lifecycle::{self, BOARD_TYPE};
 use super::*;
 
@@ -114,16 +115,7 @@ unsafe fn call_raw(
     // keeps it alive during the call (borrowed, no reference counting).
     let board = unsafe { pyo3::Borrowed::from_ptr(py, slf).cast_unchecked::<PyBoard>() };
     let board: &PyBoard = board.get();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(py, board)));
-    let err = match result {
-        Ok(Ok(obj)) => return obj,
-        Ok(Err(e)) => e,
-        Err(_) => {
-            pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
-        }
-    };
-    err.restore(py);
-    std::ptr::null_mut()
+    raw_return(py, std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(py, board))))
 }
 
 unsafe extern "C" fn push_raw(
@@ -225,26 +217,15 @@ unsafe extern "C" fn fen_raw(
                 if st.plain_fen() {
                     let mut buf = [0u8; crate::FEN_CAPACITY];
                     let n = st.core.write_fen(&mut buf);
+                    // The board is let go before the str is made: an allocation may run the
+                    // cycle collector, and with it finalizers that may read this board.
+                    drop(st);
                     let s = pyo3::ffi::PyUnicode_FromStringAndSize(buf.as_ptr().cast(), n as pyo3::ffi::Py_ssize_t);
                     return if s.is_null() { Err(PyErr::fetch(py)) } else { Ok(s) };
                 }
             }
             // The full method, called as the unbound descriptor with the same arguments.
-            let positional = std::slice::from_raw_parts(args, nargs as usize);
-            let mut all = Vec::with_capacity(positional.len() + 1);
-            all.push(pyo3::Borrowed::from_ptr(py, slf));
-            all.extend(positional.iter().map(|&a| pyo3::Borrowed::from_ptr(py, a)));
-            let call_args = PyTuple::new(py, all)?;
-            let kwargs = if kwnames.is_null() {
-                None
-            } else {
-                let names = pyo3::Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
-                let dict = PyDict::new(py);
-                for (j, name) in names.iter().enumerate() {
-                    dict.set_item(name, pyo3::Borrowed::from_ptr(py, *args.add(nargs as usize + j)))?;
-                }
-                Some(dict)
-            };
+            let (call_args, kwargs) = lifecycle::call_arguments(py, Some(slf), args, nargs as usize, kwnames)?;
             let full = FEN_FULL.get(py).expect("set at import, with the method");
             Ok(full.bind(py).call(call_args, kwargs.as_ref())?.into_ptr())
         })

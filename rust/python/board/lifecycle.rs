@@ -25,6 +25,7 @@
 //! PyO3 made, so a different layout (a debug build of CPython, a future one) is never written
 //! and PyO3's paths stay in use. The safety argument of each raw step is beside it.
 
+use super::super::errors::raw_return;
 use super::methods::{self, FenArg};
 use super::*;
 use std::sync::atomic::AtomicUsize;
@@ -199,15 +200,7 @@ unsafe extern "C" fn board_vectorcall(
             };
             Ok(PyBoard::new_exact(py, methods::state_from_fen(fen, false)?)?.into_ptr())
         }));
-        let err = match made {
-            Ok(Ok(obj)) => return obj,
-            Ok(Err(e)) => e,
-            Err(_) => {
-                pyo3::panic::PanicException::new_err("internal error in kibitz (a bug; please report what was asked)")
-            }
-        };
-        err.restore(py);
-        std::ptr::null_mut()
+        raw_return(py, made)
     }
 }
 
@@ -223,33 +216,50 @@ unsafe fn generic_call(
     kwnames: *mut pyo3::ffi::PyObject,
 ) -> *mut pyo3::ffi::PyObject {
     use pyo3::ffi;
-    // SAFETY: the caller's contract; the tuple and dict are new, filled with new references
-    // (PyTuple_SetItem steals one), and released after the call.
+    // SAFETY: the caller's contract; type_call takes the tuple and the dict borrowed.
     unsafe {
         let py = Python::assume_attached();
-        let positional = std::slice::from_raw_parts(args, nargs);
-        let tuple = match PyTuple::new(py, positional.iter().map(|&a| Borrowed::from_ptr(py, a))) {
-            Ok(t) => t,
+        let (tuple, kwargs) = match call_arguments(py, None, args, nargs, kwnames) {
+            Ok(made) => made,
             Err(e) => {
                 e.restore(py);
                 return std::ptr::null_mut();
             }
         };
-        let mut kwargs = None;
-        if !kwnames.is_null() {
-            let names = Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
-            let dict = PyDict::new(py);
-            for (j, name) in names.iter().enumerate() {
-                if let Err(e) = dict.set_item(name, Borrowed::from_ptr(py, *args.add(nargs + j))) {
-                    e.restore(py);
-                    return std::ptr::null_mut();
-                }
-            }
-            kwargs = Some(dict);
-        }
         let call: ffi::ternaryfunc =
             std::mem::transmute(ffi::PyType_GetSlot(&raw mut ffi::PyType_Type, ffi::Py_tp_call));
         call(callable, tuple.as_ptr(), kwargs.as_ref().map_or(std::ptr::null_mut(), |d| d.as_ptr()))
+    }
+}
+
+/// A vectorcall's arguments as a classic call's: the positional ones in a tuple (after
+/// `first`, when given: the `self` of an unbound method) and the keywords in a dict.
+///
+/// # Safety
+/// `args` holds `nargs` live positional arguments followed by one for each name in the tuple
+/// `kwnames` (null when there are none); `first`, when given, is live.
+pub(super) unsafe fn call_arguments<'py>(
+    py: Python<'py>,
+    first: Option<*mut pyo3::ffi::PyObject>,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargs: usize,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> PyResult<(Bound<'py, PyTuple>, Option<Bound<'py, PyDict>>)> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let mut positional = Vec::with_capacity(nargs + 1);
+        positional.extend(first.map(|f| Borrowed::from_ptr(py, f)));
+        positional.extend(std::slice::from_raw_parts(args, nargs).iter().map(|&a| Borrowed::from_ptr(py, a)));
+        let tuple = PyTuple::new(py, positional)?;
+        if kwnames.is_null() {
+            return Ok((tuple, None));
+        }
+        let names = Borrowed::from_ptr(py, kwnames).cast_unchecked::<PyTuple>();
+        let dict = PyDict::new(py);
+        for (j, name) in names.iter().enumerate() {
+            dict.set_item(name, Borrowed::from_ptr(py, *args.add(nargs + j)))?;
+        }
+        Ok((tuple, Some(dict)))
     }
 }
 

@@ -137,6 +137,7 @@ pub(crate) fn move_err(e: MoveError) -> PyErr {
 /// What a raw CPython entry point (a method or slot written against the C API, not through
 /// PyO3's wrappers) returns for its body's outcome: the object, or null with the error raised;
 /// a panic becomes PanicException, since no panic may unwind into CPython.
+#[inline(always)]
 pub(crate) fn raw_return(
     py: Python<'_>,
     outcome: std::thread::Result<PyResult<*mut pyo3::ffi::PyObject>>,

@@ -276,8 +276,7 @@ pub(super) fn install(py: Python<'_>, ty: &Bound<'_, PyType>) -> PyResult<()> {
     BOARD_TYPE.store(ty.as_type_ptr(), Ordering::Relaxed);
     use pyo3::ffi;
     use std::ffi::c_void;
-    let start = CoreBoard::from_fen_with(crate::STARTPOS, false).expect("the start position is valid");
-    let probe = Py::new(py, PyBoard::from_state(State::new(start, None)))?;
+    let probe = Py::new(py, PyBoard::from_state(State::start(false)))?;
     let off = probe.get() as *const PyBoard as usize - probe.as_ptr() as usize;
     drop(probe);
     let basic: usize = ty.getattr("__basicsize__")?.extract()?;
@@ -447,33 +446,20 @@ impl State {
 
     /// Writes a copy with the whole history, sharing the core, at `dst`: `copy()`'s common
     /// case, written straight into the object it fills; a state with boards before
-    /// assignments goes the long way.
+    /// assignments goes the long way (`copy_with_stack`, which copies their chain).
     ///
     /// # Safety
     /// `dst` is valid for writes and aligned.
     #[inline(always)]
     unsafe fn write_copy_all(&self, dst: *mut State) {
-        if self.before.is_some() || self.unplayable.is_some() {
-            // SAFETY: the caller's contract.
-            unsafe { dst.write(self.copy_with_stack(usize::MAX)) };
-            return;
-        }
-        let core = self.core.clone();
-        // SAFETY: the caller's contract.
+        // SAFETY: the caller's contract. Each branch writes its value itself, so that the
+        // common one is built in place, not in a temporary copied over.
         unsafe {
-            dst.write(State {
-                core,
-                root_ep: self.root_ep,
-                root_castling: self.root_castling,
-                root_promoted: self.root_promoted,
-                odd_ep: self.odd_ep,
-                unplayable: None,
-                cache: Vec::new(),
-                parsed: None,
-                pending: None,
-                before: None,
-                via: None,
-            })
-        };
+            if self.before.is_some() {
+                dst.write(self.copy_with_stack(usize::MAX));
+            } else {
+                dst.write(self.sharing_core(None, None));
+            }
+        }
     }
 }

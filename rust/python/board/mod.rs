@@ -575,6 +575,14 @@ impl State {
             (Some(b), None) if rest > 0 => (Some(Box::new(b.copy_with_stack(rest))), None),
             _ => (None, None),
         };
+        self.sharing_core(before, via)
+    }
+
+    /// A copy of this state's position with the whole history of its core, which it shares,
+    /// and `before` / `via` as the boards before assignments it keeps: `copy_with_stack`'s
+    /// whole-history case, and `copy()`'s (lifecycle.rs), inlined into the object it fills.
+    #[inline(always)]
+    fn sharing_core(&self, before: Option<Box<State>>, via: Option<(u8, u8, u8)>) -> State {
         State {
             core: self.core.clone(),
             root_ep: self.root_ep,

@@ -12,7 +12,9 @@ Reading the rows against each other splits the cost:
   initializer). ``Board.copy()`` goes below it: the Board class allocates and frees its own
   objects, uncollected (rust/python/board/lifecycle.rs).
 * ``Board.empty()``: a kibitz board without reading a FEN (the object, the argument
-  handling and an empty position).
+  handling and an empty position); ``Board(None)``, the same board through the class's
+  vectorcall, without a classmethod's argument parsing. Both share one empty core and its
+  unplayable reason, so neither copies anything.
 * ``Board(fen)``: the above plus reading the FEN into the mailbox, piece lists, bitboards
   and key (the core's reader, rust/chess/fen.rs) and python-chess's lenient checks.
 * ``Board(fen).fen()``: the FEN round trip of the peer benchmark.
@@ -78,6 +80,7 @@ def rows(fens: list[str]) -> dict[str, Callable[[], Any]]:
         "complex.conjugate() (floor)": lambda: [c.conjugate() for c in complexes],
         "SquareSet.copy() (PyO3 floor)": lambda: [s.copy() for s in squaresets],
         "Board.empty()": lambda: [Board.empty() for _ in fens],
+        "Board(None)": lambda: [Board(None) for _ in fens],
         "Board(fen)": lambda: [Board(f) for f in fens],
         "fen()": lambda: [b.fen() for b in boards],
         "Board(fen).fen()": lambda: [Board(f).fen() for f in fens],

@@ -2,7 +2,7 @@
 
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, TypeVar, Union, final
 
-from typing_extensions import disjoint_base
+from typing_extensions import Self, disjoint_base
 
 from kibitz._outcome import Outcome
 from kibitz.timeman import TimeManagerLike
@@ -304,17 +304,17 @@ class PseudoLegalMoveGenerator:
 class Board:  # not final: python-chess's Board is subclassed, and so is this one
     """A chess position with its move history, shaped like python-chess's chess.Board."""
 
-    def __new__(cls, fen: str | None = ..., *, chess960: bool = False) -> Board: ...
+    def __new__(cls, fen: str | None = ..., *, chess960: bool = False) -> Self: ...
     def __init__(self, fen: str | None = ..., *, chess960: bool = False) -> None:
         """Sets the position of a subclass's board (what its ``super().__init__`` reaches)."""
     @classmethod
-    def empty(cls, *, chess960: bool = False) -> Board:
+    def empty(cls, *, chess960: bool = False) -> Self:
         """A board with no pieces (the same as Board(None))."""
     @classmethod
-    def from_chess960_pos(cls, scharnagl: int) -> Board:
+    def from_chess960_pos(cls, scharnagl: int) -> Self:
         """The Chess960 start position of an index 0..959."""
     @classmethod
-    def from_epd(cls, epd: str, *, chess960: bool = False) -> tuple[Board, dict[str, Any]]:
+    def from_epd(cls, epd: str, *, chess960: bool = False) -> tuple[Self, dict[str, Any]]:
         """A board from an EPD, and its operations (python-chess's ``Board.from_epd``)."""
     @property
     def _unplayable(self) -> str | None:
@@ -614,11 +614,11 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         self, *, shredder: bool = False, en_passant: str = "legal", promoted: bool | None = None, **operations: Any
     ) -> str:
         """The EPD with operations."""
-    def mirror(self) -> Board:
+    def mirror(self) -> Self:
         """The position seen from the other side (colours swapped), without history."""
     def apply_mirror(self) -> None:
         """mirror() in place."""
-    def transform(self, f: Callable[[int], int]) -> Board:
+    def transform(self, f: Callable[[int], int]) -> Self:
         """The position with squares mapped by a bitboard transformation."""
     def apply_transform(self, f: Callable[[int], int]) -> None:
         """transform(f) in place."""
@@ -669,9 +669,9 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
     def to_tensor(self, canonical: bool = False, dtype: Any = None) -> Any:
         """The position as 18 planes of 8x8 for neural networks: a NumPy array of shape
         (18, 8, 8), float32 or uint8 (kibitz.tensor documents the layout)."""
-    def copy(self, *, stack: bool | int | None = None) -> Board:
+    def copy(self, *, stack: bool | int | None = None) -> Self:
         """A copy with all, none (False) or the last n moves of the history."""
-    def root(self) -> Board:
+    def root(self) -> Self:
         """The position the history starts from, without history."""
     def __copy__(self) -> Board:
         """A copy with the history."""

@@ -433,7 +433,7 @@ impl State {
     /// `drop_released`'s part for the board before an assignment and the unplayable reason:
     /// the tuples of the boards before released first, then an ordinary drop.
     #[cold]
-    fn drop_rare(before: &mut Option<Box<State>>, unplayable: &mut Option<String>, py: Python<'_>) {
+    fn drop_rare(before: &mut Option<Box<State>>, unplayable: &mut Option<Cow<'static, str>>, py: Python<'_>) {
         let mut b = before.take();
         let mut cur = b.as_deref_mut();
         while let Some(st) = cur {

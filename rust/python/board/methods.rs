@@ -41,11 +41,16 @@ impl PyBoard {
         Ok(())
     }
 
-    /// A board with no pieces (python-chess's `Board.empty()`, the same as `Board(None)`).
+    /// A board with no pieces: python-chess's `Board.empty()`, which is `cls(None,
+    /// chess960=chess960)`, so a subclass gets one of its own (through its `__init__`).
     #[classmethod]
     #[pyo3(signature = (*, chess960 = false))]
-    fn empty(_cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Self> {
-        Ok(PyBoard::from_state(State::empty(chess960)))
+    fn empty(cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Py<PyAny>> {
+        let py = cls.py();
+        if cls.is(py.get_type::<PyBoard>()) {
+            return Ok(PyBoard::new_exact(py, State::empty(chess960))?.into_any());
+        }
+        Ok(cls.call((py.None(),), Some(&[("chess960", chess960)].into_py_dict(py)?))?.unbind())
     }
 
     /// A new board from an EPD, and its operations: python-chess's `Board.from_epd`.
@@ -61,10 +66,11 @@ impl PyBoard {
         Ok((board, ops))
     }
 
-    /// The Chess960 start position of the given index 0..959 (ValueError otherwise).
+    /// The Chess960 start position of the given index 0..959 (ValueError otherwise), as
+    /// python-chess makes it: `cls.empty(chess960=True)`, then `set_chess960_pos`.
     #[classmethod]
     fn from_chess960_pos(cls: &Bound<'_, PyType>, scharnagl: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let board = cls.call((), Some(&[("chess960", true)].into_py_dict(cls.py())?))?;
+        let board = cls.call_method("empty", (), Some(&[("chess960", true)].into_py_dict(cls.py())?))?;
         board.call_method1("set_chess960_pos", (scharnagl,))?;
         Ok(board.unbind())
     }
@@ -79,7 +85,7 @@ impl PyBoard {
     /// reason for the move operations.
     #[getter]
     fn _unplayable(&self) -> PyResult<Option<String>> {
-        Ok(self.st()?.unplayable.clone())
+        Ok(self.st()?.unplayable.as_deref().map(str::to_owned))
     }
 
     /// Builds a Board from a `chess.Board` of python-chess, history included (its root

@@ -49,6 +49,7 @@ use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, BLACK,
     EMPTY, KING, KNIGHT, PAWN, QUEEN, WHITE,
 };
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
@@ -135,8 +136,9 @@ pub(crate) struct State {
     odd_ep: bool,
     /// Why the core cannot play this position (no king, two kings, a pawn on a back rank...),
     /// None when it can. An unplayable core holds the placement, turn and clocks only: the
-    /// placement queries read it, the move operations raise `InvalidPositionError`.
-    unplayable: Option<String>,
+    /// placement queries read it, the move operations raise `InvalidPositionError`. Borrowed
+    /// when it is the empty board's (`State::empty`), so a new empty board copies no text.
+    unplayable: Option<Cow<'static, str>>,
     /// Entry i belongs to the position after i moves of the current line. Invariant: entries
     /// beyond the current ply are invalid (pop invalidates the one it leaves), so push needs
     /// no bookkeeping and the parent's list is still there when the child is popped.
@@ -219,7 +221,7 @@ impl State {
                 let mut st = State::new(core, ep);
                 st.root_castling = castling;
                 st.odd_ep = ep.is_some();
-                st.unplayable = Some(why.to_string());
+                st.unplayable = Some(Cow::Owned(why.to_string()));
                 Ok(st)
             }
         }
@@ -233,12 +235,12 @@ impl State {
         let templates = EMPTY.get_or_init(|| {
             [false, true].map(|c960| {
                 let st = State::setup(EMPTY_FEN, c960, 0, 0, None).expect("the empty board is a valid setup");
-                (st.core, st.unplayable.expect("an empty board cannot be played"))
+                (st.core, st.unplayable.expect("an empty board cannot be played").into_owned())
             })
         });
         let (core, why) = &templates[chess960 as usize];
         let mut st = State::shared(core.clone(), None);
-        st.unplayable = Some(why.clone());
+        st.unplayable = Some(Cow::Borrowed(why.as_str()));
         st
     }
 

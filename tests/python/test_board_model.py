@@ -404,6 +404,7 @@ def test_a_subclass_behaves_as_python_chess_s() -> None:
         a, c = make(ours), make(theirs)
         assert type(a) is Counting and type(c) is CountingChess
         assert a.fen() == c.fen() and [m.uci() for m in a.move_stack] == [m.uci() for m in c.move_stack]
+        assert repr(a) == repr(c).replace("CountingChess(", "Counting(")
     assert isinstance(ours, kibitz.Board) and Counting("8/8/8/4k3/8/8/8/4K3 w - - 0 1").king(True) == chess.E1
     assert [m.uci() for m in kibitz.LegalMoveGenerator(ours)] == [m.uci() for m in chess.LegalMoveGenerator(theirs)]
     assert kibitz.PseudoLegalMoveGenerator(ours).count() == chess.PseudoLegalMoveGenerator(theirs).count()

@@ -698,11 +698,18 @@ impl PyBoard {
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let fen = PyBoard::fen(slf, false, None, None)?;
-        Ok(if slf.get().st()?.core.is_chess960() {
-            format!("Board('{fen}', chess960=True)")
+        let py = slf.py();
+        let ty = slf.get_type();
+        // python-chess's: the class's own name and its own fen() (a subclass may override it).
+        let (name, fen) = if ty.is(py.get_type::<PyBoard>()) {
+            ("Board".to_string(), format!("'{}'", PyBoard::fen(slf, false, None, None)?))
         } else {
-            format!("Board('{fen}')")
+            (ty.name()?.to_string(), slf.call_method0("fen")?.repr()?.to_string())
+        };
+        Ok(if slf.get().st()?.core.is_chess960() {
+            format!("{name}({fen}, chess960=True)")
+        } else {
+            format!("{name}({fen})")
         })
     }
 

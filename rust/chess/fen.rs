@@ -316,21 +316,28 @@ impl Board {
         b.parse_castling(fields[2])?;
         b.parse_ep(fields[3])?;
         (b.halfmove, b.fullmove) = parse_clocks(&fields[..nfields])?;
+        b.finish_position()?;
+        Ok(b)
+    }
 
-        let them = b.side ^ 1;
-        if b.is_attacked(b.king_square(them), b.side) {
+    /// The last step of reading a position once its pieces, side to move, castling rights,
+    /// en-passant square and clocks are set: the side not to move must not be in check, and
+    /// the key takes the rights, the square and the side.
+    pub(super) fn finish_position(&mut self) -> Result<(), FenError> {
+        let them = self.side ^ 1;
+        if self.is_attacked(self.king_square(them), self.side) {
             return Err(FenError::OppositeCheck(COLOR_NAMES[them]));
         }
-        b.key ^= CASTLE_KEY[b.castling as usize];
-        if b.ep != 0 {
-            b.key ^= EP_KEY[file_of(b.ep as Square)];
+        self.key ^= CASTLE_KEY[self.castling as usize];
+        if self.ep != 0 {
+            self.key ^= EP_KEY[file_of(self.ep as Square)];
         }
-        if b.side == WHITE {
-            b.key ^= WHITE_TO_MOVE_KEY;
+        if self.side == WHITE {
+            self.key ^= WHITE_TO_MOVE_KEY;
         }
-        debug_assert!(b.key == b.compute_key());
-        debug_assert!(b.is_ok());
-        Ok(b)
+        debug_assert!(self.key == self.compute_key());
+        debug_assert!(self.is_ok());
+        Ok(())
     }
 
     /// Puts the pieces of a FEN board field on this empty board, checking what the move
@@ -340,38 +347,53 @@ impl Board {
     /// queens, rooks, bishops, knights and pawns, each kind in FEN order (the generator
     /// dispatches on each piece's kind, and runs of equal kinds make that branch predictable).
     fn place(&mut self, field: &str) -> Result<(), FenError> {
+        if let Some(squares) = read_placement_fast(field.as_bytes()) {
+            let squares: &[u8; 64] = squares[..64].try_into().expect("64 squares");
+            return self.place_squares(squares);
+        }
+        // Something is wrong: the careful reader says what.
+        let (mut bb, mut key) = ([0u64; 16], 0u64);
+        let cells = &mut self.cells;
+        read_placement(field, |file, rank, p| {
+            let sq = sq120(file, rank);
+            cells[sq] = p;
+            bb[p as usize & 15] |= 1u64 << (8 * rank + file);
+            key ^= PIECE_KEY[p as usize & 15][sq];
+        })?;
+        self.finish_placement(bb, key)
+    }
+
+    /// `place` for the piece codes of the 64 squares in FEN order (rank 8 first, a to h;
+    /// 0 for an empty square): what a well-formed board field reads as.
+    pub(super) fn place_squares(&mut self, squares: &[u8; 64]) -> Result<(), FenError> {
         // Bitboards and key in locals: kept in the struct, each update would wait for the
         // previous store to the same word.
         let (mut bb, mut key) = ([0u64; 16], 0u64);
-        if let Some(squares) = read_placement_fast(field.as_bytes()) {
-            // The occupied squares, eight at a time (bit i: the i-th square in FEN order).
-            let mut occupied = 0u64;
-            for (r, chunk) in squares[..64].chunks_exact(8).enumerate() {
-                let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-                // A piece code is 1..=14: adding 0x7F to its low seven bits sets the high bit.
-                let nonzero = (x & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F;
-                occupied |= u64::from(high_bits(nonzero & 0x8080_8080_8080_8080)) << (8 * r);
-            }
-            while occupied != 0 {
-                let i = occupied.trailing_zeros() as usize;
-                occupied &= occupied - 1;
-                let p = squares[i] as usize & 15;
-                // FEN order runs from rank 8 down: the i-th square is a1-based square i ^ 56.
-                let cell = SQ120[i ^ 56] as usize;
-                self.cells[cell] = p as u8;
-                bb[p] |= 1u64 << (i ^ 56);
-                key ^= PIECE_KEY[p][cell];
-            }
-        } else {
-            // Something is wrong: the careful reader says what.
-            let cells = &mut self.cells;
-            read_placement(field, |file, rank, p| {
-                let sq = sq120(file, rank);
-                cells[sq] = p;
-                bb[p as usize & 15] |= 1u64 << (8 * rank + file);
-                key ^= PIECE_KEY[p as usize & 15][sq];
-            })?;
+        // The occupied squares, eight at a time (bit i: the i-th square in FEN order).
+        let mut occupied = 0u64;
+        for (r, chunk) in squares.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            // A piece code is 1..=14: adding 0x7F to its low seven bits sets the high bit.
+            let nonzero = (x & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F;
+            occupied |= u64::from(high_bits(nonzero & 0x8080_8080_8080_8080)) << (8 * r);
         }
+        while occupied != 0 {
+            let i = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            let p = squares[i] as usize & 15;
+            // FEN order runs from rank 8 down: the i-th square is a1-based square i ^ 56.
+            let cell = SQ120[i ^ 56] as usize;
+            self.cells[cell] = p as u8;
+            bb[p] |= 1u64 << (i ^ 56);
+            key ^= PIECE_KEY[p][cell];
+        }
+        self.finish_placement(bb, key)
+    }
+
+    /// The rest of `place` once the mailbox holds the pieces and `bb` / `key` their
+    /// bitboards and key: the colour sets, the checks the move generator relies on, and the
+    /// piece lists.
+    fn finish_placement(&mut self, bb: [u64; 16], key: u64) -> Result<(), FenError> {
         self.bb = bb;
         self.key ^= key;
         for kind in PAWN..=KING {
@@ -435,20 +457,25 @@ impl Board {
         let (fields, nfields) = split_fields(fen)?;
         let mut b = Board::empty();
         b.chess960 = chess960;
-        read_placement(fields[0], |file, rank, p| {
-            let (sq, c) = (sq120(file, rank), color_of(p));
-            if (b.count[c] as usize) < 16 {
-                b.put_piece(sq, p);
-            } else {
-                b.cells[sq] = p;
-                b.bb[p as usize] |= crate::chess::geometry::bb_of(sq);
-                b.occ[c] |= crate::chess::geometry::bb_of(sq);
-            }
-        })?;
+        read_placement(fields[0], |file, rank, p| b.put_loose(sq120(file, rank), p))?;
         b.side = parse_side(fields[1])?;
         (b.halfmove, b.fullmove) = parse_clocks(&fields[..nfields])?;
         b.key = b.compute_key();
         Ok(b)
+    }
+
+    /// Puts a piece on a square of a loose board (`from_fen_loose`), in FEN order: into the
+    /// piece lists while its side has fewer than 16 there, else only into the mailbox and
+    /// the piece sets.
+    pub(super) fn put_loose(&mut self, sq: Square, p: u8) {
+        let c = color_of(p);
+        if (self.count[c] as usize) < 16 {
+            self.put_piece(sq, p);
+        } else {
+            self.cells[sq] = p;
+            self.bb[p as usize] |= crate::chess::geometry::bb_of(sq);
+            self.occ[c] |= crate::chess::geometry::bb_of(sq);
+        }
     }
 
     /// Gives a board made by `from_fen_loose` the castling rights of `rooks` (a mask of rook
@@ -471,7 +498,7 @@ impl Board {
         self.key = self.compute_key();
     }
 
-    fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
+    pub(super) fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
         if field.as_bytes() == [b'-'] {
             return Ok(());
         }
@@ -527,7 +554,7 @@ impl Board {
         Ok(())
     }
 
-    fn parse_ep(&mut self, field: &str) -> Result<(), FenError> {
+    pub(super) fn parse_ep(&mut self, field: &str) -> Result<(), FenError> {
         if field.as_bytes() == [b'-'] {
             return Ok(());
         }

@@ -1,8 +1,9 @@
 //! A position as plain data, python-chess's model of one: any placement, the side to move,
 //! castling rights as rook squares (usable or not), any en-passant square, the clocks, the
-//! Chess960 flag and the promoted pieces. It becomes a playable `Board` only through the
-//! FEN of what the core can play (`core_fen`: the usable rights and en-passant square
-//! alone), the shape shakmaty gives its `Setup`: lenient data first, validity when played.
+//! Chess960 flag and the promoted pieces. It becomes a playable `Board` only as what the
+//! core can play (`Board::from_setup`: the usable rights and en-passant square alone, the
+//! board its `core_fen` text reads as, made without the text), the shape shakmaty gives
+//! its `Setup`: lenient data first, validity when played.
 //!
 //! Both languages read positions through it: `kibitz.Board(fen)` for a FEN the strict
 //! reader refuses (`from_fen`: python-chess's `set_fen` rules and messages), the board
@@ -13,7 +14,9 @@
 //!
 //! Squares here are 0..64 (a1 = 0), as python-chess numbers them.
 
-use crate::chess::types::{color_of, kind_of, make_piece, sq64, Square, BLACK, EMPTY, KING, PAWN, ROOK, WHITE};
+use crate::chess::error::FenError;
+use crate::chess::fen::COUNTER_MAX;
+use crate::chess::types::{color_of, kind_of, make_piece, sq120, sq64, Square, BLACK, EMPTY, KING, PAWN, ROOK, WHITE};
 
 pub const RANK_1: u64 = 0xff;
 pub const RANK_8: u64 = 0xff << 56;
@@ -105,6 +108,17 @@ impl Setup {
         self.placement.iter().enumerate().filter(|&(_, &q)| q == p).fold(0, |m, (s, _)| m | 1 << s)
     }
 
+    /// The squares of `among` holding piece code `p`.
+    fn squares_of(&self, among: u64, p: u8) -> u64 {
+        let (mut out, mut m) = (0u64, among);
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out |= u64::from(self.placement[s] == p) << s;
+        }
+        out
+    }
+
     /// The squares holding pieces of colour `c`.
     pub(crate) fn color_mask(&self, c: usize) -> u64 {
         self.placement
@@ -116,11 +130,11 @@ impl Setup {
 
     /// python-chess's `clean_castling_rights` (of a board without move stack).
     pub fn clean_castling(&self) -> u64 {
-        let rooks = self.castling & (self.mask(make_piece(ROOK, WHITE)) | self.mask(make_piece(ROOK, BLACK)));
-        let mut white = rooks & RANK_1 & self.color_mask(WHITE);
-        let mut black = rooks & RANK_8 & self.color_mask(BLACK);
-        let white_kings = self.mask(make_piece(KING, WHITE)) & !self.promoted;
-        let black_kings = self.mask(make_piece(KING, BLACK)) & !self.promoted;
+        // Only the back ranks matter: the rooks of the rights and the kings there.
+        let mut white = self.squares_of(self.castling & RANK_1, make_piece(ROOK, WHITE));
+        let mut black = self.squares_of(self.castling & RANK_8, make_piece(ROOK, BLACK));
+        let white_kings = self.squares_of(RANK_1, make_piece(KING, WHITE)) & !self.promoted;
+        let black_kings = self.squares_of(RANK_8, make_piece(KING, BLACK)) & !self.promoted;
         if !self.chess960 {
             white &= 1 | 1 << 7;
             black &= 1 << 56 | 1 << 63;
@@ -225,30 +239,37 @@ impl Setup {
     /// The FEN the core reads: only the usable castling rights (`clean`, from
     /// `clean_castling`) and the en-passant square if a pawn can have crossed it.
     pub fn core_fen(&self, clean: u64) -> String {
-        let mut castling = String::new();
-        if self.chess960 {
-            for (rank, upper) in [(RANK_1, true), (RANK_8, false)] {
-                let mut m = clean & rank;
-                while m != 0 {
-                    let s = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let f = FILES[s % 8] as char;
-                    castling.push(if upper { f.to_ascii_uppercase() } else { f });
-                }
-            }
-        } else {
-            for (c, q) in [('K', 7), ('Q', 0), ('k', 63), ('q', 56)] {
-                if clean >> q & 1 != 0 {
-                    castling.push(c);
-                }
-            }
-        }
-        if castling.is_empty() {
-            castling.push('-');
-        }
+        let (field, n) = self.castling_field(clean);
+        let castling = std::str::from_utf8(&field[..n]).expect("ASCII letters");
         let ep = self.valid_ep().map_or_else(|| "-".to_string(), |e| square_name(e as usize));
         let turn = if self.white_to_move { 'w' } else { 'b' };
         format!("{} {turn} {castling} {ep} {} {}", self.board_fen(), self.halfmove, self.fullmove)
+    }
+
+    /// The castling field of `core_fen` for the usable rights `clean` (at most one rook on
+    /// each side of each king): `KQkq` letters, or Shredder-FEN files in Chess960; `-` for
+    /// none. The bytes and how many of them are used.
+    fn castling_field(&self, clean: u64) -> ([u8; 4], usize) {
+        let (mut out, mut n) = ([b'-'; 4], 0);
+        if self.chess960 {
+            for (rank, upper) in [(RANK_1, true), (RANK_8, false)] {
+                let mut m = clean & rank;
+                while m != 0 && n < 4 {
+                    let s = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out[n] = if upper { FILES[s % 8].to_ascii_uppercase() } else { FILES[s % 8] };
+                    n += 1;
+                }
+            }
+        } else {
+            for (c, q) in [(b'K', 7), (b'Q', 0), (b'k', 63), (b'q', 56)] {
+                if clean >> q & 1 != 0 {
+                    out[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        (out, n.max(1))
     }
 
     /// python-chess's `transform(f)`: every piece mask, the castling rights and the
@@ -480,6 +501,55 @@ impl Setup {
 }
 
 impl crate::chess::board::Board {
+    /// The playable board of `setup` with the usable castling rights `clean` (its
+    /// `clean_castling`): what `from_fen_with(&setup.core_fen(clean), setup.chess960)` reads,
+    /// the same board or the same error, without writing and reading the text (the board
+    /// editing of the bindings makes one at every edit).
+    pub fn from_setup(setup: &Setup, clean: u64) -> Result<Self, FenError> {
+        let mut squares = [EMPTY; 64];
+        for (i, q) in squares.iter_mut().enumerate() {
+            // FEN order: rank 8 first, files a to h.
+            *q = setup.placement[i ^ 56];
+        }
+        let mut b = Self::empty();
+        b.chess960 = setup.chess960;
+        b.place_squares(&squares)?;
+        b.side = if setup.white_to_move { WHITE } else { BLACK };
+        let (field, n) = setup.castling_field(clean);
+        b.parse_castling(std::str::from_utf8(&field[..n]).expect("ASCII letters"))?;
+        if let Some(e) = setup.valid_ep() {
+            let name = [b'a' + e % 8, b'1' + e / 8];
+            b.parse_ep(std::str::from_utf8(&name).expect("ASCII letters"))?;
+        }
+        // As the FEN reader takes the clocks' decimal text.
+        b.halfmove = setup.halfmove.min(COUNTER_MAX);
+        b.fullmove = setup.fullmove.clamp(1, COUNTER_MAX);
+        b.finish_position()?;
+        Ok(b)
+    }
+
+    /// The loose board of `setup` (any placement; see `from_fen_loose`) with the castling
+    /// rights `clean`: what `from_fen_loose(&setup.core_fen(clean), ..)` and then
+    /// `set_loose_castling(clean)` make, for a position the core cannot play.
+    pub fn from_setup_loose(setup: &Setup, clean: u64) -> Self {
+        let mut b = Self::empty();
+        b.chess960 = setup.chess960;
+        for i in 0..64 {
+            // FEN order, as the FEN reader puts the pieces.
+            let s = i ^ 56;
+            let p = setup.placement[s];
+            if p != EMPTY {
+                b.put_loose(sq120(s % 8, s / 8), p);
+            }
+        }
+        b.side = if setup.white_to_move { WHITE } else { BLACK };
+        b.halfmove = setup.halfmove.min(COUNTER_MAX);
+        b.fullmove = setup.fullmove.clamp(1, COUNTER_MAX);
+        b.key = b.compute_key();
+        b.set_loose_castling(clean);
+        b
+    }
+
     /// python-chess's `promoted` after the first `count` moves of this board's history (all
     /// of them when `count` is larger), from `root`, the mask at its set-up: a moved piece
     /// keeps its mark, a promotion makes one, a capture (en passant too) and castling clear
@@ -598,6 +668,128 @@ pub fn parse_board_fen(text: &str) -> Result<([u8; 64], u64), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::board::Board;
+
+    /// Whether two boards hold the same position, piece lists and key (the slot of an empty
+    /// cell is stale, so not compared).
+    fn same_board(a: &Board, b: &Board) -> bool {
+        let slots = (0..120).filter(|&c| a.cells[c] != EMPTY).all(|c| a.index[c] == b.index[c]);
+        a.cells == b.cells
+            && slots
+            && a.list == b.list
+            && a.count == b.count
+            && a.bb == b.bb
+            && a.occ == b.occ
+            && a.side == b.side
+            && a.castling == b.castling
+            && a.castle_rook == b.castle_rook
+            && a.castle_mask == b.castle_mask
+            && a.ep == b.ep
+            && (a.halfmove, a.fullmove) == (b.halfmove, b.fullmove)
+            && a.key == b.key
+            && a.chess960 == b.chess960
+    }
+
+    /// Random lenient positions, often playable, often not: kings (one a side, sometimes none
+    /// or two), up to 20 other pieces with pawns now and then on a back rank, castling rights
+    /// on corners and on any back-rank square, en-passant squares that fit or not, clocks up
+    /// to beyond the counters' range.
+    fn random_setups(n: usize) -> Vec<Setup> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let pieces = [b'P', b'N', b'B', b'R', b'Q', b'p', b'n', b'b', b'r', b'q'];
+        (0..n)
+            .map(|_| {
+                let mut s = Setup::empty(next(3) == 0);
+                for (king, home) in [(b'K', 4u64), (b'k', 60u64)] {
+                    let copies = [1, 1, 1, 1, 1, 1, 0, 2][next(8) as usize];
+                    for j in 0..copies {
+                        let sq = if j == 0 && next(2) == 0 { home } else { next(64) };
+                        s.placement[sq as usize] = piece_of_symbol(&(king as char).to_string()).unwrap();
+                    }
+                }
+                for _ in 0..next(21) {
+                    let sq = next(64) as usize;
+                    let p = pieces[next(pieces.len() as u64) as usize];
+                    if s.placement[sq] == EMPTY
+                        && (!p.eq_ignore_ascii_case(&b'p') || (8..56).contains(&sq) || next(10) == 0)
+                    {
+                        s.placement[sq] = piece_of_symbol(&(p as char).to_string()).unwrap();
+                    }
+                }
+                for corner in [0u64, 7, 56, 63] {
+                    if next(2) == 0 {
+                        s.placement[corner as usize] = make_piece(ROOK, if corner < 8 { WHITE } else { BLACK });
+                        s.castling |= 1 << corner;
+                    }
+                }
+                if next(3) == 0 {
+                    s.castling |= 1 << (next(8) + if next(2) == 0 { 0 } else { 56 });
+                }
+                s.white_to_move = next(2) == 0;
+                s.ep = match next(4) {
+                    0 => Some(next(64) as u8),
+                    1 | 2 => {
+                        // A pawn that has just advanced two squares past it, mostly.
+                        let f = next(8) as usize;
+                        let (ep, pawn, origin, them) = if s.white_to_move {
+                            (40 + f, 32 + f, 48 + f, BLACK)
+                        } else {
+                            (16 + f, 24 + f, 8 + f, WHITE)
+                        };
+                        if next(4) != 0 {
+                            s.placement[pawn] = make_piece(PAWN, them);
+                            s.placement[ep] = EMPTY;
+                            s.placement[origin] = EMPTY;
+                            // And a pawn of the side to move beside it, which can take.
+                            let beside = if f == 0 || (f < 7 && next(2) == 0) { pawn + 1 } else { pawn - 1 };
+                            if next(3) != 0 {
+                                s.placement[beside] = make_piece(PAWN, them ^ 1);
+                            }
+                        }
+                        Some(ep as u8)
+                    }
+                    _ => None,
+                };
+                s.halfmove = [0, 3, 99, u32::MAX][next(4) as usize];
+                s.fullmove = [0, 1, 47, u32::MAX][next(4) as usize];
+                s.promoted = if next(5) == 0 { 1 << next(64) } else { 0 };
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_setup_becomes_the_board_its_core_fen_reads_as() {
+        let (mut played, mut refused, mut with_ep) = (0, 0, 0);
+        for s in random_setups(20_000) {
+            let clean = s.clean_castling();
+            let text = s.core_fen(clean);
+            match (Board::from_setup(&s, clean), Board::from_fen_with(&text, s.chess960)) {
+                (Ok(a), Ok(b)) => {
+                    assert!(same_board(&a, &b), "{text}");
+                    played += 1;
+                    with_ep += usize::from(a.ep != 0);
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.to_string(), b.to_string(), "{text}");
+                    refused += 1;
+                    let mut loose = Board::from_fen_loose(&text, s.chess960).unwrap();
+                    loose.set_loose_castling(clean);
+                    assert!(same_board(&Board::from_setup_loose(&s, clean), &loose), "{text}");
+                }
+                (a, b) => panic!("{text}: from_setup {:?}, from_fen_with {:?}", a.err(), b.err()),
+            }
+        }
+        // Both kinds are well represented.
+        assert!(played > 2_000 && refused > 2_000, "{played} played, {refused} refused");
+        assert!(with_ep > 300, "{with_ep} with an en-passant square");
+    }
 
     #[test]
     fn a_fen_with_fields_missing_reads_as_python_chess_does() {

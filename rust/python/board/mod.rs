@@ -38,7 +38,7 @@ mod squares;
 
 use shared::SharedCore;
 
-use super::errors::{fen_err, fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
+use super::errors::{fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
@@ -115,9 +115,6 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
     }
 }
 
-/// The FEN of `Board(None)`: no pieces, White to move (`Board.empty()`, `clear()`).
-pub(super) const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
-
 /// Everything behind the board's lock.
 pub(crate) struct State {
     pub(crate) core: SharedCore,
@@ -190,10 +187,27 @@ impl State {
     }
 
     /// The state of a position as python-chess holds it (the rules library's `Setup`), with
-    /// no move stack.
+    /// no move stack: the core with only the usable castling rights (`clean_castling`) and
+    /// en-passant square, the rights and the square as given beside it. When the core cannot
+    /// play the position, the state keeps its placement only, and why.
     fn from_setup(setup: &crate::Setup) -> PyResult<State> {
         let clean = setup.clean_castling();
-        let mut st = State::setup(&setup.core_fen(clean), setup.chess960, setup.castling, clean, setup.ep)?;
+        let ep = setup.ep;
+        let mut st = match CoreBoard::from_setup(setup, clean) {
+            Ok(core) => {
+                let mut st = State::new(core, ep);
+                // A square the core does not hold (no pawn can have just crossed it).
+                st.odd_ep = ep.is_some() && setup.valid_ep().is_none();
+                st
+            }
+            Err(why) => {
+                let mut st = State::new(CoreBoard::from_setup_loose(setup, clean), ep);
+                st.odd_ep = ep.is_some();
+                st.unplayable = Some(Cow::Owned(why.to_string()));
+                st
+            }
+        };
+        st.root_castling = setup.castling;
         st.root_promoted = setup.promoted;
         Ok(st)
     }
@@ -203,30 +217,6 @@ impl State {
         self.core.promoted_after(self.root_promoted, usize::MAX)
     }
 
-    /// A position as python-chess holds it: `core_fen` with only the usable castling rights
-    /// (`clean`) and en-passant square, the rights as given (`castling`), the en-passant square
-    /// as given (`ep`). When the core cannot play it, the state keeps its placement only.
-    fn setup(core_fen: &str, chess960: bool, castling: u64, clean: u64, ep: Option<u8>) -> PyResult<State> {
-        let core_ep = core_fen.split_whitespace().nth(3).is_some_and(|f| f != "-");
-        match CoreBoard::from_fen_with(core_fen, chess960) {
-            Ok(core) => {
-                let mut st = State::new(core, ep);
-                st.root_castling = castling;
-                st.odd_ep = ep.is_some() && !core_ep;
-                Ok(st)
-            }
-            Err(why) => {
-                let mut core = CoreBoard::from_fen_loose(core_fen, chess960).map_err(fen_err)?;
-                core.set_loose_castling(clean);
-                let mut st = State::new(core, ep);
-                st.root_castling = castling;
-                st.odd_ep = ep.is_some();
-                st.unplayable = Some(Cow::Owned(why.to_string()));
-                Ok(st)
-            }
-        }
-    }
-
     /// python-chess's empty board (`Board.empty()`, `Board(None)`): a copy of one made once
     /// per Chess960 flag (the core is shared until the board is edited, as for `copy()`), so
     /// it costs no FEN reading and no error text.
@@ -234,7 +224,7 @@ impl State {
         static EMPTY: std::sync::OnceLock<[(SharedCore, String); 2]> = std::sync::OnceLock::new();
         let templates = EMPTY.get_or_init(|| {
             [false, true].map(|c960| {
-                let st = State::setup(EMPTY_FEN, c960, 0, 0, None).expect("the empty board is a valid setup");
+                let st = State::from_setup(&crate::Setup::empty(c960)).expect("the empty board is a valid setup");
                 (st.core, st.unplayable.expect("an empty board cannot be played").into_owned())
             })
         });

@@ -17,6 +17,7 @@ import math
 from typing import Any, Callable, Dict, Iterator, Optional
 
 from kibitz import _bitboards as bb
+from kibitz import _hooks
 from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
 from kibitz._core import Board, IllegalMoveError, Move
 
@@ -378,8 +379,9 @@ def parse_xboard(self: Board, xboard: str) -> Move:
 
 @method
 def push_xboard(self: Board, xboard: str) -> Move:
-    """Parses and plays a move in XBoard notation."""
-    return self.push_san(xboard)
+    """Parses and plays a move in XBoard notation (python-chess's ``push_san`` under a second
+    name: a subclass's own ``push_san`` is not called)."""
+    return Board.push_san(self, xboard)
 
 
 @method
@@ -415,6 +417,17 @@ def _castling_rook(board: Board, move: Any) -> int:
     return (7 if move.to_square > move.from_square else 0) + 8 * square_rank(move.from_square)
 
 
+def _own_legal(board: Board) -> Any:
+    """kibitz's legal moves of the board, whatever a subclass overrides (the methods here
+    answer from kibitz's rules; kibitz/_hooks.py builds python-chess's on a subclass's)."""
+    return Board.__dict__["legal_moves"].__get__(board, Board)
+
+
+def _own_pseudo_legal(board: Board) -> Any:
+    """kibitz's pseudo-legal moves of the board (see ``_own_legal``)."""
+    return Board.__dict__["pseudo_legal_moves"].__get__(board, Board)
+
+
 def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterator[Move]:
     for m in moves:
         target = _castling_rook(board, m) if board.is_castling(m) else m.to_square
@@ -427,27 +440,27 @@ def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterato
 @method
 def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Pseudo-legal moves (the king may be left in check) from and to the masks."""
-    return _filtered(self, list(self.pseudo_legal_moves), from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    return _filtered(self, list(_own_pseudo_legal(self)), from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
 def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Pseudo-legal captures (en passant included) from and to the masks."""
-    moves = [m for m in self.pseudo_legal_moves if self.is_capture(m)]
+    moves = [m for m in _own_pseudo_legal(self) if self.is_capture(m)]
     return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
 def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal castling moves; ``to_mask`` is matched against the rook's square."""
-    moves = [m for m in self.legal_moves if self.is_castling(m)]
+    moves = [m for m in _own_legal(self) if self.is_castling(m)]
     return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
 def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal en-passant captures from and to the masks."""
-    moves = [m for m in self.legal_moves if self.is_en_passant(m)]
+    moves = [m for m in _own_legal(self) if self.is_en_passant(m)]
     return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
@@ -491,7 +504,7 @@ def is_irreversible(self: Board, move: Any) -> bool:
 @method
 def is_into_check(self: Board, move: Any) -> bool:
     """Whether a pseudo-legal move would leave the mover's own king in check."""
-    return bool(self.is_pseudo_legal(move) and not self.is_legal(move))
+    return bool(Board.is_pseudo_legal(self, move) and not Board.is_legal(self, move))
 
 
 @method
@@ -669,10 +682,14 @@ def _init_subclass(cls: type, /, **kwargs: Any) -> None:
     """``Board.__init_subclass__``: a subclass may take arguments of its own, as
     python-chess's may; ``Board``'s constructor takes only ``(fen, *, chess960)``, so the
     subclass gets a ``__new__`` that takes any, and sets its position in ``__init__`` through
-    ``super().__init__(fen, chess960=...)`` (or Board's, when it has none)."""
+    ``super().__init__(fen, chess960=...)`` (or Board's, when it has none). When it
+    overrides methods other methods of python-chess's are built on, those are built on its
+    overrides (``kibitz._hooks``)."""
     super(Board, cls).__init_subclass__(**kwargs)  # type: ignore[misc]
     if "__new__" not in cls.__dict__:
         cls.__new__ = staticmethod(_subclass_new)  # type: ignore[assignment]
+    # python-chess's methods built on the ones the subclass overrides (kibitz/_hooks.py).
+    _hooks.install(cls)
 
 
 def _install() -> None:

@@ -377,7 +377,7 @@ impl PyBoard {
         if let Some(loose) = st.loose() {
             return Ok(interned(py, loose::index(loose_uci(&loose, &uci)?)));
         }
-        let m = st.resolve(uci.as_any(), true)?;
+        let m = st.resolve(uci.as_any(), true).map_err(|e| as_illegal_uci(py, e, &uci, &st))?;
         Ok(to_py_move(py, &st.core, m))
     }
 
@@ -454,7 +454,7 @@ impl PyBoard {
             slf.call_method1("push", (&out,))?;
             return Ok(out);
         }
-        let m = st.resolve(uci.as_any(), true)?;
+        let m = st.resolve(uci.as_any(), true).map_err(|e| as_illegal_uci(py, e, &uci, &st))?;
         let out = to_py_move(py, &st.core, m);
         if overrides_push(slf) {
             drop(st);
@@ -818,6 +818,17 @@ impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
 
 /// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
 /// and `push_uci` go through `self.push`, so such a subclass sees every move.
+/// python-chess's error for UCI text that names no legal move (`parse_uci`, `push_uci`):
+/// "illegal uci: 'e2e5' in <fen>", whatever kibitz found wrong with the move; other errors
+/// (malformed text, an unplayable position) as they are.
+fn as_illegal_uci(py: Python<'_>, e: PyErr, uci: &Bound<'_, PyString>, st: &State) -> PyErr {
+    if !e.is_instance_of::<IllegalMoveError>(py) {
+        return e;
+    }
+    let text = uci.to_str().map(crate::py_repr).unwrap_or_default();
+    IllegalMoveError::new_err(format!("illegal uci: {text} in {}", st.core.fen()))
+}
+
 fn overrides_push(board: &Bound<'_, PyBoard>) -> bool {
     let ty = board.get_type();
     if ty.is(board.py().get_type::<PyBoard>()) {

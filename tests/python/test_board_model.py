@@ -395,7 +395,7 @@ def test_a_subclass_behaves_as_python_chess_s() -> None:
         # python-chess's constructors that are classmethods make the subclass (cls(None, ...)).
         lambda b: type(b).empty(),
         lambda b: type(b).empty(chess960=True),
-        lambda b: type(b).from_epd("4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id \"x\";")[0],
+        lambda b: type(b).from_epd('4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id "x";')[0],
         lambda b: type(b).from_chess960_pos(100),
         lambda b: (
             b.transform(kibitz.flip_vertical) if isinstance(b, kibitz.Board) else b.transform(chess.flip_vertical)

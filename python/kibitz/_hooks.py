@@ -394,7 +394,7 @@ def parse_uci(self: Any, uci: str) -> Move:
 
 @_faithful
 def push_uci(self: Any, uci: str) -> Move:
-    move = self.parse_uci(uci)
+    move: Move = self.parse_uci(uci)
     self.push(move)
     return move
 
@@ -411,9 +411,10 @@ _PIECE_LETTERS = " pnbrqk"
 def parse_san(self: Any, san: str) -> Move:
     for names, side in ((_KINGSIDE, self.is_kingside_castling), (_QUEENSIDE, self.is_queenside_castling)):
         if san in names:
-            for move in self.generate_castling_moves():
-                if side(move):
-                    return move
+            castle: Move
+            for castle in self.generate_castling_moves():
+                if side(castle):
+                    return castle
             raise IllegalMoveError(f"illegal san: {san!r} in {self.fen()}")
     found = _SAN.match(san)
     if not found:
@@ -436,10 +437,10 @@ def parse_san(self: Any, san: str) -> Move:
         from_mask &= self.pieces_mask(_PIECE_LETTERS.index(piece.lower()), self.turn)
     elif file and rank:
         # A fully given move is taken as it stands, castling too.
-        move = self.find_move(FILE_NAMES.index(file) + 8 * (int(rank) - 1), to_square, promotion)
-        if move.promotion != promotion:
+        given: Move = self.find_move(FILE_NAMES.index(file) + 8 * (int(rank) - 1), to_square, promotion)
+        if given.promotion != promotion:
             raise IllegalMoveError(f"missing promotion piece type: {san!r} in {self.fen()}")
-        return move
+        return given
     else:
         from_mask &= self.pawns
         if not file:
@@ -459,7 +460,7 @@ def parse_san(self: Any, san: str) -> Move:
 
 @_faithful
 def push_san(self: Any, san: str) -> Move:
-    move = self.parse_san(san)
+    move: Move = self.parse_san(san)
     self.push(move)
     return move
 

@@ -121,7 +121,7 @@ def test_chess960(capsys: pytest.CaptureFixture[str]) -> None:
     "argv, message",
     [
         (["--fen", "not a fen", "2"], "kibitz perft: "),
-        (["--moves", "e2e5", "2"], "illegal move e2e5"),
+        (["--moves", "e2e5", "2"], "illegal uci: 'e2e5'"),
         (["--moves", "e2e4x", "2"], "kibitz perft: "),
         (["65"], "DEPTH between 0 and 64"),
         ([], "DEPTH between 0 and 64 is required"),

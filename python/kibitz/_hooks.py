@@ -17,8 +17,9 @@ calls reach an overridden one. ``push`` alone needs none of this: the native ``p
 ``push_uci`` and the PGN reader already call an overridden ``push``.
 
 Not covered: python-chess's private helpers (``_is_safe``, ``_generate_evasions``,
-``_attacked_for_king``, ``_transposition_key``...), which kibitz does not have, and what is
-built on them (repetitions, ``status()``, ``==``); with ``generate_pseudo_legal_moves``
+``_attacked_for_king``...), which kibitz does not have, and what is built on them alone
+(``status()``, ``==``); the repetitions are counted on a copy of the board, history whole,
+where python-chess pops its own stack and pushes the moves back. With ``generate_pseudo_legal_moves``
 overridden, the legal moves are its moves that do not leave the king attacked (python-chess
 generates the king's own evasions itself when in check).
 """
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from kibitz import _bitboards as bb
 from kibitz._constants import FILE_NAMES, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
@@ -102,6 +103,22 @@ DEPENDS: Dict[str, FrozenSet[str]] = {
         "fen": ["has_legal_en_passant"],
         "epd": ["has_legal_en_passant"],
         "shredder_fen": ["has_legal_en_passant"],
+        # Repetitions: the positions compared by python-chess's transposition key (its
+        # en-passant square only when a legal capture exists), found by popping the moves
+        # and pushing them back.
+        "is_irreversible": ["is_zeroing", "has_legal_en_passant", "clean_castling_rights"],
+        "is_repetition": ["push", "pop", "is_irreversible", "has_legal_en_passant", "clean_castling_rights"],
+        "is_fivefold_repetition": ["is_repetition"],
+        "can_claim_threefold_repetition": [
+            "push",
+            "pop",
+            "is_irreversible",
+            "generate_legal_moves",
+            "has_legal_en_passant",
+            "clean_castling_rights",
+        ],
+        "can_claim_fifty_moves": ["is_fifty_moves", "generate_legal_moves", "is_zeroing", "push", "pop"],
+        "can_claim_draw": ["can_claim_fifty_moves", "can_claim_threefold_repetition"],
     }.items()
 }
 
@@ -606,6 +623,102 @@ def shredder_fen(self: Any, *, en_passant: str = "legal", promoted: Optional[boo
     return _with_legal_ep(self, Board.shredder_fen(self, en_passant=en_passant, promoted=promoted), en_passant)
 
 
+def _key(board: Any) -> Tuple[Any, ...]:
+    """python-chess's transposition key: the pieces, the side to move, the usable castling
+    rights and the en-passant square when the board's own rules let it be taken."""
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return (Board.board_fen(board), bool(board.turn), board.clean_castling_rights(), ep)
+
+
+@_faithful
+def is_irreversible(self: Any, move: Move) -> bool:
+    rights = self.clean_castling_rights()
+    touched = bb.BB_SQUARES[move.from_square] ^ bb.BB_SQUARES[move.to_square]
+    own_king = self.kings & ~self.promoted
+    reduces = bool(
+        touched & rights
+        or rights & bb.BB_RANK_1
+        and touched & own_king & self.occupied_co[True]
+        or rights & bb.BB_RANK_8
+        and touched & own_king & self.occupied_co[False]
+    )
+    return bool(self.is_zeroing(move) or reduces or self.has_legal_en_passant())
+
+
+def _replayed(self: Any) -> Any:
+    """A copy of the board, history whole, to pop and push on (python-chess pops its own
+    stack and pushes the moves back; kibitz leaves the board itself alone)."""
+    return Board.copy(self)
+
+
+@_faithful
+def is_repetition(self: Any, count: int = 3) -> bool:
+    board = _replayed(self)
+    wanted = _key(board)
+    while True:
+        if count <= 1:
+            return True
+        if len(board.move_stack) < count - 1:
+            return False
+        move = board.pop()
+        if board.is_irreversible(move):
+            return False
+        if _key(board) == wanted:
+            count -= 1
+
+
+@_faithful
+def is_fivefold_repetition(self: Any) -> bool:
+    return bool(self.is_repetition(5))
+
+
+@_faithful
+def can_claim_threefold_repetition(self: Any) -> bool:
+    board = _replayed(self)
+    wanted = _key(board)
+    seen = {wanted: 1}
+    while board.move_stack:
+        move = board.pop()
+        if board.is_irreversible(move):
+            break
+        key = _key(board)
+        seen[key] = seen.get(key, 0) + 1
+    if seen[wanted] >= 3:
+        return True
+    # A move that makes the third occurrence can be claimed before it is played.
+    board = _replayed(self)
+    for move in list(board.generate_legal_moves()):
+        board.push(move)
+        try:
+            if seen.get(_key(board), 0) >= 2:
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+@_faithful
+def can_claim_fifty_moves(self: Any) -> bool:
+    if self.is_fifty_moves():
+        return True
+    if self.halfmove_clock >= 99:
+        board = _replayed(self)
+        for move in list(board.generate_legal_moves()):
+            if not board.is_zeroing(move):
+                board.push(move)
+                try:
+                    if board.is_fifty_moves():
+                        return True
+                finally:
+                    board.pop()
+    return False
+
+
+@_faithful
+def can_claim_draw(self: Any) -> bool:
+    return bool(self.can_claim_fifty_moves() or self.can_claim_threefold_repetition())
+
+
 _METHODS: Dict[str, Any] = {
     "generate_castling_moves": generate_castling_moves,
     "generate_pseudo_legal_moves": generate_pseudo_legal_moves,
@@ -641,5 +754,11 @@ _METHODS: Dict[str, Any] = {
     "fen": fen,
     "epd": epd,
     "shredder_fen": shredder_fen,
+    "is_irreversible": is_irreversible,
+    "is_repetition": is_repetition,
+    "is_fivefold_repetition": is_fivefold_repetition,
+    "can_claim_threefold_repetition": can_claim_threefold_repetition,
+    "can_claim_fifty_moves": can_claim_fifty_moves,
+    "can_claim_draw": can_claim_draw,
 }
 assert set(_METHODS) == set(DEPENDS), "every method in the call graph has its implementation"

@@ -1,7 +1,8 @@
 """Board subclasses that override the methods python-chess builds its other methods on (move
 generation, check, game ends): the same subclass written against both libraries plays the
 same random games, and every answer built on the overrides (the move lists, check, mate,
-the outcome, SAN both ways, UCI, gives_check, variation_san) is compared, errors too."""
+the outcome, repetitions and draw claims, SAN both ways, UCI, gives_check, variation_san,
+the FEN) is compared, errors too."""
 
 from __future__ import annotations
 
@@ -99,6 +100,8 @@ VARIANTS: Dict[str, Callable[[Any], type]] = {
     "queen_loss": _queen_loss,
     "no_knights": _no_knights,
 }
+# Knight moves out and back for both sides: repetitions, with and without the counters.
+SHUFFLE = {"g1f3", "f3g1", "b1c3", "c3b1", "g8f6", "f6g8", "b8c6", "c6b8"}
 PAIRS: Dict[str, Tuple[type, type]] = {name: (make(kibitz), make(chess)) for name, make in VARIANTS.items()}
 
 
@@ -133,6 +136,14 @@ def observe(board: Any, lib: Any, rng: random.Random) -> List[Any]:
         outcome_of(board, True),
         board.is_game_over(),
         board.result(),
+        board.is_repetition(2),
+        board.is_repetition(3),
+        board.is_fivefold_repetition(),
+        board.can_claim_threefold_repetition(),
+        board.can_claim_fifty_moves(),
+        board.can_claim_draw(),
+        board.fen(),
+        board.epd(),
     ]
     for uci in rng.sample(legal, min(len(legal), 10)):
         move = lib.Move.from_uci(uci)
@@ -178,8 +189,13 @@ def test_a_subclass_s_overrides_reach_what_python_chess_builds_on_them(name: str
         moves = sorted(m.uci() for m in theirs.legal_moves)
         if not moves or theirs.is_game_over():
             break
-        uci = rng_ours.choice(moves)
-        rng_theirs.choice(moves)
+        # Knights going back and forth half the time: positions repeat.
+        shuffles = [m for m in moves if m in SHUFFLE]
+        knights = rng_ours.random() < 0.5
+        rng_theirs.random()
+        pool = shuffles if shuffles and knights else moves
+        uci = rng_ours.choice(pool)
+        rng_theirs.choice(pool)
         if ply % 3 == 0:
             san = theirs.san(chess.Move.from_uci(uci))
             assert ours.push_san(san).uci() == theirs.push_san(san).uci()

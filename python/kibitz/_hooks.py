@@ -18,7 +18,7 @@ calls reach an overridden one. ``push`` alone needs none of this: the native ``p
 
 Not covered: python-chess's private helpers (``_is_safe``, ``_generate_evasions``,
 ``_attacked_for_king``...), which kibitz does not have, and what is built on them alone
-(``status()``, ``==``); the repetitions are counted on a copy of the board, history whole,
+(``status()``); the repetitions are counted on a copy of the board, history whole,
 where python-chess pops its own stack and pushes the moves back. With ``generate_pseudo_legal_moves``
 overridden, the legal moves are its moves that do not leave the king attacked (python-chess
 generates the king's own evasions itself when in check).
@@ -119,6 +119,8 @@ DEPENDS: Dict[str, FrozenSet[str]] = {
         ],
         "can_claim_fifty_moves": ["is_fifty_moves", "generate_legal_moves", "is_zeroing", "push", "pop"],
         "can_claim_draw": ["can_claim_fifty_moves", "can_claim_threefold_repetition"],
+        # Two boards are equal when their clocks and transposition keys are.
+        "__eq__": ["has_legal_en_passant", "clean_castling_rights"],
     }.items()
 }
 
@@ -719,6 +721,18 @@ def can_claim_draw(self: Any) -> bool:
     return bool(self.can_claim_fifty_moves() or self.can_claim_threefold_repetition())
 
 
+@_faithful
+def __eq__(self: Any, other: object) -> bool:
+    if not isinstance(other, Board):
+        return NotImplemented
+    return bool(
+        self.halfmove_clock == other.halfmove_clock
+        and self.fullmove_number == other.fullmove_number
+        and type(self).uci_variant == type(other).uci_variant
+        and _key(self) == _key(other)
+    )
+
+
 _METHODS: Dict[str, Any] = {
     "generate_castling_moves": generate_castling_moves,
     "generate_pseudo_legal_moves": generate_pseudo_legal_moves,
@@ -760,5 +774,6 @@ _METHODS: Dict[str, Any] = {
     "can_claim_threefold_repetition": can_claim_threefold_repetition,
     "can_claim_fifty_moves": can_claim_fifty_moves,
     "can_claim_draw": can_claim_draw,
+    "__eq__": __eq__,
 }
 assert set(_METHODS) == set(DEPENDS), "every method in the call graph has its implementation"

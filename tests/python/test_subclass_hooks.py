@@ -144,6 +144,9 @@ def observe(board: Any, lib: Any, rng: random.Random) -> List[Any]:
         board.can_claim_draw(),
         board.fen(),
         board.epd(),
+        board == board.copy(stack=False),
+        board == type(board)(board.fen(en_passant="xfen")),
+        board == type(board)(),
     ]
     for uci in rng.sample(legal, min(len(legal), 10)):
         move = lib.Move.from_uci(uci)

@@ -11,6 +11,7 @@ bitboard attributes, editing, Chess960 numbering, mirror and transforms, text an
 from __future__ import annotations
 
 import abc
+import inspect
 from collections.abc import Callable, Iterable
 from typing import Any, Optional
 
@@ -74,6 +75,8 @@ class BaseBoard(metaclass=abc.ABCMeta):
         return out
 
     def __getattr__(self, name: str) -> Any:
+        # The held board's members are the class's own (`_delegated`, below); this only
+        # types them for the checker and words the error for any other name.
         if name in _READS or name in _WRITES:
             return getattr(self._board, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -155,5 +158,38 @@ class BaseBoard(metaclass=abc.ABCMeta):
         result: Optional[str] = self._board._repr_svg_()
         return result
 
+
+def _delegated(name: str) -> Any:
+    """BaseBoard's ``name`` as a member of the class, answered by the held board: a method,
+    or a property for python-chess's attributes (``occupied``, ``pawns``...). Members of the
+    class, not only of its instances, so that a subclass's ``super().piece_at(square)``
+    and ``help(BaseBoard)`` find them, as on python-chess."""
+    static = inspect.getattr_static(Board, name)
+    if callable(static):
+
+        def method(self: BaseBoard, *args: Any, **kwargs: Any) -> Any:
+            return getattr(self._board, name)(*args, **kwargs)
+
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = getattr(static, "__doc__", None)
+        try:
+            # The held board's parameters, for help() and inspect.
+            setattr(method, "__signature__", inspect.signature(static))
+        except (TypeError, ValueError):
+            pass
+        return method
+
+    def read(self: BaseBoard) -> Any:
+        return getattr(self._board, name)
+
+    def write(self: BaseBoard, value: Any) -> None:
+        setattr(self._board, name, value)
+
+    return property(read, write, doc=getattr(static, "__doc__", None))
+
+
+for _name in _READS + _WRITES:
+    if _name not in vars(BaseBoard):
+        setattr(BaseBoard, _name, _delegated(_name))
 
 BaseBoard.register(Board)

@@ -378,10 +378,10 @@ def parse_xboard(self: Board, xboard: str) -> Move:
 
 
 @method
-def push_xboard(self: Board, xboard: str) -> Move:
+def push_xboard(self: Board, san: str) -> Move:
     """Parses and plays a move in XBoard notation (python-chess's ``push_san`` under a second
     name: a subclass's own ``push_san`` is not called)."""
-    return Board.push_san(self, xboard)
+    return Board.push_san(self, san)
 
 
 @method

@@ -419,7 +419,7 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """The SAN of a legal move."""
     def lan(self, move: _MoveLike) -> str:
         """The long algebraic notation of a legal move."""
-    def variation_san(self, moves: Iterable[_MoveLike]) -> str:
+    def variation_san(self, variation: Iterable[_MoveLike]) -> str:
         """A line of legal moves in SAN with move numbers."""
     def is_legal(self, move: _MoveLike) -> bool:
         """True when the move is legal here."""
@@ -437,10 +437,11 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """The squares of the pieces of a type and colour."""
     def king(self, color: bool) -> int | None:
         """The king's square."""
-    def attackers(self, color: bool, square: int) -> SquareSet:
-        """The pieces of a colour attacking a square."""
-    def is_attacked_by(self, color: bool, square: int) -> bool:
-        """True when a piece of the colour attacks the square."""
+    def attackers(self, color: bool, square: int, occupied: int | SquareSet | Iterable[int] | None = None) -> SquareSet:
+        """The pieces of a colour attacking a square (sliders blocked by ``occupied`` when
+        given, python-chess's)."""
+    def is_attacked_by(self, color: bool, square: int, occupied: int | SquareSet | Iterable[int] | None = None) -> bool:
+        """True when a piece of the colour attacks the square (through ``occupied``)."""
     def attacks(self, square: int) -> SquareSet:
         """The squares the piece on a square attacks."""
     def is_pinned(self, color: bool, square: int) -> bool:
@@ -553,8 +554,9 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """Sets the mask, as python-chess's attribute (the move stack stays)."""
     def pieces_mask(self, piece_type: int, color: bool) -> int:
         """Squares of a colour's pieces of a type, as a mask."""
-    def attackers_mask(self, color: bool, square: int) -> int:
-        """Squares of a colour's pieces attacking a square, as a mask."""
+    def attackers_mask(self, color: bool, square: int, occupied: int | None = None) -> int:
+        """Squares of a colour's pieces attacking a square, as a mask (through the mask
+        ``occupied`` when given)."""
     def attacks_mask(self, square: int) -> int:
         """Squares the piece on a square attacks, as a mask."""
     def checkers_mask(self) -> int:
@@ -628,7 +630,7 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """The move in XBoard notation."""
     def parse_xboard(self, xboard: str) -> Move:
         """A move in XBoard notation."""
-    def push_xboard(self, xboard: str) -> Move:
+    def push_xboard(self, san: str) -> Move:
         """Parses and plays a move in XBoard notation."""
     def san_and_push(self, move: Any) -> str:
         """The move's SAN, then the move played."""

@@ -522,3 +522,65 @@ def test_promoted_marks_are_read_from_a_fen_and_assigned() -> None:
     ours.clear_board()
     theirs.clear_board()
     assert ours.promoted == theirs.promoted == 0
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_attackers_through_another_occupancy_as_python_chess(seed: int) -> None:
+    # python-chess's attackers_mask / attackers / is_attacked_by take an occupancy for the
+    # sliders to see (an int mask, or any square set for the last two): the attackers are
+    # still the board's pieces. Random games, then edits that may leave no king or two.
+    rng = random.Random(seed)
+    ours, theirs = kibitz.Board(), chess.Board()
+    for _ in range(rng.randrange(0, 60)):
+        moves = sorted(m.uci() for m in theirs.legal_moves)
+        if not moves:
+            break
+        u = rng.choice(moves)
+        ours.push_uci(u)
+        theirs.push_uci(u)
+    for _ in range(rng.randrange(0, 4)):
+        square, kind = rng.randrange(64), rng.choice([None, 1, 3, 4, 5, 6])
+        color = rng.random() < 0.5
+        ours.set_piece_at(square, None if kind is None else kibitz.Piece(kind, color))
+        theirs.set_piece_at(square, None if kind is None else chess.Piece(kind, color))
+    boards = [(ours, theirs), (kibitz.BaseBoard(theirs.board_fen()), chess.BaseBoard(theirs.board_fen()))]
+    for _ in range(30):
+        color, square = rng.random() < 0.5, rng.randrange(64)
+        occupied = rng.choice([rng.getrandbits(64), theirs.occupied & rng.getrandbits(64), 0, chess.BB_ALL])
+        squares = [s for s in range(64) if occupied >> s & 1]
+        for k, c in boards:
+            assert k.attackers_mask(color, square, occupied) == c.attackers_mask(color, square, occupied)
+            for arg in (occupied, squares, kibitz.SquareSet(occupied)):
+                theirs_arg = chess.SquareSet(occupied) if isinstance(arg, kibitz.SquareSet) else arg
+                assert int(k.attackers(color, square, arg)) == int(c.attackers(color, square, theirs_arg))
+                assert k.is_attacked_by(color, square, arg) == c.is_attacked_by(color, square, theirs_arg)
+            assert k.attackers_mask(color, square) == c.attackers_mask(color, square)
+
+
+@pytest.mark.parametrize("ours, theirs", [(kibitz.Board, chess.Board), (kibitz.BaseBoard, chess.BaseBoard)])
+def test_methods_take_python_chess_s_parameters_by_the_same_names(ours: Any, theirs: Any) -> None:
+    # Keyword calls written for python-chess (board.push_xboard(san=...),
+    # board.attackers_mask(color, square, occupied=...)) work unchanged; kibitz may add
+    # keyword-only parameters with defaults after them.
+    import inspect
+
+    checked = 0
+    for name, theirs_member in inspect.getmembers(theirs):
+        if name.startswith("_") or not callable(theirs_member) or isinstance(theirs_member, type):
+            continue
+        theirs_params = list(inspect.signature(theirs_member).parameters.values())
+        try:
+            ours_params = list(inspect.signature(getattr(ours, name)).parameters.values())
+        except (TypeError, ValueError):
+            continue  # no signature to read (a builtin without a text signature)
+        kinds = [p.kind for p in ours_params if p.name not in ("self", "cls")]
+        if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
+            continue
+        names = [p.name for p in theirs_params if p.name not in ("self", "cls")]
+        ours_names = [p.name for p in ours_params if p.name not in ("self", "cls")]
+        assert ours_names[: len(names)] == names, (name, ours_names, names)
+        extra = [p for p in ours_params if p.name not in names and p.name not in ("self", "cls")]
+        assert all(p.kind == p.KEYWORD_ONLY and p.default is not p.empty for p in extra), (name, extra)
+        checked += 1
+    assert checked > (60 if ours is kibitz.Board else 20)

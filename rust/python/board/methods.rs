@@ -540,10 +540,10 @@ impl PyBoard {
 
     /// A line of moves in SAN with move numbers ("1. e4 e5 2. Nf3", "3...Bg6 4. fxg6");
     /// IllegalMoveError when a move is not legal where it is played. The board is unchanged.
-    fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
         if let Some(mut loose) = self.st()?.loose() {
             let mut out: Vec<String> = Vec::new();
-            for mv in moves.try_iter()? {
+            for mv in variation.try_iter()? {
                 let mv = mv?;
                 let m = loose_legal(&loose, &mv)?;
                 let s = loose.setup.san(loose.castling, m, false);
@@ -561,7 +561,7 @@ impl PyBoard {
         }
         let mut b = self.st()?.copy_with_stack(0);
         let mut out: Vec<String> = Vec::new();
-        for mv in moves.try_iter()? {
+        for mv in variation.try_iter()? {
             let mv = mv?;
             // Legal moves only, as python-chess's is_legal reads them.
             let m = match b.resolve(&mv, false) {

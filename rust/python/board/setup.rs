@@ -46,7 +46,7 @@ pub(super) fn setup_of(st: &State) -> Setup {
 
 /// python-chess's `_attackers_mask`: the pieces of colour `c` attacking square `s` (0..64)
 /// when the occupied squares (the sliders' blockers) are `occ`.
-fn attackers_with(core: &CoreBoard, c: usize, s: usize, occ: u64) -> u64 {
+pub(super) fn attackers_with(core: &CoreBoard, c: usize, s: usize, occ: u64) -> u64 {
     let both = |k: u8| core.bb[make_piece(k, WHITE) as usize] | core.bb[make_piece(k, BLACK) as usize];
     let queens = both(QUEEN);
     let attackers = KING_ATTACKS[s] & both(KING)

@@ -3,6 +3,7 @@
 //! and its bitboards (`pawns`, `occupied_co`, ...). A second `#[pymethods]` block of the
 //! class (PyO3's `multiple-pymethods`), so that each file holds one idea.
 
+use super::setup::attackers_with;
 use super::*;
 use crate::python::views::PySquareSet;
 
@@ -60,16 +61,30 @@ impl PyBoard {
         Ok(self.st()?.king64(color_arg(color)).map(|k| k as u8))
     }
 
-    /// The pieces of `color` attacking `square`.
-    fn attackers(&self, color: ColorArg, square: SquareIndex) -> PyResult<PySquareSet> {
-        let color = color.0;
-        Ok(PySquareSet { mask: self.st()?.attackers(color_arg(color), square.cell()) })
+    /// The pieces of `color` attacking `square`. With `occupied` (any square set, as
+    /// python-chess takes it), the sliders see those squares as the occupied ones; the
+    /// attackers are still the board's pieces.
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers(
+        &self,
+        color: ColorArg,
+        square: SquareIndex,
+        occupied: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PySquareSet> {
+        let occupied = occupied.map(square_set_mask).transpose()?;
+        Ok(PySquareSet { mask: self.attackers_through(color, square, occupied)? })
     }
 
-    /// True when a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: ColorArg, square: SquareIndex) -> PyResult<bool> {
-        let color = color.0;
-        Ok(self.st()?.attackers(color_arg(color), square.cell()) != 0)
+    /// True when a piece of `color` attacks `square` (through `occupied`, as `attackers`).
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn is_attacked_by(
+        &self,
+        color: ColorArg,
+        square: SquareIndex,
+        occupied: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let occupied = occupied.map(square_set_mask).transpose()?;
+        Ok(self.attackers_through(color, square, occupied)? != 0)
     }
 
     /// The squares the piece on `square` attacks (empty when the square is empty).
@@ -358,10 +373,11 @@ impl PyBoard {
         Ok(self.pieces(piece_type, ColorArg(color))?.mask)
     }
 
-    /// The squares of `color`'s pieces that attack `square`, as an int mask.
-    fn attackers_mask(&self, color: ColorArg, square: SquareIndex) -> PyResult<u64> {
-        let color = color.0;
-        Ok(self.attackers(ColorArg(color), square)?.mask)
+    /// The squares of `color`'s pieces that attack `square`, as an int mask; with
+    /// `occupied` (a mask), through those squares as the occupied ones.
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers_mask(&self, color: ColorArg, square: SquareIndex, occupied: Option<Mask>) -> PyResult<u64> {
+        self.attackers_through(color, square, occupied.map(|m| m.0))
     }
 
     /// The squares the piece on `square` attacks, as an int mask.
@@ -396,4 +412,27 @@ impl PyBoard {
         let st = self.st()?;
         Ok(st.core.bb[crate::make_piece(kind, WHITE) as usize] | st.core.bb[crate::make_piece(kind, BLACK) as usize])
     }
+}
+
+impl PyBoard {
+    /// The pieces of `color` attacking `square`: the board's own occupancy, or python-chess's
+    /// `_attackers_mask` through `occupied` when given.
+    fn attackers_through(&self, color: ColorArg, square: SquareIndex, occupied: Option<u64>) -> PyResult<u64> {
+        let st = self.st()?;
+        Ok(match occupied {
+            None => st.attackers(color_arg(color.0), square.cell()),
+            Some(occ) => attackers_with(&st.core, color_arg(color.0), square.index(), occ),
+        })
+    }
+}
+
+/// python-chess's `SquareSet(x).mask` of an `occupied` argument: an int (or anything with
+/// `__index__`), a SquareSet, or an iterable of squares.
+fn square_set_mask(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(Mask(m)) = obj.extract::<Mask>() {
+        return Ok(m);
+    }
+    let set = obj.py().get_type::<PySquareSet>().call1((obj,))?;
+    let mask = set.cast::<PySquareSet>()?.borrow().mask;
+    Ok(mask)
 }

@@ -131,10 +131,10 @@ def flipdiag(square: int) -> int:
     return ((square >> 3) | (square << 3)) & 63
 
 
-def test45(square: int) -> bool:
+def test45(sq: int) -> bool:
     """Whether the square is one of a5, a6, a7, b5, b6, c5 (the squares the encoding of two
-    like leading pieces swaps away)."""
-    return square in (32, 40, 48, 33, 41, 34)
+    like leading pieces swaps away); python-chess's parameter name."""
+    return sq in (32, 40, 48, 33, 41, 34)
 
 
 # The triangle a1-d1-d4 that the leading piece of a pawnless table is mirrored into: its

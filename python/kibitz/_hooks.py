@@ -17,11 +17,11 @@ calls reach an overridden one. ``push`` alone needs none of this: the native ``p
 ``push_uci`` and the PGN reader already call an overridden ``push``.
 
 Not covered: python-chess's private helpers (``_is_safe``, ``_generate_evasions``,
-``_attacked_for_king``...), which kibitz does not have, and what is built on them alone
-(``status()``); the repetitions are counted on a copy of the board, history whole,
-where python-chess pops its own stack and pushes the moves back. With ``generate_pseudo_legal_moves``
-overridden, the legal moves are its moves that do not leave the king attacked (python-chess
-generates the king's own evasions itself when in check).
+``_attacked_for_king``...) as hooks, since kibitz does not have them. The repetitions are
+counted on a copy of the board, history whole, where python-chess pops its own stack and
+pushes the moves back. With ``generate_pseudo_legal_moves`` overridden, the legal moves are
+its moves that do not leave the king attacked (python-chess generates the king's own
+evasions itself when in check).
 """
 
 from __future__ import annotations
@@ -121,6 +121,10 @@ DEPENDS: Dict[str, FrozenSet[str]] = {
         "can_claim_draw": ["can_claim_fifty_moves", "can_claim_threefold_repetition"],
         # Two boards are equal when their clocks and transposition keys are.
         "__eq__": ["has_legal_en_passant", "clean_castling_rights"],
+        # The flags built on the overridable methods: castling rights, the side not to move
+        # in check, the checkers.
+        "status": ["clean_castling_rights", "was_into_check", "checkers_mask", "attackers_mask"],
+        "is_valid": ["status"],
     }.items()
 }
 
@@ -733,6 +737,45 @@ def __eq__(self: Any, other: object) -> bool:
     )
 
 
+# python-chess's status flags that come from overridable methods (the others read the
+# placement alone and are kibitz's own).
+_BUILT_FLAGS = (
+    bb.STATUS_BAD_CASTLING_RIGHTS | bb.STATUS_OPPOSITE_CHECK | bb.STATUS_TOO_MANY_CHECKERS | bb.STATUS_IMPOSSIBLE_CHECK
+)
+
+
+@_faithful
+def status(self: Any) -> Any:
+    flags = int(Board.status(self)) & ~int(_BUILT_FLAGS)
+    if self.castling_rights != self.clean_castling_rights():
+        flags |= bb.STATUS_BAD_CASTLING_RIGHTS
+    if self.was_into_check():
+        flags |= bb.STATUS_OPPOSITE_CHECK
+    checkers = self.checkers_mask()
+    if checkers:
+        count = bb.popcount(checkers)
+        if count > 2:
+            flags |= bb.STATUS_TOO_MANY_CHECKERS
+        our_kings = self.kings & self.occupied_co[self.turn] & ~self.promoted
+        valid_ep = None if Board.status(self) & bb.STATUS_INVALID_EP_SQUARE else self.ep_square
+        if valid_ep is not None:
+            # Only the pawn that has just advanced may give check, and it must not have
+            # uncovered another check.
+            pushed_to, pushed_from = valid_ep ^ 8, valid_ep ^ 24
+            before = (self.occupied & ~bb.BB_SQUARES[pushed_to]) | bb.BB_SQUARES[pushed_from]
+            uncovered = any(self.attackers_mask(not self.turn, king, before) for king in bb.scan_reversed(our_kings))
+            if count > 1 or (bb.msb(checkers) != pushed_to and uncovered):
+                flags |= bb.STATUS_IMPOSSIBLE_CHECK
+        elif count > 2 or (count == 2 and bb.ray(bb.lsb(checkers), bb.msb(checkers)) & our_kings):
+            flags |= bb.STATUS_IMPOSSIBLE_CHECK
+    return bb.Status(flags)
+
+
+@_faithful
+def is_valid(self: Any) -> bool:
+    return bool(self.status() == bb.STATUS_VALID)
+
+
 _METHODS: Dict[str, Any] = {
     "generate_castling_moves": generate_castling_moves,
     "generate_pseudo_legal_moves": generate_pseudo_legal_moves,
@@ -775,5 +818,7 @@ _METHODS: Dict[str, Any] = {
     "can_claim_fifty_moves": can_claim_fifty_moves,
     "can_claim_draw": can_claim_draw,
     "__eq__": __eq__,
+    "status": status,
+    "is_valid": is_valid,
 }
 assert set(_METHODS) == set(DEPENDS), "every method in the call graph has its implementation"

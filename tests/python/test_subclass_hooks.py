@@ -147,6 +147,8 @@ def observe(board: Any, lib: Any, rng: random.Random) -> List[Any]:
         board == board.copy(stack=False),
         board == type(board)(board.fen(en_passant="xfen")),
         board == type(board)(),
+        int(board.status()),
+        board.is_valid(),
     ]
     for uci in rng.sample(legal, min(len(legal), 10)):
         move = lib.Move.from_uci(uci)

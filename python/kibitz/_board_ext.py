@@ -417,23 +417,37 @@ def _castling_rook(board: Board, move: Any) -> int:
     return (7 if move.to_square > move.from_square else 0) + 8 * square_rank(move.from_square)
 
 
+# kibitz's own move views of the class (a subclass may replace the attributes).
+_OWN_LEGAL = Board.__dict__["legal_moves"]
+_OWN_PSEUDO_LEGAL = Board.__dict__["pseudo_legal_moves"]
+
+
 def _own_legal(board: Board) -> Any:
     """kibitz's legal moves of the board, whatever a subclass overrides (the methods here
     answer from kibitz's rules; kibitz/_hooks.py builds python-chess's on a subclass's)."""
-    return Board.__dict__["legal_moves"].__get__(board, Board)
+    return _OWN_LEGAL.__get__(board, Board)
 
 
 def _own_pseudo_legal(board: Board) -> Any:
     """kibitz's pseudo-legal moves of the board (see ``_own_legal``)."""
-    return Board.__dict__["pseudo_legal_moves"].__get__(board, Board)
+    return _OWN_PSEUDO_LEGAL.__get__(board, Board)
 
 
 def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterator[Move]:
+    """The moves from ``from_mask`` to ``to_mask``, a castling move matched by its rook's
+    square (python-chess's masks)."""
+    if from_mask == bb.BB_ALL and to_mask == bb.BB_ALL:
+        yield from moves
+        return
+    kings = board.kings
     for m in moves:
-        target = _castling_rook(board, m) if board.is_castling(m) else m.to_square
-        if from_mask >> m.from_square & 1 and (
-            to_mask >> target & 1 or to_mask >> m.to_square & 1 and not board.is_castling(m)
-        ):
+        if not from_mask >> m.from_square & 1:
+            continue
+        # Only a king's move can be castling.
+        if kings >> m.from_square & 1 and board.is_castling(m):
+            if to_mask >> _castling_rook(board, m) & 1:
+                yield m
+        elif to_mask >> m.to_square & 1:
             yield m
 
 
@@ -453,7 +467,8 @@ def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_m
 @method
 def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal castling moves; ``to_mask`` is matched against the rook's square."""
-    moves = [m for m in _own_legal(self) if self.is_castling(m)]
+    kings = self.kings & self.occupied_co[self.turn]
+    moves = [m for m in _own_legal(self) if kings >> m.from_square & 1 and Board.is_castling(self, m)]
     return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 

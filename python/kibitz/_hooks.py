@@ -199,10 +199,11 @@ def generate_pseudo_legal_moves(self: Any, from_mask: int = bb.BB_ALL, to_mask: 
     # kibitz's moves with its castling moves replaced by the board's own, in python-chess's
     # place for them: after the pieces' moves, before the pawns'.
     castled = False
+    kings, pawns = Board.kings.__get__(self), Board.pawns.__get__(self)
     for move in Board.generate_pseudo_legal_moves(self, from_mask, to_mask):
-        if Board.is_castling(self, move):
+        if kings >> move.from_square & 1 and Board.is_castling(self, move):
             continue
-        if not castled and Board.piece_type_at(self, move.from_square) == PAWN:
+        if not castled and pawns >> move.from_square & 1:
             castled = True
             yield from self.generate_castling_moves(from_mask, to_mask)
         yield move

@@ -27,7 +27,6 @@ evasions itself when in check).
 from __future__ import annotations
 
 import re
-import weakref
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from kibitz import _bitboards as bb
@@ -146,9 +145,6 @@ class _FaithfulProperty(property):
 
 def _overridden(cls: type) -> Set[str]:
     """The watched methods a class between ``cls`` and ``Board`` defines itself."""
-    known = _OVERRIDDEN.get(cls)
-    if known is not None:
-        return known
     out: Set[str] = set()
     for klass in cls.__mro__:
         if klass is Board:
@@ -159,17 +155,11 @@ def _overridden(cls: type) -> Set[str]:
     return out
 
 
-# Each subclass's overridden methods, found when it was made (``install``); weak, so that
-# classes made on the fly go when unused.
-_OVERRIDDEN: "weakref.WeakKeyDictionary[type, Set[str]]" = weakref.WeakKeyDictionary()
-
-
 def install(cls: type) -> None:
     """Puts python-chess's way of building a method on ``cls`` for every method whose calls
     reach one that ``cls`` (or a class between it and ``Board``) overrides; a method the
     class defines itself stays its own."""
     own = _overridden(cls)
-    _OVERRIDDEN[cls] = own
     if not own:
         return
     affected: Set[str] = set()

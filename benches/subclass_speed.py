@@ -1,0 +1,122 @@
+"""How fast a Board subclass that overrides python-chess's building blocks runs, against the
+same subclass of python-chess's Board (and a plain kibitz Board for scale).
+
+On such a subclass kibitz replaces the methods built on the overrides by Python ones that
+ask the board's own methods, as python-chess's do (python/kibitz/_hooks.py), so these
+boards run partly at Python speed. Two subclasses, written once for both libraries:
+
+  king capture  check ignored: the legal moves are the pseudo-legal ones, no checkers,
+                the game ends when a king is taken (a variant end of the subclass's own);
+  no captures   captures banned through ``generate_legal_moves`` and ``is_legal``.
+
+The workload, per position of 60 random games' positions: the legal move list, ``outcome()``,
+the SAN of every legal move, and a push/pop of each. Medians of ``--runs`` timed rounds,
+the libraries alternating within each round.
+
+    python benches/subclass_speed.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable, Dict, List
+
+import chess
+
+import kibitz
+
+
+def king_capture(lib: Any) -> type:
+    class KingCapture(lib.Board):  # type: ignore[misc, name-defined]
+        def checkers_mask(self) -> int:
+            return 0
+
+        def is_into_check(self, move: Any) -> bool:
+            return False
+
+        def generate_legal_moves(self, from_mask: int = lib.BB_ALL, to_mask: int = lib.BB_ALL) -> Any:
+            if self.is_variant_end():
+                return iter(())
+            return iter(list(super().generate_pseudo_legal_moves(from_mask, to_mask)))
+
+        def is_variant_end(self) -> bool:
+            return not (self.kings & self.occupied_co[lib.WHITE] and self.kings & self.occupied_co[lib.BLACK])
+
+    return KingCapture
+
+
+def no_captures(lib: Any) -> type:
+    class NoCaptures(lib.Board):  # type: ignore[misc, name-defined]
+        def generate_legal_moves(self, from_mask: int = lib.BB_ALL, to_mask: int = lib.BB_ALL) -> Any:
+            return (m for m in super().generate_legal_moves(from_mask, to_mask) if not self.is_capture(m))
+
+        def is_legal(self, move: Any) -> bool:
+            return bool(super().is_legal(move) and not self.is_capture(move))
+
+    return NoCaptures
+
+
+def positions(n: int) -> List[str]:
+    rng = random.Random(7)
+    out = []
+    while len(out) < n:
+        board = chess.Board()
+        for _ in range(rng.randrange(4, 60)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            out.append(board.fen())
+    return out
+
+
+def workload(cls: type, fens: List[str]) -> Callable[[], Any]:
+    boards = [cls(f) for f in fens]
+
+    def run() -> Any:
+        for b in boards:
+            moves = list(b.legal_moves)
+            b.outcome()
+            for m in moves:
+                b.san(m)
+                b.push(m)
+                b.pop()
+
+    return run
+
+
+def main(argv: List[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args(argv)
+    fens = positions(60)
+    rows: Dict[str, Dict[str, Callable[[], Any]]] = {}
+    for name, make in (("king capture", king_capture), ("no captures", no_captures)):
+        rows[name] = {"kibitz": workload(make(kibitz), fens), "python-chess": workload(make(chess), fens)}
+    rows["plain Board (no overrides)"] = {
+        "kibitz": workload(kibitz.Board, fens),
+        "python-chess": workload(chess.Board, fens),
+    }
+    times: Dict[str, Dict[str, List[float]]] = {r: {"kibitz": [], "python-chess": []} for r in rows}
+    for _ in range(args.runs):
+        for row, libs in rows.items():
+            for lib, f in libs.items():
+                start = time.perf_counter()
+                f()
+                times[row][lib].append((time.perf_counter() - start) / len(fens))
+    print("| subclass | kibitz us a position | python-chess us | kibitz faster by |")
+    print("|---|---:|---:|---:|")
+    for row, t in times.items():
+        k, c = statistics.median(t["kibitz"]), statistics.median(t["python-chess"])
+        print(f"| {row} | {k * 1e6:,.0f} | {c * 1e6:,.0f} | {c / k:.1f}x |")
+    print(f"(kibitz {kibitz.__version__}, python-chess {chess.__version__}; 60 positions, medians of {args.runs} runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

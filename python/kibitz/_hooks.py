@@ -20,8 +20,8 @@ Not covered: python-chess's private helpers (``_is_safe``, ``_generate_evasions`
 ``_attacked_for_king``...) as hooks, since kibitz does not have them. The repetitions are
 counted on a copy of the board, history whole, where python-chess pops its own stack and
 pushes the moves back. With ``generate_pseudo_legal_moves`` overridden, the legal moves are
-its moves that do not leave the king attacked (python-chess generates the king's own
-evasions itself when in check).
+its moves that do not leave the king attacked, in check as python-chess's evasions are made
+(the king's own moves from the rules, the other pieces' from the override).
 """
 
 from __future__ import annotations
@@ -208,10 +208,33 @@ def generate_legal_moves(self: Any, from_mask: int = bb.BB_ALL, to_mask: int = b
     if type(self).generate_pseudo_legal_moves is Board.generate_pseudo_legal_moves:
         yield from Board.generate_legal_moves(self, from_mask, to_mask)
         return
-    # The board's own pseudo-legal moves that do not leave its king attacked.
-    for move in self.generate_pseudo_legal_moves(from_mask, to_mask):
+    # The board's own pseudo-legal moves that do not leave its king attacked; in check,
+    # python-chess's evasions: the king's own moves first (which it makes itself), then
+    # the board's moves of the other pieces onto the check's line, then an en-passant
+    # capture of a checking pawn.
+    king = Board.king(self, self.turn)
+    checkers = Board.checkers_mask(self) if king is not None else 0
+    if king is None or not checkers:
+        for move in self.generate_pseudo_legal_moves(from_mask, to_mask):
+            if not Board.is_into_check(self, move):
+                yield move
+        return
+    king_bit = bb.BB_SQUARES[king]
+    for move in Board.generate_legal_moves(self, king_bit & from_mask, to_mask):
+        if not Board.is_castling(self, move):
+            yield move
+    if bb.popcount(checkers) > 1:
+        return
+    checker = bb.msb(checkers)
+    target = bb.between(king, checker) | checkers
+    for move in self.generate_pseudo_legal_moves(~Board.kings.__get__(self) & from_mask, target & to_mask):
         if not Board.is_into_check(self, move):
             yield move
+    ep = self.ep_square
+    if ep is not None and not bb.BB_SQUARES[ep] & target and ep + (-8 if self.turn else 8) == checker:
+        for move in self.generate_pseudo_legal_ep(from_mask, to_mask):
+            if not Board.is_into_check(self, move):
+                yield move
 
 
 class _MoveView:

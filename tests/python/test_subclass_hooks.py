@@ -123,6 +123,9 @@ def observe(board: Any, lib: Any, rng: random.Random) -> List[Any]:
     legal = sorted(m.uci() for m in board.legal_moves)
     seen: List[Any] = [
         legal,
+        # In python-chess's order too.
+        [m.uci() for m in board.legal_moves],
+        [m.uci() for m in board.pseudo_legal_moves],
         bool(board.legal_moves),
         board.legal_moves.count(),
         sorted(m.uci() for m in board.pseudo_legal_moves),

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import chess
 import chess.polyglot
@@ -123,7 +124,7 @@ def assert_same_queries(kb: kibitz.Board, cb: chess.Board, rnd: random.Random, f
     for claim in (False, True):
         ours, theirs = kb.outcome(claim_draw=claim), cb.outcome(claim_draw=claim)
         assert (ours is None) == (theirs is None), where
-        if ours is not None:
+        if ours is not None and theirs is not None:
             assert ours.termination.name == theirs.termination.name, where
             assert ours.termination.value == theirs.termination.value, where
             assert ours.winner == theirs.winner and ours.result() == theirs.result(), where
@@ -225,7 +226,8 @@ def test_castling_through_check_and_king_takes_rook_forms() -> None:
 @given(st.integers(0, 63), st.integers(0, 63), st.sampled_from([None, 2, 3, 4, 5]))
 def test_move_equals_and_hashes_like_python_chess(a: int, b: int, promo: int | None) -> None:
     ours, theirs = kibitz.Move(a, b, promo), chess.Move(a, b, promo)
-    assert same_move(ours, theirs) and {ours} == {theirs} and {theirs: 1}[ours] == 1
+    lookup: dict[Any, int] = {theirs: 1}
+    assert same_move(ours, theirs) and {ours} == {theirs} and lookup[ours] == 1
     assert str(ours) == str(theirs) and repr(ours) == repr(theirs) and ours.uci() == theirs.uci()
     assert bool(ours) == bool(theirs)
     assert (ours.from_square, ours.to_square, ours.promotion, ours.drop) == (a, b, promo, None)
@@ -371,7 +373,7 @@ def test_boards_stay_off_the_cycle_collector_and_subclass_cycles_are_collected()
 
     s = Sub()
     assert gc.is_tracked(s) and gc.is_tracked(s.copy()) and type(s.copy()) is Sub
-    s.me = s  # a cycle through the instance dict
+    s.me = s  # type: ignore[attr-defined]  # a cycle through the instance dict
     gone = weakref.ref(s)
     del s
     gc.collect()

@@ -816,8 +816,6 @@ impl<'a, 'py> FromPyObject<'a, 'py> for FenArg<'py> {
     }
 }
 
-/// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
-/// and `push_uci` go through `self.push`, so such a subclass sees every move.
 /// python-chess's error for UCI text that names no legal move (`parse_uci`, `push_uci`):
 /// "illegal uci: 'e2e5' in <fen>", whatever kibitz found wrong with the move; other errors
 /// (malformed text, an unplayable position) as they are.
@@ -829,6 +827,8 @@ fn as_illegal_uci(py: Python<'_>, e: PyErr, uci: &Bound<'_, PyString>, st: &Stat
     IllegalMoveError::new_err(format!("illegal uci: {text} in {}", st.core.fen()))
 }
 
+/// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
+/// and `push_uci` go through `self.push`, so such a subclass sees every move.
 fn overrides_push(board: &Bound<'_, PyBoard>) -> bool {
     let ty = board.get_type();
     if ty.is(board.py().get_type::<PyBoard>()) {

@@ -3,11 +3,11 @@ same subclass of python-chess's Board (and a plain kibitz Board for scale).
 
 On such a subclass kibitz replaces the methods built on the overrides by Python ones that
 ask the board's own methods, as python-chess's do (python/kibitz/_hooks.py), so these
-boards run partly at Python speed. Two subclasses, written once for both libraries:
-
-  king capture  check ignored: the legal moves are the pseudo-legal ones, no checkers,
-                the game ends when a king is taken (a variant end of the subclass's own);
-  no captures   captures banned through ``generate_legal_moves`` and ``is_legal``.
+boards run partly at Python speed. The subclasses are the four of the differential test
+(tests/python/hooked_subclasses.py), each written once for both libraries: king capture
+(check ignored, the game ends when a king is taken), no captures, queen loss (the game lost
+with the queen, twenty quiet plies drawn) and no knights (knights left out of the
+pseudo-legal moves).
 
 The workload, per position of 60 random games' positions: the legal move list, ``outcome()``,
 the SAN of every legal move, and a push/pop of each. Medians of ``--runs`` timed rounds,
@@ -23,41 +23,16 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Dict, List
 
 import chess
 
 import kibitz
 
-
-def king_capture(lib: Any) -> type:
-    class KingCapture(lib.Board):  # type: ignore[misc, name-defined]
-        def checkers_mask(self) -> int:
-            return 0
-
-        def is_into_check(self, move: Any) -> bool:
-            return False
-
-        def generate_legal_moves(self, from_mask: int = lib.BB_ALL, to_mask: int = lib.BB_ALL) -> Any:
-            if self.is_variant_end():
-                return iter(())
-            return iter(list(super().generate_pseudo_legal_moves(from_mask, to_mask)))
-
-        def is_variant_end(self) -> bool:
-            return not (self.kings & self.occupied_co[lib.WHITE] and self.kings & self.occupied_co[lib.BLACK])
-
-    return KingCapture
-
-
-def no_captures(lib: Any) -> type:
-    class NoCaptures(lib.Board):  # type: ignore[misc, name-defined]
-        def generate_legal_moves(self, from_mask: int = lib.BB_ALL, to_mask: int = lib.BB_ALL) -> Any:
-            return (m for m in super().generate_legal_moves(from_mask, to_mask) if not self.is_capture(m))
-
-        def is_legal(self, move: Any) -> bool:
-            return bool(super().is_legal(move) and not self.is_capture(move))
-
-    return NoCaptures
+# The subclasses are the ones the differential test compares with python-chess's.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python"))
+from hooked_subclasses import VARIANTS  # noqa: E402
 
 
 def positions(n: int) -> List[str]:
@@ -96,8 +71,11 @@ def main(argv: List[str] | None = None) -> int:
     args = ap.parse_args(argv)
     fens = positions(60)
     rows: Dict[str, Dict[str, Callable[[], Any]]] = {}
-    for name, make in (("king capture", king_capture), ("no captures", no_captures)):
-        rows[name] = {"kibitz": workload(make(kibitz), fens), "python-chess": workload(make(chess), fens)}
+    for name, make in VARIANTS.items():
+        rows[name.replace("_", " ")] = {
+            "kibitz": workload(make(kibitz), fens),
+            "python-chess": workload(make(chess), fens),
+        }
     rows["plain Board (no overrides)"] = {
         "kibitz": workload(kibitz.Board, fens),
         "python-chess": workload(chess.Board, fens),

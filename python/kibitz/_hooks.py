@@ -30,7 +30,7 @@ import re
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from kibitz import _bitboards as bb
-from kibitz._constants import FILE_NAMES, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
+from kibitz._constants import FILE_NAMES, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_NAMES, square_file, square_rank
 from kibitz._core import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, SquareSet
 from kibitz._outcome import Outcome, Termination
 
@@ -441,7 +441,6 @@ def push_uci(self: Any, uci: str) -> Move:
 _SAN = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z")
 _KINGSIDE = ("O-O", "O-O+", "O-O#", "0-0", "0-0+", "0-0#")
 _QUEENSIDE = ("O-O-O", "O-O-O+", "O-O-O#", "0-0-0", "0-0-0+", "0-0-0#")
-_PIECE_LETTERS = " pnbrqk"
 
 
 @_faithful
@@ -464,14 +463,14 @@ def parse_san(self: Any, san: str) -> Move:
     to_square = SQUARE_NAMES.index(target)
     # Not onto one's own pieces: that would be castling, read above.
     to_mask = bb.BB_SQUARES[to_square] & ~self.occupied_co[self.turn]
-    promotion = _PIECE_LETTERS.index(promoted[-1].lower()) if promoted else None
+    promotion = PIECE_SYMBOLS.index(promoted[-1].lower()) if promoted else None
     from_mask = bb.BB_ALL
     if file:
         from_mask &= bb.BB_FILES[FILE_NAMES.index(file)]
     if rank:
         from_mask &= bb.BB_RANKS[int(rank) - 1]
     if piece:
-        from_mask &= self.pieces_mask(_PIECE_LETTERS.index(piece.lower()), self.turn)
+        from_mask &= self.pieces_mask(PIECE_SYMBOLS.index(piece.lower()), self.turn)
     elif file and rank:
         # A fully given move is taken as it stands, castling too.
         given: Move = self.find_move(FILE_NAMES.index(file) + 8 * (int(rank) - 1), to_square, promotion)
@@ -517,7 +516,7 @@ def _without_suffix(self: Any, move: Move, long: bool) -> str:
     piece_type = self.piece_type_at(move.from_square)
     assert piece_type, f"san() and lan() expect move to be legal or null, but got {move} in {self.fen()}"
     capture = self.is_capture(move)
-    text = "" if piece_type == PAWN else _PIECE_LETTERS[piece_type].upper()
+    text = "" if piece_type == PAWN else bb.piece_symbol(piece_type).upper()
     if long:
         text += SQUARE_NAMES[move.from_square]
     elif piece_type != PAWN:
@@ -542,7 +541,7 @@ def _without_suffix(self: Any, move: Move, long: bool) -> str:
         text += "-"
     text += SQUARE_NAMES[move.to_square]
     if move.promotion:
-        text += "=" + _PIECE_LETTERS[move.promotion].upper()
+        text += "=" + bb.piece_symbol(move.promotion).upper()
     return text
 
 
@@ -760,7 +759,8 @@ _BUILT_FLAGS = (
 
 @_faithful
 def status(self: Any) -> Any:
-    flags = int(Board.status(self)) & ~int(_BUILT_FLAGS)
+    own = int(Board.status(self))
+    flags = own & ~int(_BUILT_FLAGS)
     if self.castling_rights != self.clean_castling_rights():
         flags |= bb.STATUS_BAD_CASTLING_RIGHTS
     if self.was_into_check():
@@ -771,7 +771,7 @@ def status(self: Any) -> Any:
         if count > 2:
             flags |= bb.STATUS_TOO_MANY_CHECKERS
         our_kings = self.kings & self.occupied_co[self.turn] & ~self.promoted
-        valid_ep = None if Board.status(self) & bb.STATUS_INVALID_EP_SQUARE else self.ep_square
+        valid_ep = None if own & bb.STATUS_INVALID_EP_SQUARE else self.ep_square
         if valid_ep is not None:
             # Only the pawn that has just advanced may give check, and it must not have
             # uncovered another check.

@@ -1,14 +1,14 @@
 """python-chess's own test suite with kibitz in place: how much of what python-chess passes
 kibitz passes, test class by test class.
 
-    python tools/python_chess_suite.py [--version 1.11.2] [--keep DIR]
+    python tools/python_chess_suite.py [--version 1.11.2] [--keep DIR] [--variants]
 
 It downloads python-chess's source distribution from PyPI (its ``test.py`` and ``data/``),
 runs ``test.py`` with pytest twice in this Python: once on python-chess itself (installed
 here: ``pip install chess==VERSION``), once under ``python -m kibitz.compat`` (``import
 chess`` gives kibitz). The test classes of python-chess's variant boards (Suicide, Atomic,
-RacingKings, Horde, ThreeCheck, Crazyhouse, Giveaway) are left out of both: kibitz plays
-standard chess and Chess960. It prints, for each test class, the tests python-chess passes
+RacingKings, Horde, ThreeCheck, Crazyhouse, Giveaway) are left out of both unless
+``--variants`` is given (``chess.variant`` is then ``kibitz.variant.boards``). It prints, for each test class, the tests python-chess passes
 and how many of those kibitz passes, then the tests kibitz fails with their first line.
 Tests that skip (an engine or a library not installed) skip on both.
 """
@@ -59,10 +59,13 @@ def pytest_outcomes(
     return outcomes, reasons
 
 
-def run(directory: Path, compat: bool) -> Tuple[Dict[Tuple[str, str], str], Dict[Tuple[str, str], str]]:
-    """Outcome and failure line of each test of python-chess's test.py by (class, name)."""
-    selection = " and ".join(f"not {name}" for name in VARIANT_CLASSES)
-    outcomes, reasons = pytest_outcomes(directory, ["test.py", "-k", selection], compat)
+def run(
+    directory: Path, compat: bool, variants: bool = False
+) -> Tuple[Dict[Tuple[str, str], str], Dict[Tuple[str, str], str]]:
+    """Outcome and failure line of each test of python-chess's test.py by (class, name); the
+    variant boards' test classes only when ``variants``."""
+    selection = [] if variants else ["-k", " and ".join(f"not {name}" for name in VARIANT_CLASSES)]
+    outcomes, reasons = pytest_outcomes(directory, ["test.py", *selection], compat)
     key = {t: tuple(t.split("::")[1:3]) for t in outcomes if t.startswith("test.py::") and t.count("::") == 2}
     return {key[t]: o for t, o in outcomes.items() if t in key}, {key[t]: r for t, r in reasons.items() if t in key}
 
@@ -71,6 +74,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--version", default="1.11.2")
     ap.add_argument("--keep", type=Path, help="unpack the sources here (kept) instead of a temporary directory")
+    ap.add_argument("--variants", action="store_true", help="run the variant boards' test classes too")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
@@ -94,15 +98,15 @@ def main() -> None:
         with tarfile.open(where / f"chess-{args.version}.tar.gz") as tar:
             tar.extractall(where, filter="data")
         source = where / f"chess-{args.version}"
-        theirs, _ = run(source, compat=False)
-        ours, why = run(source, compat=True)
+        theirs, _ = run(source, compat=False, variants=args.variants)
+        ours, why = run(source, compat=True, variants=args.variants)
     passed = [k for k, v in theirs.items() if v == "PASSED"]
     table: Dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     for key in passed:
         table[key[0]][0] += 1
         table[key[0]][1] += ours.get(key) == "PASSED"
     print(
-        f"python-chess {args.version} test.py, variant classes left out: kibitz passes "
+        f"python-chess {args.version} test.py, variant classes {'in' if args.variants else 'left out'}: kibitz passes "
         f"{sum(v[1] for v in table.values())} of the {len(passed)} tests python-chess passes"
     )
     print(f"{'test class':28} {'python-chess':>12} {'kibitz':>7}")

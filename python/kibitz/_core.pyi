@@ -511,10 +511,10 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
     xboard_variant: ClassVar[str]
     starting_fen: ClassVar[str]
     aliases: ClassVar[list[str]]
-    tbw_suffix: ClassVar[str]
-    tbz_suffix: ClassVar[str]
-    tbw_magic: ClassVar[bytes]
-    tbz_magic: ClassVar[bytes]
+    tbw_suffix: ClassVar[str | None]
+    tbz_suffix: ClassVar[str | None]
+    tbw_magic: ClassVar[bytes | None]
+    tbz_magic: ClassVar[bytes | None]
     pawnless_tbw_suffix: ClassVar[str | None]
     pawnless_tbz_suffix: ClassVar[str | None]
     pawnless_tbw_magic: ClassVar[bytes | None]
@@ -569,6 +569,14 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """Plays each move in turn, as push does (the ones before an illegal move stay played)."""
     def _assign(self, other: Board) -> None:
         """Makes this board a copy of another (position, history, root)."""
+    def _push_as(self, move: Move, after: Board) -> None:
+        """Plays a move with another board's position as its result (variant boards)."""
+    def _to_chess960(self, move: Move) -> Move:
+        """A standard castling move as king takes rook (other moves unchanged)."""
+    def _from_chess960(
+        self, chess960: bool, from_square: int, to_square: int, promotion: int | None = None, drop: int | None = None
+    ) -> Move:
+        """A move in Chess960 notation (king takes rook) in the board's notation."""
     # Written in Python (kibitz._board_ext), set on the class when kibitz is imported.
     def set_fen(self, fen: str) -> None:
         """Sets the position from a FEN and clears the move stack."""

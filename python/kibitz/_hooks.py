@@ -34,7 +34,7 @@ from kibitz._constants import FILE_NAMES, PAWN, PIECE_SYMBOLS, QUEEN, SQUARE_NAM
 from kibitz._core import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, SquareSet
 from kibitz._outcome import Outcome, Termination
 
-__all__ = ["DEPENDS", "install"]
+__all__ = ["DEPENDS", "faithful_method", "install"]
 
 # For each method below, the methods of python-chess's Board it calls (its call graph, read
 # from python-chess 1.11: facts about its behaviour, checked by the differential test).
@@ -422,6 +422,11 @@ def parse_uci(self: Any, uci: str) -> Move:
     move = Move.from_uci(uci)
     if not move:
         return move
+    if move.drop:
+        # A drop (crazyhouse's) is read as it is.
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal uci: {uci!r} in {self.fen()}")
+        return move
     move = _to_king_takes_rook(self, move)
     move = _from_king_takes_rook(self, self.chess960, move.from_square, move.to_square, move.promotion)
     if not self.is_legal(move):
@@ -511,6 +516,10 @@ def _without_suffix(self: Any, move: Move, long: bool) -> str:
     the same square taken from the board's own ``generate_legal_moves``."""
     if not move:
         return "--"
+    drop: Optional[int] = getattr(move, "drop", None)
+    if drop:
+        # A drop (crazyhouse's): the piece, "@", the square.
+        return ("" if drop == PAWN else bb.piece_symbol(drop).upper()) + "@" + SQUARE_NAMES[move.to_square]
     if self.is_castling(move):
         return "O-O-O" if square_file(move.to_square) < square_file(move.from_square) else "O-O"
     piece_type = self.piece_type_at(move.from_square)
@@ -646,7 +655,11 @@ def _key(board: Any) -> Tuple[Any, ...]:
     """python-chess's transposition key: the pieces, the side to move, the usable castling
     rights and the en-passant square when the board's own rules let it be taken."""
     ep = board.ep_square if board.has_legal_en_passant() else None
-    return (Board.board_fen(board), bool(board.turn), board.clean_castling_rights(), ep)
+    key = (Board.board_fen(board), bool(board.turn), board.clean_castling_rights(), ep)
+    # A variant board's state beyond the position (three-check's counters, crazyhouse's
+    # pockets), as its python-chess class adds it to the key.
+    extra = getattr(board, "_transposition_extra", None)
+    return key if extra is None else key + extra()
 
 
 @_faithful
@@ -666,7 +679,10 @@ def is_irreversible(self: Any, move: Move) -> bool:
 
 def _replayed(self: Any) -> Any:
     """A copy of the board, history whole, to pop and push on (python-chess pops its own
-    stack and pushes the moves back; kibitz leaves the board itself alone)."""
+    stack and pushes the moves back; kibitz leaves the board itself alone). A class with a
+    copy of its own (a variant board's state beyond the position) makes it."""
+    if type(self).copy is not Board.copy:
+        return self.copy()
     return Board.copy(self)
 
 
@@ -836,3 +852,10 @@ _METHODS: Dict[str, Any] = {
     "is_valid": is_valid,
 }
 assert set(_METHODS) == set(DEPENDS), "every method in the call graph has its implementation"
+
+
+def faithful_method(name: str) -> Callable[..., Any]:
+    """python-chess's ``name`` as it builds it on the board's overridable methods (what a
+    subclass's ``super().name(...)`` reaches in python-chess): for kibitz's own subclasses
+    (the variant boards), whose overrides call it."""
+    return _METHODS[name]  # type: ignore[no-any-return]

@@ -8,9 +8,11 @@ in ``game.errors``) and reading goes on.
 
 Differences from python-chess, on purpose:
 
-* Boards are :class:`kibitz.Board` (standard chess and Chess960). A ``Variant`` tag that
-  names another variant (atomic, crazyhouse, ...) is reported as
-  ``ValueError("unsupported variant: ...")`` and the game is read as standard chess.
+* Boards are :class:`kibitz.Board` (standard chess and Chess960) or, for a ``Variant`` tag
+  that names another variant, that variant's board (``kibitz.variant.boards``,
+  python-chess's ``chess.variant`` classes). An unknown variant is reported as
+  ``ValueError("unsupported variant: ...")`` and the game is read as standard chess, as
+  python-chess reports it.
 * :meth:`GameNode.eval` returns ``chess.engine.PovScore`` when python-chess is installed,
   otherwise the small compatible :class:`PovScore` / :class:`Cp` / :class:`Mate` below.
 * :meth:`GameNode.arrows` returns ``kibitz.svg.Arrow`` (python-chess returns
@@ -264,10 +266,14 @@ def parse_time_control(time_control: str) -> TimeControl:
 # --- boards --------------------------------------------------------------------------------
 
 
-def _new_board(fen: str, chess960: bool) -> Board:
+def _new_board(fen: str, chess960: bool, variant: type[Board] = Board) -> Board:
     """A board from a FEN; Chess960 when asked, or when its castling rights need it (as
     python-chess's ``has_chess960_castling_rights`` decides: rights that standard chess
-    would clean away but Chess960 keeps)."""
+    would clean away but Chess960 keeps). ``variant``: the board class (a ``Variant`` tag's)."""
+    if variant is not Board:
+        board = variant(fen, chess960=chess960)
+        board.chess960 = board.chess960 or board.has_chess960_castling_rights()
+        return board
     if chess960:
         return Board(fen, chess960=True)
     board = Board(fen)
@@ -801,7 +807,13 @@ class ChildNode(GameNode):
             parent = node.parent
         board = node.game().board()
         moves.reverse()
-        board._push_all(moves)
+        if type(board).push is Board.push and board._unplayable is None:
+            board._push_all(moves)
+        else:
+            # A variant board's push keeps more than the position (three-check's counters),
+            # and a position kibitz cannot play is played move by move, as python-chess does.
+            for move in moves:
+                board.push(move)
         return board
 
     def ply(self) -> int:
@@ -966,17 +978,20 @@ class Headers(MutableMapping[str, str]):
         return self.get("Variant", "").lower() in _WILD_NAMES
 
     def variant(self) -> type[Board]:
-        """kibitz.Board; ValueError for a variant kibitz does not read (see the module notes)."""
+        """The board class of the ``Variant`` tag: kibitz.Board, or python-chess's variant
+        board of that name (``kibitz.variant.boards``); ValueError for a name none has."""
         if "Variant" not in self or self.is_chess960() or self.is_wild():
             return Board
         name = self["Variant"]
         if name.lower() in _STANDARD_ALIASES:
             return Board
-        raise ValueError(f"unsupported variant: {name}")
+        from kibitz.variant.boards import find_variant
+
+        return find_variant(name)
 
     def board(self) -> Board:
-        self.variant()
-        return _new_board(self.get("FEN", STARTING_FEN), self.is_chess960())
+        variant = self.variant()
+        return _new_board(self.get("FEN", variant.starting_fen), self.is_chess960(), variant)
 
     def __setitem__(self, key: str, value: str) -> None:
         if key in _ROSTER_SET:
@@ -1473,12 +1488,13 @@ def read_game(handle: TextIO, *, Visitor: Any = GameBuilder) -> Any:
     if not skipping:
         headers = managed if unmanaged is None else unmanaged
         assert headers is not None
+        variant: type[Board] = Board
         try:
-            headers.variant()
+            variant = headers.variant()
         except ValueError as error:
             visitor.handle_error(error)
         try:
-            board = _new_board(headers.get("FEN", STARTING_FEN), headers.is_chess960())
+            board = _new_board(headers.get("FEN", variant.starting_fen), headers.is_chess960(), variant)
         except ValueError as error:
             visitor.handle_error(error)
             skipping = True
@@ -1579,6 +1595,9 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
         held.append(line)
         return _NOT_PLAIN
 
+    # A variant board (a subclass) reads every move through its own parse_san and push; the
+    # read-ahead in Rust plays standard chess.
+    native = type(board) is Board
     boards = [board]
     depths = [0]  # moves on each board's stack
     skip_depth = 0
@@ -1634,7 +1653,7 @@ def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline:
             # board: its SAN come back as Moves; a SAN that does not read comes back as text,
             # last, and is parsed here on the real board for python-chess's error.
             plain: Optional[list[Any]]
-            if not _core_safe(line):
+            if not native or not _core_safe(line):
                 plain = None  # the general tokenizer below reads it
             elif moves_only or builder is not None:
                 if builder is None:

@@ -195,7 +195,45 @@ pub(crate) fn name64(sq: u8) -> String {
     square_name(sq120(sq as usize % 8, sq as usize / 8))
 }
 
+/// A drop's code in `State::via` (the move a board played by other rules than the core's,
+/// kibitz.variant.boards' Crazyhouse): from and to its square, the promotion field this
+/// plus the dropped piece's kind.
+pub(crate) const VIA_DROP: u8 = 8;
+
 impl PyMove {
+    /// The Move a `via` code names: the interned one when the table has it, else a new one
+    /// (a promotion to a king, a drop).
+    pub(crate) fn from_via(py: Python<'_>, (from, to, code): (u8, u8, u8)) -> PyResult<Py<PyMove>> {
+        if code >= VIA_DROP {
+            return Py::new(py, PyMove::build_with_drop(py, from, to, 0, code - VIA_DROP)?);
+        }
+        let index = move_index(from as usize, to as usize, code);
+        if index == NOT_INTERNED {
+            return Py::new(py, PyMove::build_with_drop(py, from, to, code, 0)?);
+        }
+        Ok(interned(py, index))
+    }
+
+    /// The `via` code of any move-like object, drops included; None for objects that are not
+    /// moves.
+    pub(crate) fn via_code(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u8, u8, u8)>> {
+        if let Ok(m) = obj.cast::<PyMove>() {
+            let m = m.get();
+            return Ok(Some(if m.drop != 0 { (m.to, m.to, VIA_DROP + m.drop) } else { (m.from, m.to, m.promo) }));
+        }
+        if let Ok(d) = obj.getattr("drop") {
+            if !d.is_none() {
+                let kind: u8 = d.extract()?;
+                let to: u8 = obj.getattr("to_square")?.extract()?;
+                if !(1..=6).contains(&kind) || to >= 64 {
+                    return Err(PyValueError::new_err(format!("not a drop: piece type {kind} to square {to}")));
+                }
+                return Ok(Some((to, to, VIA_DROP + kind)));
+            }
+        }
+        PyMove::foreign_fields(obj)
+    }
+
     fn build(py: Python<'_>, from: u8, to: u8, promo: u8) -> PyResult<PyMove> {
         let mut m = PyMove::build_with_drop(py, from, to, promo, 0)?;
         m.index = move_index(from as usize, to as usize, promo);

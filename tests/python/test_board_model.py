@@ -410,12 +410,19 @@ def test_a_subclass_behaves_as_python_chess_s() -> None:
     assert kibitz.PseudoLegalMoveGenerator(ours).count() == chess.PseudoLegalMoveGenerator(theirs).count()
 
 
-def test_a_subclass_for_another_variant_is_refused() -> None:
+def test_a_subclass_that_only_names_another_variant_is_a_board_as_in_python_chess() -> None:
+    # Its rules are the ones it overrides (none here): python-chess's board plays standard
+    # chess for it, and so does kibitz's; == tells it from a standard board by the name.
     class Atomicish(kibitz.Board):
         uci_variant = "atomic"
 
-    with pytest.raises(ValueError, match="standard chess"):
-        Atomicish()
+    class AtomicishChess(chess.Board):
+        uci_variant = "atomic"
+
+    ours, theirs = Atomicish(), AtomicishChess()
+    assert [m.uci() for m in ours.legal_moves] == [m.uci() for m in theirs.legal_moves]
+    assert (ours == kibitz.Board(), ours == Atomicish()) == (theirs == chess.Board(), theirs == AtomicishChess())
+    assert (ours == kibitz.Board(), ours == Atomicish()) == (False, True)
 
 
 @pytest.mark.parametrize("name", ["flip_vertical", "flip_horizontal", "flip_diagonal", "flip_anti_diagonal"])

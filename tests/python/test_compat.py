@@ -1,7 +1,8 @@
 """kibitz.compat: unchanged python-chess programs on kibitz. ``import chess`` and its
 ``pgn``, ``polyglot``, ``syzygy``, ``svg`` modules give kibitz's; python-chess's
 ``chess.engine`` and ``chess.gaviota`` load on top of kibitz and drive kibitz's own UCI
-engine; ``chess.variant`` and a missing python-chess are one-line ImportErrors;
+engine; ``chess.variant`` is kibitz's variant boards; a missing python-chess is a one-line
+ImportError;
 ``install()`` is idempotent and ``uninstall()`` undoes it; ``python -m kibitz.compat`` runs
 scripts, modules and ``-c`` code as ``python`` would. Programs run in subprocesses, so the
 hook never touches the python-chess the other tests import."""
@@ -82,7 +83,9 @@ def test_the_modules_are_kibitz_modules_and_python_chess_modules_on_top() -> Non
         assert Game is kibitz.pgn.Game
         assert chess.engine.__file__.endswith("engine.py") and "kibitz" not in chess.engine.__file__
         assert chess.engine.chess is sys.modules["chess"] and chess.gaviota.chess is sys.modules["chess"]
-        assert not hasattr(chess, "variant")  # kibitz's own kibitz.variant is not chess.variant
+        # chess.variant is python-chess's variant boards on kibitz's (kibitz.variant.boards),
+        # not kibitz's own table-driven kibitz.variant.
+        assert chess.variant is sys.modules["kibitz.variant.boards"] is sys.modules["chess.variant"]
         board = chess.Board("8/8/8/3k4/8/8/8/KR6 w - - 0 1")
         assert chess.syzygy.MissingTableError is kibitz.syzygy.MissingTableError
         print("ok", chess.pgn.Game.from_board(board).board().fen())
@@ -114,18 +117,17 @@ def test_python_chess_engine_drives_kibitz_uci_engine_under_compat(tmp_path: Pat
     assert p.stdout.splitlines() == ["kibitz kibitz d1d8 True", "kibitz 1 Rd8#"]
 
 
-def test_chess_variant_loads_and_its_variant_boards_refuse_clearly() -> None:
-    # Programs that import chess.variant run; a board for another variant is refused in one
-    # line (the board underneath plays standard chess), a standard subclass works.
+def test_chess_variant_is_kibitz_s_variant_boards() -> None:
+    # chess.variant's boards are kibitz boards, and a standard subclass works.
     code = """
         import kibitz.compat
         kibitz.compat.install()
         import chess, chess.variant
-        print(chess.variant.SuicideBoard.__mro__[1].__module__, chess.variant.find_variant("atomic").__name__)
-        try:
-            chess.variant.AtomicBoard()
-        except ValueError as e:
-            print(type(e).__name__, e, sep="|")
+        koth = chess.variant.find_variant("KOTH")()
+        koth.push_san("e4")
+        print(type(koth).__module__, isinstance(koth, chess.Board), koth.uci_variant, koth.legal_moves.count())
+        zh = chess.variant.CrazyhouseBoard("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1")
+        print(type(zh).__name__, zh.san(chess.Move.from_uci("Q@e6")), zh.legal_moves.count())
         class Mine(chess.Board):
             pass
         b = Mine()
@@ -135,9 +137,8 @@ def test_chess_variant_loads_and_its_variant_boards_refuse_clearly() -> None:
     p = run("-c", textwrap.dedent(code))
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "kibitz AtomicBoard"
-    kind, message = lines[1].split("|")
-    assert kind == "ValueError" and "AtomicBoard" in message and '"atomic"' in message and "python-chess" in message
+    assert lines[0] == "kibitz.variant.boards True kingofthehill 20"
+    assert lines[1] == "CrazyhouseBoard Q@e6 52"  # python-chess: the same SAN, 52 moves
     assert lines[2] == "Mine Mine Mine rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
@@ -148,7 +149,9 @@ def test_without_python_chess_its_modules_say_so() -> None:
         kibitz.compat.install()
         import chess, chess.pgn, chess.syzygy
         print(type(chess.Board()).__module__, chess.pgn.__name__)
-        for name in ("chess.engine", "chess.gaviota", "chess.variant"):
+        import chess.variant  # kibitz's own: no python-chess needed
+        print(chess.variant.ThreeCheckBoard().fen())
+        for name in ("chess.engine", "chess.gaviota"):
             try:
                 __import__(name)
             except ImportError as e:
@@ -158,8 +161,9 @@ def test_without_python_chess_its_modules_say_so() -> None:
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert lines[0] == "kibitz kibitz.pgn"
+    assert lines[1] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1"
     assert len(lines) == 4
-    for line, name in zip(lines[1:], ("chess.engine", "chess.gaviota", "chess.variant")):
+    for line, name in zip(lines[2:], ("chess.engine", "chess.gaviota")):
         kind, got, message = line.split("|")
         assert (kind, got) == ("ModuleNotFoundError", name)
         assert "python-chess is not installed" in message and "pip install chess" in message

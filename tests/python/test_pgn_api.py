@@ -146,11 +146,19 @@ def test_position_kibitz_cannot_play() -> None:
     assert second is not None and str(second) == str(chess.pgn.read_game(theirs))
 
 
-def test_variant_kibitz_cannot_play() -> None:
-    """A variant other than standard chess and Chess960: an error, the game read as standard chess."""
-    game = kpgn.read_game(io.StringIO('[Variant "Atomic"]\n\n1. e4 e5 *'))
-    assert game is not None
-    assert [str(e) for e in game.errors] == ["unsupported variant: Atomic"]
+def test_variant_games_as_python_chess() -> None:
+    """A Variant tag names the board, as in python-chess: an atomic game on an atomic board
+    (its capture explodes), an unknown variant an error and the game read as standard chess."""
+    text = '[Variant "Atomic"]\n\n1. e4 d5 2. exd5 Qxd5 *'
+    game, reference = kpgn.read_game(io.StringIO(text)), chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and reference is not None and not game.errors
+    assert type(game.board()).__name__ == type(reference.board()).__name__ == "AtomicBoard"
+    assert game.end().board().fen() == reference.end().board().fen()
+    assert str(game) == str(reference)
+    text = '[Variant "Nosuch"]\n\n1. e4 e5 *'
+    game, reference = kpgn.read_game(io.StringIO(text)), chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and reference is not None
+    assert [str(e) for e in game.errors] == [str(e) for e in reference.errors] == ["unsupported variant: Nosuch"]
     assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5"]
     with pytest.raises(ValueError):
         game.headers.variant()

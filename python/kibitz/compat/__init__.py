@@ -3,15 +3,12 @@
 ``install()`` puts an import hook first on ``sys.meta_path`` so that ``chess`` is kibitz
 (``chess.Board`` is ``kibitz.Board``, and so on for every name kibitz shares with
 python-chess) and ``chess.pgn``, ``chess.polyglot``, ``chess.syzygy`` and ``chess.svg`` are
-kibitz's modules of those names. python-chess's modules kibitz has no counterpart for
-(``chess.engine``, ``chess.gaviota``, ``chess.variant``) are loaded from python-chess when it
-is installed, on top of kibitz: their own ``import chess`` gives kibitz, so their classes
-work with kibitz boards (``chess.engine.SimpleEngine.play(board, ...)`` with a
-``kibitz.Board``). Without python-chess, importing one of them raises ``ImportError`` saying
-so. ``chess.variant`` loads (its boards subclass ``chess.Board``, that is ``kibitz.Board``),
-so that programs importing it run; but making one of its boards for another variant
-raises ``ValueError`` saying so, since kibitz's board underneath plays standard chess and
-Chess960 only (an atomic board would silently get standard chess's moves).
+kibitz's modules of those names; ``chess.variant`` is ``kibitz.variant.boards``,
+python-chess's variant boards on kibitz's board. python-chess's modules kibitz has no
+counterpart for (``chess.engine``, ``chess.gaviota``) are loaded from python-chess when it is installed, on top of kibitz:
+their own ``import chess`` gives kibitz, so their classes work with kibitz boards
+(``chess.engine.SimpleEngine.play(board, ...)`` with a ``kibitz.Board``). Without
+python-chess, importing one of them raises ``ImportError`` saying so.
 
 ``uninstall()`` takes the hook out and puts back the ``chess`` modules imported before
 ``install()`` (python-chess's, if a program had imported them): both are idempotent.
@@ -46,6 +43,7 @@ ALIASES = {
     "chess.polyglot": "kibitz.polyglot",
     "chess.syzygy": "kibitz.syzygy",
     "chess.svg": "kibitz.svg",
+    "chess.variant": "kibitz.variant.boards",
 }
 
 _INSTALL_HINT = "pip install chess"

@@ -81,8 +81,8 @@ impl PyBoard {
             if st.core.is_chess960() != chess960 {
                 st.core.chess960 = chess960;
             }
-            if let Some((from, to, promo)) = via {
-                return Ok(interned(py, move_index(from as usize, to as usize, promo)));
+            if let Some(code) = via {
+                return PyMove::from_via(py, code);
             }
         }
         let ply = st.core.ply();

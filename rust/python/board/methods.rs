@@ -18,11 +18,7 @@ impl PyBoard {
     #[new]
     #[classmethod]
     #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
-    fn new(cls: &Bound<'_, PyType>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
-        let py = cls.py();
-        if !cls.is(py.get_type::<PyBoard>()) {
-            refuse_other_variants(cls)?;
-        }
+    fn new(_cls: &Bound<'_, PyType>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
         Ok(PyBoard::from_state(state_from_fen(fen, chess960)?))
     }
 
@@ -239,7 +235,7 @@ impl PyBoard {
     fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
         let st = self.st()?;
         if st.before.is_some() {
-            return Ok(st.stack_moves(py));
+            return st.stack_moves(py);
         }
         let mut b = st.core.clone();
         let mut out = Vec::with_capacity(b.ply());
@@ -352,8 +348,8 @@ impl PyBoard {
         // At the root of an assigned position: the last move before the assignment.
         let mut s: &State = &st;
         while s.core.ply() == 0 {
-            if let Some((from, to, promo)) = s.via {
-                return Ok(interned(py, move_index(from as usize, to as usize, promo)));
+            if let Some(code) = s.via {
+                return PyMove::from_via(py, code);
             }
             match &s.before {
                 Some(b) => s = b,
@@ -434,6 +430,25 @@ impl PyBoard {
             };
             st.play(mv);
         }
+        Ok(())
+    }
+
+    /// Plays `move` with `after`'s position as what it leads to: the push of a variant board
+    /// (kibitz.variant.boards), whose moves do more than standard chess's (an explosion, a
+    /// drop, a king promoted to). `pop` comes back to this position and returns `move`, and
+    /// `move_stack` lists it; `after`'s own move stack is not taken.
+    fn _push_as(&self, r#move: &Bound<'_, PyAny>, after: PyRef<'_, PyBoard>) -> PyResult<()> {
+        let Some(code) = PyMove::via_code(r#move)? else {
+            return Err(PyTypeError::new_err("_push_as needs a move"));
+        };
+        // The position alone (its root: no moves), taken before this board is locked (the
+        // two may be the same board).
+        let new = after.st()?.copy_with_stack(0);
+        drop(after);
+        let mut st = self.st()?;
+        let old = std::mem::replace(&mut *st, new);
+        st.before = Some(Box::new(old));
+        st.via = Some(code);
         Ok(())
     }
 
@@ -693,6 +708,11 @@ impl PyBoard {
         let Ok(o) = other.cast::<PyBoard>() else {
             return Ok(py.NotImplemented());
         };
+        // python-chess's: boards of two variants (their classes' `uci_variant`) differ.
+        let (a, b) = (slf.get_type(), o.get_type());
+        if !a.is(&b) && !a.getattr("uci_variant")?.eq(b.getattr("uci_variant")?)? {
+            return Ok(false.into_pyobject(py)?.to_owned().into_any().unbind());
+        }
         let same = slf.is(o) || slf.get().st()?.same_position(&mut *o.get().st()?);
         Ok(same.into_pyobject(py)?.to_owned().into_any().unbind())
     }
@@ -839,21 +859,6 @@ fn overrides_push(board: &Bound<'_, PyBoard>) -> bool {
         (Ok(a), Ok(b)) => !a.is(&b),
         _ => false,
     }
-}
-
-/// A subclass for another variant (python-chess's chess.variant boards) would get standard
-/// chess's moves from the board underneath: refused, saying so.
-fn refuse_other_variants(cls: &Bound<'_, PyType>) -> PyResult<()> {
-    let variant: String = cls.getattr("uci_variant")?.extract().unwrap_or_else(|_| "chess".into());
-    if variant != "chess" {
-        return Err(PyValueError::new_err(format!(
-            "{}: a kibitz.Board plays standard chess and Chess960 only, and a subclass for the variant \
-             {variant:?} would get standard chess's moves; use python-chess's board for it (kibitz.variant \
-             has its own variant boards)",
-            cls.name()?
-        )));
-    }
-    Ok(())
 }
 
 /// A move of `variation_san`'s line: its number before White's moves and before the first

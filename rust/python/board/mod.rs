@@ -592,10 +592,13 @@ impl State {
 
     /// The moves of the whole stack, oldest first: those before attribute assignments
     /// (`before`) and this core's.
-    fn stack_moves(&self, py: Python<'_>) -> Vec<Py<PyMove>> {
-        let mut out = self.before.as_ref().map(|b| b.stack_moves(py)).unwrap_or_default();
-        if let Some((from, to, promo)) = self.via {
-            out.push(interned(py, move_index(from as usize, to as usize, promo)));
+    fn stack_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+        let mut out = match &self.before {
+            Some(b) => b.stack_moves(py)?,
+            None => Vec::new(),
+        };
+        if let Some(code) = self.via {
+            out.push(PyMove::from_via(py, code)?);
         }
         let mut b = self.core.clone();
         let start = out.len();
@@ -603,7 +606,7 @@ impl State {
             out.push(to_py_move(py, &b, m));
         }
         out[start..].reverse();
-        out
+        Ok(out)
     }
 
     /// Table indexes of the pseudo-legal moves of a playable position, in python-chess's order.

@@ -10,7 +10,7 @@
 use super::setup::setup_of;
 use super::State;
 use crate::python::moves::SQ64;
-use crate::{Setup, SetupMove, SetupMoves};
+use crate::{Setup, SetupMove, SetupMoves, KING};
 
 /// A position as python-chess's `_transposition_key()` tells positions apart.
 #[derive(PartialEq, Eq, Clone)]
@@ -81,6 +81,10 @@ impl State {
     /// For the walk back: this position's key, or None when `played` (the move made from
     /// here) is irreversible, where python-chess's count stops.
     fn key_before(&self, played: SetupMove) -> Option<Key> {
+        // A drop or a promotion to a king (a variant board's move): nothing repeats past it.
+        if played.promotion > KING {
+            return None;
+        }
         let setup = setup_of(self);
         let moves = setup.moves(self.clean_castling_rights());
         (!moves.is_irreversible(played)).then(|| key_of(&setup, &moves))

@@ -93,10 +93,16 @@ def answers(board: Any) -> List[Tuple[str, Any]]:
     ask("copy_eq", lambda: (board.copy() == board, board.copy(stack=False) == board, board.copy(stack=1).fen()))
     ask("root", lambda: board.root().fen())
     ask("mirror", lambda: board.mirror().fen())
+    ask("pickle", lambda: _pickled(board))
     ask("repr", lambda: repr(board).replace("kibitz.variant.boards", "chess.variant"))
     if hasattr(board, "remaining_checks"):
         ask("remaining", lambda: list(board.remaining_checks))
     return out
+
+
+def _pickled(board: Any) -> Tuple[str, str, List[str], str]:
+    again = pickle.loads(pickle.dumps(board))
+    return (type(again).__name__, again.fen(), [m.uci() for m in again.move_stack], again.root().fen())
 
 
 def goal_move(cls_name: str, board: Any, legal: List[Any], rng: random.Random) -> Any:

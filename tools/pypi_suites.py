@@ -36,10 +36,6 @@ class Package(NamedTuple):
     # pytest plugins its tests need (installed without their own dependencies, so that the
     # package's directory does not get a pytest of its own in front of this Python's).
     plugins: Tuple[str, ...] = ()
-    # Tests left out on both libraries: those that build python-chess's variant boards
-    # (Horde, Crazyhouse, ...), which a kibitz.Board does not play (as tools/python_chess_suite.py
-    # leaves out python-chess's own variant tests).
-    variant_tests: Tuple[str, ...] = ()
 
 
 PACKAGES = [
@@ -57,14 +53,6 @@ PACKAGES = [
         ["berserk>=0.14.0,<0.15.0", "prompt-toolkit==3.0.53"],
         "src/cli_chess/tests",
         plugins=("pytest-socket>=0.8.0,<1.0.0",),
-        variant_tests=(
-            "src/cli_chess/tests/modules/board/test_board_model.py::test_initialize_board",
-            "src/cli_chess/tests/modules/board/test_board_model.py::test_reinitialize_board",
-            "src/cli_chess/tests/modules/board/test_board_model.py::test_get_variant_name",
-            "src/cli_chess/tests/modules/material_difference/test_material_difference_model.py::test_update",
-            "src/cli_chess/tests/modules/material_difference/test_material_difference_presenter.py::test_format_diff_output",
-            "src/cli_chess/tests/modules/move_list/test_move_list_model.py::test_update",
-        ),
     ),
     # A terminal game: boards, pieces, push_san, results.
     Package("chess-term", "0.1.0", ["click"], "tests", plugins=("pytest-mock",)),
@@ -112,25 +100,22 @@ def main() -> int:
             source, site = prepare(package, work)
             # Wide lines: pytest's -rA summary keeps each failure's message beside a long test id.
             env = dict(os.environ, PYTHONPATH=str(site), COLUMNS="250")
-            args = [package.tests] + [f"--deselect={t}" for t in package.variant_tests]
+            args = [package.tests]
             theirs, _ = pytest_outcomes(source, args, compat=False, env=env)
             ours, why = pytest_outcomes(source, args, compat=True, env=env)
             passing = [t for t, o in theirs.items() if o == "PASSED"]
             kept = [t for t in passing if ours.get(t) == "PASSED"]
-            rows.append((f"{package.name} {package.version}", len(passing), len(kept), len(package.variant_tests)))
+            rows.append((f"{package.name} {package.version}", len(passing), len(kept)))
             failures += [
                 f"  {package.name}: {t}: {why.get(t, ours.get(t, 'not run'))[:100]}" for t in passing if t not in kept
             ]
     print("package                      python-chess  kibitz")
-    for name, total, kept_n, variant in rows:
+    for name, total, kept_n in rows:
         print(f"{name:<28} {total:>12} {kept_n:>7}")
-    for name, _, _, variant in rows:
-        if variant:
-            print(f"  ({name}: {variant} tests of python-chess's variant boards left out)")
     if failures:
         print("failing on kibitz:")
         print("\n".join(failures))
-    return 1 if failures or any(total == 0 for _, total, _, _ in rows) else 0
+    return 1 if failures or any(total == 0 for _, total, _ in rows) else 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 from kibitz import _bitboards as bb
 from kibitz import _hooks
-from kibitz._constants import FILE_NAMES, KING, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
+from kibitz._constants import FILE_NAMES, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
 from kibitz._core import Board, IllegalMoveError, Move
 
 EXTENSIONS: Dict[str, Callable[..., Any]] = {}
@@ -335,15 +335,6 @@ def epd(
 # ---------------------------------------------------------------- notation
 
 
-def _standard_castling(board: Board, from_square: int, to_square: int, promotion: Optional[int]) -> tuple[int, int]:
-    """King takes own rook to the standard king move, on a board that is not Chess960."""
-    if not board.chess960 and promotion is None and board.piece_type_at(from_square) == KING:
-        targets = {(4, 7): 6, (4, 0): 2, (60, 63): 62, (60, 56): 58}
-        if (from_square, to_square) in targets and board.color_at(to_square) == board.color_at(from_square):
-            return from_square, targets[(from_square, to_square)]
-    return from_square, to_square
-
-
 @method
 def uci(self: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
     """The move in UCI, castling as king-takes-rook when ``chess960`` (default: the
@@ -399,8 +390,9 @@ def find_move(self: Board, from_square: int, to_square: int, promotion: Optional
     ``IllegalMoveError`` when there is none."""
     if promotion is None and self.piece_type_at(from_square) == PAWN and square_rank(to_square) in (0, 7):
         promotion = QUEEN
-    f, t = _standard_castling(self, from_square, to_square, promotion)
-    move = Move(f, t, promotion)
+    # python-chess's reading: a king on e1 (e8) going to a corner of its rank is castling,
+    # whoever's rook stands there (the error then names the castling move).
+    move = _hooks._from_king_takes_rook(self, self.chess960, from_square, to_square, promotion)
     if not self.is_legal(move):
         raise IllegalMoveError(
             f"no matching legal move for {move.uci()} ({SQUARE_NAMES[from_square]} -> {SQUARE_NAMES[to_square]}) in {self.fen()}"

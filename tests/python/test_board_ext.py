@@ -5,6 +5,7 @@ en passant and promotions favoured), Chess960 included."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import chess
 import pytest
@@ -128,3 +129,27 @@ def test_unknown_attributes_still_raise_attribute_error() -> None:
     with pytest.raises(AttributeError):
         kibitz.Board().no_such_method  # noqa: B018
     assert not hasattr(kibitz.Board(), "no_such_method")
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "4k3/8/8/8/8/8/8/R3K1NR w KQ - 0 1",
+        "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1",
+        "4k3/8/8/8/8/8/8/4K2r w - - 0 1",
+    ],
+)
+def test_find_move_reads_a_king_to_a_corner_as_python_chess(fen: str) -> None:
+    # A king on e1 or e8 sent to a corner of its rank is read as castling whoever stands
+    # there: the move found, or the error naming the castling move.
+    def found(lib: Any) -> str:
+        board = lib.Board(fen)
+        try:
+            return str(board.find_move(*squares).uci())
+        except ValueError as e:
+            return f"{type(e).__name__}: {e}"
+
+    for squares in [(4, 7), (4, 0), (60, 63), (60, 56), (4, 6), (4, 5)]:
+        assert found(kibitz) == found(chess), (fen, squares)

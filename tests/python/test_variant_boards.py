@@ -394,3 +394,20 @@ def test_horde_insufficient_material_as_python_chess() -> None:
         for color in (chess.WHITE, chess.BLACK):
             assert mine.has_insufficient_material(color) == ref.has_insufficient_material(color), (ref.fen(), color)
         assert int(mine.status()) == int(ref.status()), ref.fen()
+
+
+def test_crazyhouse_copies_do_not_share_pockets() -> None:
+    # Two copies popped back to the same position then played on: one's captures stay out
+    # of the other's pocket.
+    board = boards.CrazyhouseBoard()
+    for san in ["e4", "d5", "exd5", "Qxd5"]:
+        board.push_san(san)
+    copy = board.copy()
+    board.pop()
+    copy.pop()
+    board.push_san("Qxd5")
+    assert str(board.pockets[chess.BLACK]) == "p" and str(copy.pockets[chess.BLACK]) == ""
+    copy.push_san("Nf6")
+    assert str(board.pockets[chess.BLACK]) == "p" and copy.fen().startswith(
+        "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR[P]"
+    )

@@ -13,6 +13,10 @@ from kibitz._core import Board, IllegalMoveError, Move, Piece, SquareSet
 from kibitz.variant._shared import base_method, NoTables
 
 
+# A pocket's counts by piece type (index 0 unused), as the move stack keeps them.
+_Counts = Tuple[int, ...]
+
+
 class CrazyhousePocket:
     """A Crazyhouse pocket: how many pieces of each type a side holds to drop."""
 
@@ -70,8 +74,9 @@ class CrazyhouseBoard(NoTables, Board):
 
     def __init__(self, fen: Optional[str] = starting_fen, chess960: bool = False) -> None:
         self.pockets = [CrazyhousePocket(), CrazyhousePocket()]
-        # The pockets before each move of the move stack (entry i: before move i).
-        self._pockets_before: List[Tuple[CrazyhousePocket, CrazyhousePocket]] = []
+        # The pockets before each move of the move stack (entry i: before move i), as
+        # counts: copies of the board share them, so none can change another's.
+        self._pockets_before: List[Tuple[_Counts, _Counts]] = []
         super().__init__(None, chess960=chess960)
         if fen is not None:
             self.set_fen(fen)
@@ -85,8 +90,14 @@ class CrazyhouseBoard(NoTables, Board):
         self.pockets[WHITE] = white
         self.pockets[BLACK] = black
 
+    def _counts(self) -> Tuple[_Counts, _Counts]:
+        return (tuple(self.pockets[WHITE]._pieces), tuple(self.pockets[BLACK]._pieces))
+
+    def _restore(self, counts: Tuple[_Counts, _Counts]) -> None:
+        self._set_pockets(_pocket(counts[0]), _pocket(counts[1]))
+
     def push(self, move: Any) -> None:
-        before = (self.pockets[WHITE].copy(), self.pockets[BLACK].copy())
+        before = self._counts()
         del self._pockets_before[self._plies() :]
         color = self.turn
         if move.drop:
@@ -120,9 +131,8 @@ class CrazyhouseBoard(NoTables, Board):
         move: Move = Board.pop(self)
         plies = self._plies()
         if plies < len(self._pockets_before):
-            white, black = self._pockets_before[plies]
+            self._restore(self._pockets_before[plies])
             del self._pockets_before[plies:]
-            self._set_pockets(white, black)
         return move
 
     def clear_stack(self) -> None:
@@ -349,7 +359,7 @@ class CrazyhouseBoard(NoTables, Board):
         board: CrazyhouseBoard = Board.root(self)
         history = self._pockets_before[: self._plies()]
         if history:
-            board._set_pockets(history[0][0].copy(), history[0][1].copy())
+            board._restore(history[0])
         else:
             board._set_pockets(self.pockets[WHITE].copy(), self.pockets[BLACK].copy())
         return board
@@ -360,21 +370,32 @@ class CrazyhouseBoard(NoTables, Board):
         return board
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        history = [(str(w), str(b)) for w, b in self._pockets_before[: self._plies()]]
-        pockets = (str(self.pockets[WHITE]), str(self.pockets[BLACK]))
+        history = self._pockets_before[: self._plies()]
+        pockets = self._counts()
         return (_rebuild_crazyhouse, (self.chess960, self.root().fen(), list(self.move_stack), history, pockets))
 
 
 def _rebuild_crazyhouse(
-    chess960: bool, root_fen: str, moves: List[Move], history: List[Tuple[str, str]], pockets: Tuple[str, str]
+    chess960: bool,
+    root_fen: str,
+    moves: List[Move],
+    history: List[Tuple[_Counts, _Counts]],
+    pockets: Tuple[_Counts, _Counts],
 ) -> CrazyhouseBoard:
     """Unpickles a crazyhouse board: its root, its moves, its pockets along the way."""
     board = CrazyhouseBoard(root_fen, chess960=chess960)
     for move in moves:
         board.push(move)
-    board._pockets_before = [(CrazyhousePocket(w), CrazyhousePocket(b)) for w, b in history]
-    board._set_pockets(CrazyhousePocket(pockets[0]), CrazyhousePocket(pockets[1]))
+    board._pockets_before = list(history)
+    board._restore(pockets)
     return board
+
+
+def _pocket(counts: _Counts) -> CrazyhousePocket:
+    """A pocket holding ``counts`` (by piece type, index 0 unused)."""
+    pocket = CrazyhousePocket()
+    pocket._pieces = list(counts)
+    return pocket
 
 
 # python-chess's type variables of the two classes with state of their own.

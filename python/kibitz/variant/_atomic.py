@@ -81,9 +81,19 @@ class AtomicBoard(Board):
         finally:
             self.pop()
 
+    def _quiet(self, move: Any) -> bool:
+        """Whether ``move`` explodes nothing and moves no king: then it is legal exactly when
+        the kings stand next to each other (no check between them) or standard chess allows
+        it, and no push is needed to tell."""
+        if not move or Board.is_capture(self, move):
+            return False
+        return not self.kings & bb.BB_SQUARES[move.from_square]
+
     def is_legal(self, move: Any) -> bool:
         if self.is_variant_end() or not self.is_pseudo_legal(move):
             return False
+        if self._quiet(move):
+            return self._kings_connected() or bool(Board.is_legal(self, move))
         self.push(move)
         try:
             # Not one's own king exploded; the enemy's exploded, or one's own not attacked.
@@ -94,8 +104,14 @@ class AtomicBoard(Board):
             self.pop()
 
     def generate_legal_moves(self, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+        if self.is_variant_end():
+            return
+        connected = self._kings_connected()
         for move in self.generate_pseudo_legal_moves(from_mask, to_mask):
-            if self.is_legal(move):
+            if self._quiet(move):
+                if connected or Board.is_legal(self, move):
+                    yield move
+            elif self.is_legal(move):
                 yield move
 
     def is_stalemate(self) -> bool:

@@ -8,6 +8,9 @@ writes it (``a9a10c``; castling as the king's move, ``f1i1``, or as the king tak
 its own rook, ``b1a1``, where the king's move would read as another move of the king).
 
 The generator is a reference, not the engine's: kibitz plays only orthodox chess.
+
+python-chess's variant boards (its ``chess.variant``: Atomic, Crazyhouse, Three-check...)
+are ``kibitz.variant.boards``, subclasses of ``kibitz.Board``.
 """
 
 from __future__ import annotations

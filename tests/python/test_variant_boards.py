@@ -411,3 +411,14 @@ def test_crazyhouse_copies_do_not_share_pockets() -> None:
     assert str(board.pockets[chess.BLACK]) == "p" and copy.fen().startswith(
         "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR[P]"
     )
+
+
+def test_crazyhouse_refuses_a_drop_it_cannot_make_and_keeps_the_board() -> None:
+    board = boards.CrazyhouseBoard("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1")
+    before = board.fen()
+    for uci in ["Q@e4", "N@e2", "P@e4"]:  # not in the pocket, an occupied square, no pawn
+        with pytest.raises(ValueError, match="illegal drop"):
+            board.push(kibitz.Move.from_uci(uci))
+        assert board.fen() == before and not board.move_stack
+    board.push(kibitz.Move.from_uci("N@e4"))
+    assert str(board.pockets[chess.WHITE]) == "" and board.fen().startswith("rnbqkbnr/pppppppp/8/8/4N3/8/")

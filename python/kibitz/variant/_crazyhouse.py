@@ -101,6 +101,10 @@ class CrazyhouseBoard(NoTables, Board):
         del self._pockets_before[self._plies() :]
         color = self.turn
         if move.drop:
+            if not self.is_pseudo_legal(move):
+                # python-chess would fail half-way (an AssertionError for an empty pocket,
+                # a piece overwritten on a full square): refused here, the board unchanged.
+                raise IllegalMoveError(f"illegal drop {move.uci()} in {self.fen()}")
             # python-chess's push of a drop: the clocks go on, no en passant, the piece is
             # set down, the turn passes.
             after = Board.copy(self, stack=False)

@@ -10,7 +10,7 @@ from kibitz import _bitboards as bb
 from kibitz._bitboards import piece_symbol
 from kibitz._constants import BLACK, KING, PAWN, PIECE_SYMBOLS, PIECE_TYPES, QUEEN, ROOK, WHITE
 from kibitz._core import Board, IllegalMoveError, Move, Piece, SquareSet
-from kibitz.variant._shared import base_method, NoTables
+from kibitz.variant._shared import NoTables, StateAlongStack, base_method
 
 
 # A pocket's counts by piece type (index 0 unused), as the move stack keeps them.
@@ -59,7 +59,7 @@ class CrazyhousePocket:
         return pocket
 
 
-class CrazyhouseBoard(NoTables, Board):
+class CrazyhouseBoard(NoTables, StateAlongStack):
     """Crazyhouse: a captured piece goes to the captor's pocket (a promoted one as a pawn),
     and instead of moving a side may drop a piece from its pocket onto an empty square
     (pawns not on the first or last rank). The pockets are in the FEN after the placement
@@ -74,31 +74,26 @@ class CrazyhouseBoard(NoTables, Board):
 
     def __init__(self, fen: Optional[str] = starting_fen, chess960: bool = False) -> None:
         self.pockets = [CrazyhousePocket(), CrazyhousePocket()]
-        # The pockets before each move of the move stack (entry i: before move i), as
-        # counts: copies of the board share them, so none can change another's.
-        self._pockets_before: List[Tuple[_Counts, _Counts]] = []
+        # The pockets along the move stack, as counts (copies of the board share them, so
+        # none can change another's pockets).
+        self._before: List[Tuple[_Counts, _Counts]] = []
         super().__init__(None, chess960=chess960)
         if fen is not None:
             self.set_fen(fen)
 
     # -- the pockets along the move stack
 
-    def _plies(self) -> int:
-        return len(Board.move_stack.__get__(self))
-
     def _set_pockets(self, white: CrazyhousePocket, black: CrazyhousePocket) -> None:
         self.pockets[WHITE] = white
         self.pockets[BLACK] = black
 
-    def _counts(self) -> Tuple[_Counts, _Counts]:
+    def _snapshot(self) -> Tuple[_Counts, _Counts]:
         return (tuple(self.pockets[WHITE]._pieces), tuple(self.pockets[BLACK]._pieces))
 
     def _restore(self, counts: Tuple[_Counts, _Counts]) -> None:
         self._set_pockets(_pocket(counts[0]), _pocket(counts[1]))
 
     def push(self, move: Any) -> None:
-        before = self._counts()
-        del self._pockets_before[self._plies() :]
         color = self.turn
         if move.drop:
             if not self.is_pseudo_legal(move):
@@ -115,8 +110,7 @@ class CrazyhouseBoard(NoTables, Board):
             after.halfmove_clock = self.halfmove_clock + 1
             after.fullmove_number = self.fullmove_number + (color == BLACK)
             after.turn = not color
-            Board._push_as(self, move, after)
-            self._pockets_before.append(before)
+            self._pushed(lambda: Board._push_as(self, move, after))
             self.pockets[color].remove(move.drop)
             return
         captured = 0
@@ -126,22 +120,9 @@ class CrazyhouseBoard(NoTables, Board):
             elif self.occupied_co[not color] & bb.BB_SQUARES[move.to_square]:
                 promoted = self.promoted & bb.BB_SQUARES[move.to_square]
                 captured = PAWN if promoted else int(self.piece_type_at(move.to_square) or 0)
-        Board.push(self, move)
-        self._pockets_before.append(before)
+        self._pushed(lambda: Board.push(self, move))
         if captured:
             self.pockets[color].add(captured)
-
-    def pop(self) -> Move:
-        move: Move = Board.pop(self)
-        plies = self._plies()
-        if plies < len(self._pockets_before):
-            self._restore(self._pockets_before[plies])
-            del self._pockets_before[plies:]
-        return move
-
-    def clear_stack(self) -> None:
-        Board.clear_stack(self)
-        self._pockets_before.clear()
 
     def reset_board(self) -> None:
         Board.reset_board(self)
@@ -158,7 +139,7 @@ class CrazyhouseBoard(NoTables, Board):
 
     def clear(self) -> None:
         Board.clear(self)
-        self._pockets_before.clear()
+        self._before.clear()
         self.pockets[WHITE].reset()
         self.pockets[BLACK].reset()
 
@@ -281,7 +262,7 @@ class CrazyhouseBoard(NoTables, Board):
         return (self.promoted, str(self.pockets[WHITE]), str(self.pockets[BLACK]))
 
     __eq__ = base_method("__eq__")
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
     def has_insufficient_material(self, color: bool) -> bool:
         # Nothing leaves the game; only a near-empty board with no pawn, rook or queen on it
@@ -317,7 +298,7 @@ class CrazyhouseBoard(NoTables, Board):
         white = CrazyhousePocket(c.lower() for c in pocket_text if c.isupper())
         black = CrazyhousePocket(c for c in pocket_text if not c.isupper())
         Board.set_fen(self, position + " " + rest)
-        self._pockets_before.clear()
+        self._before.clear()
         self._set_pockets(white, black)
 
     def board_fen(self, *, promoted: Optional[bool] = None) -> str:
@@ -339,60 +320,12 @@ class CrazyhouseBoard(NoTables, Board):
         # python-chess's crazyhouse EPD leaves the operations out: so does this one.
         return f"{placement}{pockets} {info}"
 
-    def fen(
-        self, *, shredder: bool = False, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None
-    ) -> str:
-        epd = self.epd(shredder=shredder, en_passant=en_passant or "legal", promoted=promoted)
-        return f"{epd} {self.halfmove_clock} {self.fullmove_number}"
-
-    def shredder_fen(self, *, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None) -> str:
-        return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)
-
     # -- copies
-
-    def copy(self, *, stack: Any = True) -> CrazyhouseBoard:
-        board: CrazyhouseBoard = Board.copy(self, stack=stack)
-        board._set_pockets(self.pockets[WHITE].copy(), self.pockets[BLACK].copy())
-        if stack:
-            kept = len(board.move_stack)
-            history = self._pockets_before[: self._plies()]
-            board._pockets_before = history[len(history) - kept :] if kept else []
-        return board
-
-    def root(self) -> CrazyhouseBoard:
-        board: CrazyhouseBoard = Board.root(self)
-        history = self._pockets_before[: self._plies()]
-        if history:
-            board._restore(history[0])
-        else:
-            board._set_pockets(self.pockets[WHITE].copy(), self.pockets[BLACK].copy())
-        return board
 
     def mirror(self) -> CrazyhouseBoard:
         board: CrazyhouseBoard = Board.mirror(self)
         board._set_pockets(self.pockets[BLACK].copy(), self.pockets[WHITE].copy())
         return board
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        history = self._pockets_before[: self._plies()]
-        pockets = self._counts()
-        return (_rebuild_crazyhouse, (self.chess960, self.root().fen(), list(self.move_stack), history, pockets))
-
-
-def _rebuild_crazyhouse(
-    chess960: bool,
-    root_fen: str,
-    moves: List[Move],
-    history: List[Tuple[_Counts, _Counts]],
-    pockets: Tuple[_Counts, _Counts],
-) -> CrazyhouseBoard:
-    """Unpickles a crazyhouse board: its root, its moves, its pockets along the way."""
-    board = CrazyhouseBoard(root_fen, chess960=chess960)
-    for move in moves:
-        board.push(move)
-    board._pockets_before = list(history)
-    board._restore(pockets)
-    return board
 
 
 def _pocket(counts: _Counts) -> CrazyhousePocket:

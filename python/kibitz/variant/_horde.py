@@ -9,7 +9,7 @@ from typing import Optional
 from kibitz import _bitboards as bb
 from kibitz._constants import BLACK, KNIGHT, QUEEN, WHITE
 from kibitz._core import Board, Piece
-from kibitz.variant._shared import base_method, EndsByRule, NoTables
+from kibitz.variant._shared import EndsByRule, NoTables, base_method
 
 
 class HordeBoard(NoTables, EndsByRule):

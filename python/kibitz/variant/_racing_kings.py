@@ -7,7 +7,7 @@ from typing import Any, Iterator, Optional
 from kibitz import _bitboards as bb
 from kibitz._constants import BLACK, COLORS, WHITE
 from kibitz._core import Move
-from kibitz.variant._shared import base_method, EndsByRule, NoTables
+from kibitz.variant._shared import EndsByRule, NoTables, base_method
 
 
 # ---------------------------------------------------------------- Racing Kings

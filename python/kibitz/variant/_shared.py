@@ -1,16 +1,19 @@
 """What the variant boards share: python-chess's base methods, the class attributes of a
-variant without tables, a variant whose rule only ends the game, and castling by rules
-other than standard chess's.
+variant without tables, a variant whose rule only ends the game, castling by rules other
+than standard chess's, and state that follows the move stack.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple
 
 from kibitz import _bitboards as bb
 from kibitz import _hooks
 from kibitz._constants import BLACK, KING, ROOK, WHITE, square_file
 from kibitz._core import Board, IllegalMoveError, Move, Piece
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 
 base_method = _hooks.faithful_method
@@ -116,3 +119,86 @@ def is_castling_candidate(board: Board, move: Any) -> bool:
         return False
     wanted = Board._from_chess960(board, board.chess960, move.from_square, move.to_square)
     return any(m == wanted for m in board.generate_castling_moves())
+
+
+class StateAlongStack(Board):
+    """A variant board with state beyond the position (three-check's counters, crazyhouse's
+    pockets) that follows the move stack, as python-chess's boards keep it: the state
+    before each move is remembered, ``pop`` puts it back, ``copy()``, ``root()`` and
+    pickling take it along, and the FEN is written through ``epd()``. A subclass gives
+    ``_snapshot()`` (an immutable value: copies of the board share the remembered ones) and
+    ``_restore(snapshot)``, and pushes through ``_pushed``."""
+
+    # The state before each move of the move stack (entry i: before move i). Entries past
+    # the stack are stale (an edit or a FEN cleared the stack under them) and are dropped.
+    _before: List[Any]
+
+    def _snapshot(self) -> Any:
+        raise NotImplementedError
+
+    def _restore(self, snapshot: Any) -> None:
+        raise NotImplementedError
+
+    def _plies(self) -> int:
+        return len(Board.move_stack.__get__(self))
+
+    def _history(self) -> List[Any]:
+        return self._before[: self._plies()]
+
+    def _pushed(self, play: Callable[[], None]) -> None:
+        """Plays a move (``play``), remembering the state before it."""
+        snapshot = self._snapshot()
+        del self._before[self._plies() :]
+        play()
+        self._before.append(snapshot)
+
+    def pop(self) -> Move:
+        move: Move = Board.pop(self)
+        plies = self._plies()
+        if plies < len(self._before):
+            self._restore(self._before[plies])
+            del self._before[plies:]
+        return move
+
+    def clear_stack(self) -> None:
+        Board.clear_stack(self)
+        self._before.clear()
+
+    def fen(
+        self, *, shredder: bool = False, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None
+    ) -> str:
+        epd = self.epd(shredder=shredder, en_passant=en_passant or "legal", promoted=promoted)
+        return f"{epd} {self.halfmove_clock} {self.fullmove_number}"
+
+    def shredder_fen(self, *, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None) -> str:
+        return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)
+
+    def copy(self, *, stack: Any = True) -> Self:
+        board: Self = Board.copy(self, stack=stack)
+        board._restore(self._snapshot())
+        if stack:
+            kept = len(board.move_stack)
+            history = self._history()
+            board._before = history[len(history) - kept :] if kept else []
+        return board
+
+    def root(self) -> Self:
+        board: Self = Board.root(self)
+        history = self._history()
+        board._restore(history[0] if history else self._snapshot())
+        return board
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        state = (self.root().fen(), list(self.move_stack), self._history(), self._snapshot())
+        return (_rebuild, (type(self), self.chess960, state))
+
+
+def _rebuild(cls: Any, chess960: bool, state: Tuple[str, List[Move], List[Any], Any]) -> Any:
+    """Unpickles a ``StateAlongStack`` board: its root, its moves, its state along the way."""
+    root_fen, moves, history, snapshot = state
+    board = cls(root_fen, chess960=chess960)
+    for move in moves:
+        board.push(move)
+    board._before = list(history)
+    board._restore(snapshot)
+    return board

@@ -8,14 +8,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from kibitz._board_ext import _epd_operand, _epd_operations
 from kibitz._constants import BLACK, WHITE
-from kibitz._core import Board, Move
-from kibitz.variant._shared import base_method, EndsByRule, NoTables
+from kibitz._core import Board
+from kibitz.variant._shared import EndsByRule, NoTables, StateAlongStack, base_method
 
 
 # ---------------------------------------------------------------- Three-check
 
 
-class ThreeCheckBoard(NoTables, EndsByRule):
+class ThreeCheckBoard(NoTables, EndsByRule, StateAlongStack):
     """Three-check: the third check given wins. ``remaining_checks[color]`` is how many
     more checks ``color`` must give; the FEN carries them after the en-passant field
     (``3+3``), and lichess's ``+W+B`` (checks given) at its end is read too."""
@@ -29,8 +29,7 @@ class ThreeCheckBoard(NoTables, EndsByRule):
 
     def __init__(self, fen: Optional[str] = starting_fen, chess960: bool = False) -> None:
         self.remaining_checks = [3, 3]
-        # The counters before each move of the move stack (entry i: before move i).
-        self._checks_before: List[Tuple[int, int]] = []
+        self._before: List[Tuple[int, int]] = []
         super().__init__(None, chess960=chess960)
         if fen is not None:
             self.set_fen(fen)
@@ -42,30 +41,16 @@ class ThreeCheckBoard(NoTables, EndsByRule):
         self.remaining_checks[WHITE] = white
         self.remaining_checks[BLACK] = black
 
-    def _plies(self) -> int:
-        return len(Board.move_stack.__get__(self))
+    def _snapshot(self) -> Tuple[int, int]:
+        return (self.remaining_checks[WHITE], self.remaining_checks[BLACK])
+
+    def _restore(self, snapshot: Tuple[int, int]) -> None:
+        self._set_checks(*snapshot)
 
     def push(self, move: Any) -> None:
-        before = (self.remaining_checks[WHITE], self.remaining_checks[BLACK])
-        # The stack may have been cleared or set under the counters (an edit, set_fen).
-        del self._checks_before[self._plies() :]
-        Board.push(self, move)
-        self._checks_before.append(before)
+        self._pushed(lambda: Board.push(self, move))
         if self.is_check():
             self.remaining_checks[not self.turn] -= 1
-
-    def pop(self) -> Move:
-        move: Move = Board.pop(self)
-        plies = self._plies()
-        if plies < len(self._checks_before):
-            white, black = self._checks_before[plies]
-            del self._checks_before[plies:]
-            self._set_checks(white, black)
-        return move
-
-    def clear_stack(self) -> None:
-        Board.clear_stack(self)
-        self._checks_before.clear()
 
     def reset_board(self) -> None:
         Board.reset_board(self)
@@ -77,12 +62,12 @@ class ThreeCheckBoard(NoTables, EndsByRule):
 
     def reset(self) -> None:
         Board.reset(self)
-        self._checks_before.clear()
+        self._before.clear()
         self.remaining_checks[:] = [3, 3]
 
     def clear(self) -> None:
         Board.clear(self)
-        self._checks_before.clear()
+        self._before.clear()
         self.remaining_checks[:] = [3, 3]
 
     # -- the FEN
@@ -106,7 +91,7 @@ class ThreeCheckBoard(NoTables, EndsByRule):
             except ValueError:
                 raise ValueError(f"invalid check part in three-check fen: {field!r}") from None
         Board.set_fen(self, " ".join(parts))
-        self._checks_before.clear()
+        self._before.clear()
         self._set_checks(white, black)
 
     def set_epd(self, epd: str) -> Dict[str, Any]:
@@ -137,15 +122,6 @@ class ThreeCheckBoard(NoTables, EndsByRule):
         ops = [_epd_operand(self, opcode, operand) for opcode, operand in operations.items()]
         return " ".join([fields, self._checks_field()] + ops)
 
-    def fen(
-        self, *, shredder: bool = False, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None
-    ) -> str:
-        epd = self.epd(shredder=shredder, en_passant=en_passant or "legal", promoted=promoted)
-        return f"{epd} {self.halfmove_clock} {self.fullmove_number}"
-
-    def shredder_fen(self, *, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None) -> str:
-        return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)
-
     # -- the rules
 
     def has_insufficient_material(self, color: bool) -> bool:
@@ -175,43 +151,8 @@ class ThreeCheckBoard(NoTables, EndsByRule):
 
     # -- copies
 
-    def copy(self, *, stack: Any = True) -> ThreeCheckBoard:
-        board: ThreeCheckBoard = Board.copy(self, stack=stack)
-        board.remaining_checks = list(self.remaining_checks)
-        if stack:
-            kept = len(board.move_stack)
-            history = self._checks_before[: self._plies()]
-            board._checks_before = history[len(history) - kept :] if kept else []
-        return board
-
-    def root(self) -> ThreeCheckBoard:
-        board: ThreeCheckBoard = Board.root(self)
-        history = self._checks_before[: self._plies()]
-        board.remaining_checks = list(self.remaining_checks)
-        if history:
-            board._set_checks(*history[0])
-        return board
-
     def mirror(self) -> ThreeCheckBoard:
         board: ThreeCheckBoard = Board.mirror(self)
         board.remaining_checks = list(self.remaining_checks)
         board._set_checks(self.remaining_checks[BLACK], self.remaining_checks[WHITE])
         return board
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        history = self._checks_before[: self._plies()]
-        state = (self.root().fen(), list(self.move_stack), history, list(self.remaining_checks))
-        return (_rebuild_three_check, (self.chess960, state))
-
-
-def _rebuild_three_check(
-    chess960: bool, state: Tuple[str, List[Move], List[Tuple[int, int]], List[int]]
-) -> ThreeCheckBoard:
-    """Unpickles a three-check board: its root, its moves, its counters along the way."""
-    root_fen, moves, history, remaining = state
-    board = ThreeCheckBoard(root_fen, chess960=chess960)
-    for move in moves:
-        Board.push(board, move)
-    board._checks_before = list(history)
-    board.remaining_checks = list(remaining)
-    return board

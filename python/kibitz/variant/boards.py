@@ -49,21 +49,6 @@ __all__ = [
 ]
 
 
-# The classes are python-chess's chess.variant names: they say so (repr, pickling).
-for _cls in (
-    SuicideBoard,
-    GiveawayBoard,
-    AntichessBoard,
-    AtomicBoard,
-    KingOfTheHillBoard,
-    RacingKingsBoard,
-    HordeBoard,
-    ThreeCheckBoard,
-    CrazyhouseBoard,
-    CrazyhousePocket,
-):
-    _cls.__module__ = __name__
-
 ThreeCheckBoardT = TypeVar("ThreeCheckBoardT", bound=ThreeCheckBoard)
 CrazyhouseBoardT = TypeVar("CrazyhouseBoardT", bound=CrazyhouseBoard)
 CrazyhousePocketT = TypeVar("CrazyhousePocketT", bound=CrazyhousePocket)
@@ -81,6 +66,11 @@ VARIANTS: List[Type[Board]] = [
     ThreeCheckBoard,
     CrazyhouseBoard,
 ]
+
+
+# The classes are python-chess's chess.variant names: they say so (repr, pickling).
+for _cls in (*VARIANTS[1:], CrazyhousePocket):
+    _cls.__module__ = __name__
 
 
 def find_variant(name: str) -> Type[Board]:

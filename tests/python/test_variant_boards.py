@@ -422,3 +422,12 @@ def test_crazyhouse_refuses_a_drop_it_cannot_make_and_keeps_the_board() -> None:
         assert board.fen() == before and not board.move_stack
     board.push(kibitz.Move.from_uci("N@e4"))
     assert str(board.pockets[chess.WHITE]) == "" and board.fen().startswith("rnbqkbnr/pppppppp/8/8/4N3/8/")
+    # A king in a pocket (a turn flipped in check let one be taken): python-chess's drop
+    # generators offer it though it is never legal, and its claims push it; so does this.
+    fen = "3k4/8/8/8/8/8/8/8[Kq] w - - 0 1"
+    mine, ref = boards.CrazyhouseBoard(fen), chess.variant.CrazyhouseBoard(fen)
+    assert [m.uci() for m in mine.generate_pseudo_legal_drops()] == [m.uci() for m in ref.generate_pseudo_legal_drops()]
+    assert not mine.is_legal(kibitz.Move.from_uci("K@a1")) and not ref.is_legal(chess.Move.from_uci("K@a1"))
+    mine.push(kibitz.Move.from_uci("K@a1"))
+    ref.push(chess.Move.from_uci("K@a1"))
+    assert mine.fen() == ref.fen()

@@ -96,7 +96,7 @@ class CrazyhouseBoard(NoTables, StateAlongStack):
     def push(self, move: Any) -> None:
         color = self.turn
         if move.drop:
-            if not self.is_pseudo_legal(move):
+            if not self._droppable(move):
                 # python-chess would fail half-way (an AssertionError for an empty pocket,
                 # a piece overwritten on a full square): refused here, the board unchanged.
                 raise IllegalMoveError(f"illegal drop {move.uci()} in {self.fen()}")
@@ -178,15 +178,21 @@ class CrazyhouseBoard(NoTables, StateAlongStack):
         yield from Board.generate_legal_moves(self, from_mask, to_mask)
         yield from self.generate_legal_drops(from_mask & to_mask)
 
+    def _droppable(self, move: Any) -> bool:
+        """A drop from the pocket onto an empty square (a pawn not on a back rank): what the
+        drop generators give, a king from the pocket too."""
+        square = bb.BB_SQUARES[move.to_square]
+        return (
+            move.from_square == move.to_square
+            and not square & self.occupied
+            and not (move.drop == PAWN and square & bb.BB_BACKRANKS)
+            and self.pockets[self.turn].count(move.drop) > 0
+        )
+
     def is_pseudo_legal(self, move: Any) -> bool:
         if move.drop and move.from_square == move.to_square:
-            square = bb.BB_SQUARES[move.to_square]
-            return (
-                move.drop != KING
-                and not square & self.occupied
-                and not (move.drop == PAWN and square & bb.BB_BACKRANKS)
-                and self.pockets[self.turn].count(move.drop) > 0
-            )
+            # python-chess's: never a king (though its generators offer one from a pocket).
+            return move.drop != KING and self._droppable(move)
         return bool(Board.is_pseudo_legal(self, move))
 
     def is_legal(self, move: Any) -> bool:

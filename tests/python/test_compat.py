@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import chess
+import pytest
 
 
 TIMEOUT = 120
@@ -140,6 +141,37 @@ def test_chess_variant_is_kibitz_s_variant_boards() -> None:
     assert lines[0] == "kibitz.variant.boards True kingofthehill 20"
     assert lines[1] == "CrazyhouseBoard Q@e6 52"  # python-chess: the same SAN, 52 moves
     assert lines[2] == "Mine Mine Mine rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+def test_python_chess_engine_plays_variants_on_kibitz_boards(tmp_path: Path) -> None:
+    # A lichess bot's way: python-chess's chess.engine drives a variant engine on the
+    # variant boards (sending UCI_Variant, the FEN and the moves); every move it plays is
+    # legal on kibitz's board.
+    from fairy import FAIRY
+
+    if FAIRY is None:
+        pytest.skip("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
+    engine = FAIRY
+    script = write(
+        tmp_path / "variants.py",
+        f"""
+        import chess, chess.engine, chess.variant
+
+        names = ["crazyhouse", "3check", "horde", "antichess", "racingkings", "kingofthehill"]
+        with chess.engine.SimpleEngine.popen_uci({engine!r}) as engine:
+            for name in names:
+                board = chess.variant.find_variant(name)()
+                for _ in range(4):
+                    move = engine.play(board, chess.engine.Limit(nodes=500)).move
+                    assert move in board.legal_moves, (name, move, board.fen())
+                    board.push(move)
+                print(type(board).__module__, board.uci_variant, len(board.move_stack))
+        """,
+    )
+    p = run("-m", "kibitz.compat", str(script), cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    names = ["crazyhouse", "3check", "horde", "antichess", "racingkings", "kingofthehill"]
+    assert p.stdout.splitlines() == [f"kibitz.variant.boards {name} 4" for name in names]
 
 
 def test_without_python_chess_its_modules_say_so() -> None:

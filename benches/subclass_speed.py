@@ -65,6 +65,24 @@ def workload(cls: type, fens: List[str]) -> Callable[[], Any]:
     return run
 
 
+def report(rows: Dict[str, Dict[str, Callable[[], Any]]], runs: int, positions: int, label: str, what: str) -> None:
+    """Times each row's two workloads ``runs`` times, the libraries alternating within each
+    round, and prints the medians per position as a Markdown table."""
+    times: Dict[str, Dict[str, List[float]]] = {r: {"kibitz": [], "python-chess": []} for r in rows}
+    for _ in range(runs):
+        for row, libs in rows.items():
+            for lib, f in libs.items():
+                start = time.perf_counter()
+                f()
+                times[row][lib].append((time.perf_counter() - start) / positions)
+    print(f"| {label} | kibitz us a position | python-chess us | kibitz faster by |")
+    print("|---|---:|---:|---:|")
+    for row, t in times.items():
+        k, c = statistics.median(t["kibitz"]), statistics.median(t["python-chess"])
+        print(f"| {row} | {k * 1e6:,.0f} | {c * 1e6:,.0f} | {c / k:.1f}x |")
+    print(f"(kibitz {kibitz.__version__}, python-chess {chess.__version__}; {what}, medians of {runs} runs)")
+
+
 def main(argv: List[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -80,19 +98,7 @@ def main(argv: List[str] | None = None) -> int:
         "kibitz": workload(kibitz.Board, fens),
         "python-chess": workload(chess.Board, fens),
     }
-    times: Dict[str, Dict[str, List[float]]] = {r: {"kibitz": [], "python-chess": []} for r in rows}
-    for _ in range(args.runs):
-        for row, libs in rows.items():
-            for lib, f in libs.items():
-                start = time.perf_counter()
-                f()
-                times[row][lib].append((time.perf_counter() - start) / len(fens))
-    print("| subclass | kibitz us a position | python-chess us | kibitz faster by |")
-    print("|---|---:|---:|---:|")
-    for row, t in times.items():
-        k, c = statistics.median(t["kibitz"]), statistics.median(t["python-chess"])
-        print(f"| {row} | {k * 1e6:,.0f} | {c * 1e6:,.0f} | {c / k:.1f}x |")
-    print(f"(kibitz {kibitz.__version__}, python-chess {chess.__version__}; 60 positions, medians of {args.runs} runs)")
+    report(rows, args.runs, len(fens), "subclass", "60 positions")
     return 0
 
 

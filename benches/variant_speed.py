@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
 from typing import Any, Callable, Dict, List
 
 import chess
 import chess.variant
-from subclass_speed import workload  # the same workload as for subclasses
+from subclass_speed import report, workload  # the same workload and table as for subclasses
 
-import kibitz
 from kibitz.variant import boards
 
 NAMES = [
@@ -63,21 +60,7 @@ def main(argv: List[str] | None = None) -> int:
             "kibitz": workload(getattr(boards, name), fens),
             "python-chess": workload(getattr(chess.variant, name), fens),
         }
-    times: Dict[str, Dict[str, List[float]]] = {r: {"kibitz": [], "python-chess": []} for r in rows}
-    for _ in range(args.runs):
-        for row, libs in rows.items():
-            for lib, f in libs.items():
-                start = time.perf_counter()
-                f()
-                times[row][lib].append((time.perf_counter() - start) / 60)
-    print("| variant board | kibitz us a position | python-chess us | kibitz faster by |")
-    print("|---|---:|---:|---:|")
-    for row, t in times.items():
-        k, c = statistics.median(t["kibitz"]), statistics.median(t["python-chess"])
-        print(f"| {row} | {k * 1e6:,.0f} | {c * 1e6:,.0f} | {c / k:.1f}x |")
-    print(
-        f"(kibitz {kibitz.__version__}, python-chess {chess.__version__}; 60 positions each, medians of {args.runs} runs)"
-    )
+    report(rows, args.runs, 60, "variant board", "60 positions each")
     return 0
 
 

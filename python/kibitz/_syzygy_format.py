@@ -3,10 +3,12 @@ sits in a table, and the decompression of the value stored there.
 
 kibitz probes through its Rust tables (``kibitz.syzygy``). This reader is the one behind
 python-chess's lower-level names (``WdlTable``, ``DtzTable``, ``Tablebase.probe_wdl_table``,
-``Tablebase.probe_dtz_table``) and behind the few probes the Rust tables cannot make the way
-python-chess makes them. It reads the format as its author's probing code (Ronald de Man's
+``Tablebase.probe_dtz_table``), behind the few probes the Rust tables cannot make the way
+python-chess makes them, and behind every probe of a variant's tables (Atomic, Suicide,
+Giveaway, Antichess). It reads the format as its author's probing code (Ronald de Man's
 ``tbprobe``, also read by Stockfish and python-chess) does; every value it returns is checked
-against python-chess's on random positions of every table (``tests/python/test_syzygy.py``).
+against python-chess's on random positions of every table (``tests/python/test_syzygy.py``,
+and ``test_syzygy_variants.py`` for the variants' tables).
 
 A table file holds, after a 4-byte magic and a flags byte (bit 0: both sides to move are
 stored; bit 1: one stream for each file of the leading pawn), the order of the pieces for
@@ -17,8 +19,10 @@ adds maps from the stored values to distances.
 
 A position's index in its stream: the squares are mirrored so that the leading piece (or
 pawn) lands in a fixed part of the board, the leading group is placed (the two kings in 462
-ways; three unique pieces in 31332; the leading pawns by file), and each further group of
-like pieces is counted as a combination of the squares left, in the order the file gives.
+ways; three unique pieces in 31332; the leading pawns by file; in the variants whose kings
+may touch, two unique pieces in 518, and in the losing variants like pieces), and each
+further group of like pieces is counted as a combination of the squares left, in the order
+the file gives.
 """
 
 from __future__ import annotations
@@ -100,16 +104,23 @@ UINT32_BE = struct.Struct(">I")
 UINT16 = struct.Struct("<H")
 
 
-# WDL and DTZ file magics (the first four bytes) of standard chess.
+# WDL and DTZ file magics (the first four bytes) of standard chess; a variant's board class
+# names its own (``tbw_magic``, ``tbz_magic``, and for tables without pawns the
+# ``pawnless_`` ones).
 _WDL_MAGIC = b"\x71\xe8\x23\x5d"
 _DTZ_MAGIC = b"\xd7\x66\x0c\xa5"
 # A file is a whole number of 64-byte blocks plus its 16-byte tail.
 _FILE_ALIGNMENT, _FILE_TAIL = 64, 16
 # The leading group's placements: two kings (not adjacent, one in the triangle a1-d1-d4,
 # the other below the diagonal when the first is on it) in 462 ways; three unique pieces
-# in 31332 (6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + 4 * 7 * 6).
+# in 31332 (6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + 4 * 7 * 6). Variants whose kings may
+# stand side by side (atomic, the losing variants) place two unique pieces in 518 ways
+# (6 * 63 + 4 * 28 + 4 * 7), and the losing variants' tables without two unique pieces
+# lead with two like pieces (278 ways, ``PP_IDX``) or more (``MFACTOR``).
 _KK_PLACEMENTS = 462
 _UNIQUE3_PLACEMENTS = 31332
+_TWO_UNIQUE_PLACEMENTS = 518
+_LIKE2_PLACEMENTS = 278
 _MASK64 = (1 << 64) - 1
 
 
@@ -176,8 +187,8 @@ INVFLAP = [8 * (i % 6 + 1) + i // 6 for i in range(24)]
 PTWIST = [
     47 - 12 * FILE_TO_FILE[_file(s)] - 2 * (_rank(s) - 1) - (_file(s) >= 4) if _pawn_square(s) else 0 for s in range(64)
 ]
-# The order of like leading pieces in the tables of variants with several kings (giveaway):
-# kibitz reads no such table, the values are here for python-chess's API.
+# The order of like leading pieces in the tables of the losing variants (several kings, or
+# none): the further pieces of a leading group of three or more are counted in this order.
 MTWIST = [
     *(15, 63, 55, 47, 40, 48, 56, 12),
     *(62, 11, 39, 31, 24, 32, 8, 57),
@@ -336,6 +347,10 @@ class Table:
     def __init__(self, path: Union[str, "os.PathLike[str]"], *, variant: Any = None) -> None:
         self.path = os.fspath(path)
         self.variant = variant
+        # Kings that may touch (atomic, the losing variants) change the leading placements;
+        # compulsory captures change what a DTZ stream of one value holds.
+        self.connected_kings = bool(getattr(variant, "connected_kings", False))
+        self.captures_compulsory = bool(getattr(variant, "captures_compulsory", False))
         self.write_lock = threading.RLock()
         self.initialized = False
         self.data: Optional[mmap.mmap] = None
@@ -359,7 +374,7 @@ class Table:
                 self.enc_type = 0
             elif unique == 2:
                 self.enc_type = 2
-            else:  # giveaway tables without two unique pieces
+            else:  # the losing variants' tables without two unique pieces: like pieces lead
                 self.enc_type = 1 + min(
                     (n for side in (left, right) for p in PCHR if (n := side.count(p)) > 1), default=16
                 )
@@ -379,7 +394,8 @@ class Table:
             self.data = data
 
     def check_magic(self, magic: Optional[bytes], pawnless_magic: Optional[bytes]) -> None:
-        """``OSError`` unless the file starts with one of the magics."""
+        """``OSError`` unless the file starts with one of the magics. As python-chess's, the
+        second one counts only for a table with pawns."""
         assert self.data is not None
         valid = [magic, self.has_pawns and pawnless_magic]
         if self.data[: min(4, len(self.data))] not in valid:
@@ -466,18 +482,33 @@ class Table:
         return factor, size
 
     def _lead_size(self) -> int:
+        """The placements of the leading group of a table without pawns."""
         if self.enc_type == 0:
             return _UNIQUE3_PLACEMENTS
         if self.enc_type == 2:
-            return _KK_PLACEMENTS
-        raise _unsupported(self.path)
+            return _TWO_UNIQUE_PLACEMENTS if self.connected_kings else _KK_PLACEMENTS
+        if self.enc_type == 3:
+            return _LIKE2_PLACEMENTS
+        return MFACTOR[self.enc_type - 2]
+
+    def _lead_length(self) -> int:
+        """How many pieces lead a table without pawns: three unique, two unique, or the
+        like pieces of the losing variants' tables (``enc_type`` less one)."""
+        return {0: 3, 2: 2}.get(self.enc_type, self.enc_type - 1)
+
+    def _magics(self, wdl: bool) -> Tuple[Optional[bytes], Optional[bytes]]:
+        """The magic of the variant's tables of this kind, and of its tables without pawns."""
+        if self.variant is None:
+            return (_WDL_MAGIC if wdl else _DTZ_MAGIC), None
+        kind = "tbw" if wdl else "tbz"
+        return getattr(self.variant, f"{kind}_magic", None), getattr(self.variant, f"pawnless_{kind}_magic", None)
 
     def _pieceless_layout(self, ptr: int, shift: int) -> Tuple[List[int], List[int], List[int], int]:
         """(pieces, norm, factor, size) of one side of a pawnless table whose order byte is
         at `ptr` (the side's nibble at `shift`)."""
         data = self._bytes()
         pieces = [(data[ptr + 1 + i] >> shift) & 0x0F for i in range(self.num)]
-        norm = self._groups(pieces, 3 if self.enc_type == 0 else 2)
+        norm = self._groups(pieces, self._lead_length())
         factor, size = self._factors(norm, (data[ptr] >> shift) & 0x0F, 0x0F, self._lead_size())
         return pieces, norm, factor, size
 
@@ -500,9 +531,9 @@ class Table:
         d.flags = data[data_ptr]
         if d.flags & 0x80:  # every position of the stream holds the same value
             d.idxbits = 0
-            # A DTZ stream of one value stores 0 (python-chess reads it so, as its author's
-            # code does for standard chess).
-            d.min_len = data[data_ptr + 1] if wdl else 0
+            # A DTZ stream of one value stores 0, or 1 in the variants where captures are
+            # compulsory (python-chess reads it so, as its author's code does).
+            d.min_len = data[data_ptr + 1] if wdl else int(self.captures_compulsory)
             d.index_size = d.block_lengths_size = d.data_size = 0
             return d, data_ptr + 2
         d.blocksize = data[data_ptr + 1]
@@ -622,8 +653,9 @@ class Table:
     def encode_piece(self, norm: List[int], pos: List[int], factor: List[int]) -> int:
         """The index of a pawnless position, its squares in the table's piece order."""
         n = self.num
-        if self.enc_type not in (0, 2):
-            raise _unsupported(self.path)
+        if self.enc_type >= 3:
+            idx, lead = self._encode_like_lead(norm, pos), norm[0]
+            return idx * factor[0] + self._encode_groups(norm, pos, factor, lead, 0)
         lead = 3 if self.enc_type == 0 else 2
         if pos[0] & 0x04:  # the leading piece onto files a-d
             pos[:n] = [s ^ 0x07 for s in pos[:n]]
@@ -634,7 +666,18 @@ class Table:
                 if offdiag(s) > 0:
                     pos[:n] = [flipdiag(t) for t in pos[:n]]
                 break
-        if self.enc_type == 0:
+        if self.enc_type == 2 and self.connected_kings:
+            # Two unique pieces that may touch: the first in the triangle, the second on
+            # any other square (below the diagonal when the first is on it).
+            a, b = pos[0], pos[1]
+            b_adj = int(b > a)
+            if offdiag(a):
+                idx = TRIANGLE[a] * 63 + b - b_adj
+            elif offdiag(b):
+                idx = 6 * 63 + DIAG[a] * 28 + LOWER[b]
+            else:
+                idx = 6 * 63 + 4 * 28 + DIAG[a] * 7 + DIAG[b] - b_adj
+        elif self.enc_type == 0:
             a, b, c = pos[0], pos[1], pos[2]
             b_adj = int(b > a)
             c_adj = int(c > a) + int(c > b)
@@ -649,6 +692,35 @@ class Table:
         else:
             idx = KK_IDX[TRIANGLE[pos[0]]][pos[1]]
         return idx * factor[0] + self._encode_groups(norm, pos, factor, lead, 0)
+
+    def _encode_like_lead(self, norm: List[int], pos: List[int]) -> int:
+        """The placement index of a leading group of like pieces (the losing variants'
+        tables): the piece nearest the triangle's start leads and is brought into it."""
+        n, lead = self.num, norm[0]
+
+        def mirror_to_lower_left() -> None:
+            if pos[0] & 0x04:
+                pos[:n] = [s ^ 0x07 for s in pos[:n]]
+            if pos[0] & 0x20:
+                pos[:n] = [s ^ 0x38 for s in pos[:n]]
+
+        first = min(range(lead), key=lambda i: TRIANGLE[pos[i]])
+        pos[0], pos[first] = pos[first], pos[0]
+        mirror_to_lower_left()
+        if lead == 2:
+            a, b = pos[0], pos[1]
+            if offdiag(a) > 0 or (offdiag(a) == 0 and offdiag(b) > 0):
+                pos[:n] = [flipdiag(s) for s in pos[:n]]
+            if test45(pos[1]) and TRIANGLE[pos[0]] == TRIANGLE[pos[1]]:
+                # Both in the same triangle square's orbit: the other one leads, seen
+                # from the flipped board.
+                pos[0], pos[1] = pos[1], pos[0]
+                pos[:n] = [flipdiag(s ^ 0x38) for s in pos[:n]]
+            return PP_IDX[TRIANGLE[pos[0]]][pos[1]]
+        if offdiag(pos[0]) > 0:
+            pos[:n] = [flipdiag(s) for s in pos[:n]]
+        pos[1:lead] = sorted(pos[1:lead], key=lambda s: MTWIST[s])
+        return MULTIDX[lead - 1][TRIANGLE[pos[0]]] + sum(binom(MTWIST[s], k) for k, s in enumerate(pos[1:lead], 1))
 
     def encode_pawn(self, norm: List[int], pos: List[int], factor: List[int]) -> int:
         """The index of a position with pawns, its squares in the table's piece order, the
@@ -733,10 +805,6 @@ class Table:
         return ((data[w + 1] & 0x0F) << 8) | data[w]
 
 
-def _unsupported(path: str) -> ValueError:
-    return ValueError(f"{path}: kibitz reads the tables of standard chess, not this one (a variant with several kings)")
-
-
 class WdlTable(Table):
     """A win/draw/loss table (``.rtbw``); ``probe_wdl_table(board)`` reads the stored value
     (-2 to 2) without looking at captures."""
@@ -748,7 +816,7 @@ class WdlTable(Table):
             self.init_mmap()
             if self.initialized:
                 return
-            self.check_magic(_WDL_MAGIC, None)
+            self.check_magic(*self._magics(True))
             data = self._bytes()
             split = data[4] & 0x01
             files = 4 if data[4] & 0x02 else 1
@@ -825,7 +893,7 @@ class DtzTable(Table):
             self.init_mmap()
             if self.initialized:
                 return
-            self.check_magic(_DTZ_MAGIC, None)
+            self.check_magic(*self._magics(False))
             data = self._bytes()
             files = 4 if data[4] & 0x02 else 1
             ptr = 5

@@ -28,6 +28,12 @@ check, where python-chess answers or raises as its move generator leads it. The 
 compare both with python-chess's prober position by position
 (``tests/python/test_syzygy.py``).
 
+Variants, as python-chess's: ``Tablebase(VariantBoard=AtomicBoard)`` (or Suicide, Giveaway,
+Antichess, from ``kibitz.variant.boards`` or ``chess.variant``) reads that variant's tables
+(``.atbw``/``.atbz``, ``.stbw``/``.stbz``, ``.gtbw``/``.gtbz``) and probes its boards by
+python-chess's algorithm in Python: the variant's own end of the game, kings that may touch,
+compulsory captures and the threat of one (``sprobe_ab``).
+
 Errors as python-chess raises them: ``MissingTableError`` (a ``KeyError``) naming the
 first table a probe needs and lacks; ``KeyError`` for positions no table holds (castling
 rights, more than 8 pieces); ``OSError`` when a table needed turns out not to be a table.
@@ -154,25 +160,40 @@ _WDL_SUFFIX, _DTZ_SUFFIX = ".rtbw", ".rtbz"
 _NO_DTZ = 0xFFFF
 
 
-def _check_variant(variant: Any) -> None:
-    name = getattr(variant, "uci_variant", None)
-    if name != "chess":
-        raise ValueError(
-            f"kibitz.syzygy reads the tables of standard chess, not {name or variant!r} "
-            "(VariantBoard must be a board of standard chess)"
-        )
+# A position the Python prober walks: kibitz's standard-chess Position, or a board of the
+# variant (kibitz's or python-chess's variant boards).
+Walked = Any
+
+
+def _after(pos: Walked, move: Any) -> Walked:
+    """The position after `move`, `pos` unchanged."""
+    if isinstance(pos, Position):
+        return pos.after(move)
+    child = pos.copy(stack=False)
+    child.push(move)
+    return child
 
 
 class Tablebase:
     """A set of Syzygy tables: add directories or files, probe positions, ``close()`` (or
     use as a context manager). ``wdl`` and ``dtz`` map material keys to the tables (read in
-    Python, opened on first use, at most ``max_fds`` kept open); the Rust tables hold the
-    same files. ``VariantBoard`` must be a board of standard chess (kibitz's or
-    python-chess's): kibitz reads no variant tables."""
+    Python, opened on first use, at most ``max_fds`` kept open); for standard chess the Rust
+    tables hold the same files.
+
+    ``VariantBoard`` is the board class of the positions probed: standard chess (kibitz's
+    or python-chess's ``Board``), or a variant whose class names its tables, as
+    python-chess's do: Atomic (``.atbw``/``.atbz``), Suicide (``.stbw``/``.stbz``),
+    Giveaway and Antichess (``.gtbw``/``.gtbz``), from ``kibitz.variant`` or
+    ``chess.variant``. A variant's tables are probed by python-chess's algorithm in Python,
+    on the variant's own boards."""
 
     def __init__(self, *, max_fds: Optional[int] = 128, VariantBoard: Any = Board) -> None:
-        _check_variant(VariantBoard)
         self.variant = VariantBoard
+        # Standard chess: the Rust tables answer where they can. A variant: its rules (its
+        # own end of the game, compulsory captures) lead the Python prober.
+        self._standard = getattr(VariantBoard, "uci_variant", "chess") == "chess"
+        self._one_king = bool(getattr(VariantBoard, "one_king", True))
+        self._captures_compulsory = bool(getattr(VariantBoard, "captures_compulsory", False))
         self.max_fds = max_fds
         self.lru: Deque[Table] = collections.deque()
         self.lru_lock = threading.Lock()
@@ -197,27 +218,38 @@ class Tablebase:
 
     def add_file(self, path: PathLike, *, load_wdl: bool = True, load_dtz: bool = True) -> int:
         """Adds one table file; returns 1, or 0 when the path is not a table file's (by its
-        name) or not a file. A file the Rust tables cannot use goes to ``skipped``."""
+        name and the variant's suffixes) or not a file. A file the Rust tables cannot use
+        goes to ``skipped``."""
         path = os.fspath(path)
         name, ext = os.path.splitext(os.path.basename(path))
-        if not is_tablename(name) or not os.path.isfile(path):
+        if not is_tablename(name, one_king=self._one_king) or not os.path.isfile(path):
             return 0
-        if load_wdl and ext == _WDL_SUFFIX:
+        if load_wdl and self._suffix_fits(ext, name, "tbw"):
             self._add(self.wdl, WdlTable(path, variant=self.variant), path)
             return 1
-        if load_dtz and ext == _DTZ_SUFFIX:
+        if load_dtz and self._suffix_fits(ext, name, "tbz"):
             self._add(self.dtz, DtzTable(path, variant=self.variant), path)
             return 1
         return 0
+
+    def _suffix_fits(self, ext: str, name: str, kind: str) -> bool:
+        """Whether a file's suffix is the variant's for tables of this kind (WDL ``tbw``,
+        DTZ ``tbz``), or its suffix for tables without pawns and the table has none."""
+        if not self._standard:
+            if ext and ext == getattr(self.variant, f"{kind}_suffix", None):
+                return True
+            return "P" not in name and bool(ext) and ext == getattr(self.variant, f"pawnless_{kind}_suffix", None)
+        return ext == (_WDL_SUFFIX if kind == "tbw" else _DTZ_SUFFIX)
 
     def _add(self, tables: Dict[str, Table], table: Table, path: str) -> None:
         if table.key in tables:
             tables[table.key].close()
         tables[table.key] = tables[table.mirrored_key] = table
-        try:
-            self._core.add_file(path)
-        except OSError as e:
-            self.skipped.append((path, str(e)))
+        if self._standard:
+            try:
+                self._core.add_file(path)
+            except OSError as e:
+                self.skipped.append((path, str(e)))
         self._complete_cache.clear()
         self._full_up_to = None
 
@@ -260,8 +292,10 @@ class Tablebase:
         return cached
 
     def _rust_board(self, board: Any, dtz: bool) -> Optional[Board]:
-        """The board for the Rust tables when their answer is python-chess's: a valid
-        position and every table the probe may need loaded; else None."""
+        """The board for the Rust tables when their answer is python-chess's: standard
+        chess, a valid position and every table the probe may need loaded; else None."""
+        if not self._standard:
+            return None
         if popcount(board.occupied) > self._full_sets() and not self._complete(calc_key(board), dtz):
             return None
         if not isinstance(board, Board):
@@ -283,7 +317,7 @@ class Tablebase:
                 return int(self._core.probe_wdl(rust))
             except (KeyError, ValueError):
                 pass  # a table the Rust tables skipped, or a position they refuse
-        return self._py_wdl(board if isinstance(board, Position) else Position.from_board(board))
+        return self._py_wdl(self._walked(board))
 
     def _dtz(self, board: Any) -> int:
         rust = self._rust_board(board, True)
@@ -292,9 +326,18 @@ class Tablebase:
                 return int(self._core.probe_dtz(rust))
             except (KeyError, ValueError):
                 pass
-        return self._py_dtz(board if isinstance(board, Position) else Position.from_board(board))
+        return self._py_dtz(self._walked(board))
 
-    def _ab(self, pos: Position, alpha: int, beta: int) -> int:
+    def _walked(self, board: Any) -> Walked:
+        """The position the Python prober walks for a board: a Position of standard chess,
+        or a copy of the variant's board without its moves."""
+        if isinstance(board, Position):
+            return board
+        if not self._standard:
+            return board.copy(stack=False)
+        return Position.from_board(board)
+
+    def _ab(self, pos: Walked, alpha: int, beta: int, threats: bool = False) -> int:
         """The value ``probe_ab(pos, alpha, beta)`` gives. A position without an
         en-passant square is asked of the Rust tables when they may answer: their exact
         value leads every caller to the same decisions as the windowed one."""
@@ -305,7 +348,7 @@ class Tablebase:
                     return int(self._core.probe_wdl(rust))
                 except (KeyError, ValueError):
                     pass
-        return self._py_ab(pos, alpha, beta)[0]
+        return self._py_ab(pos, alpha, beta, threats=threats)[0]
 
     def _preconditions(self, board: Any) -> None:
         if board.uci_variant != self.variant.uci_variant:
@@ -321,14 +364,24 @@ class Tablebase:
 
     # python-chess's algorithm ---------------------------------------------------------
 
-    def _py_ab(self, pos: Position, alpha: int, beta: int, *, bounds: bool = False) -> Tuple[int, int]:
-        """python-chess's ``probe_ab``: (value, how it was found: 1 the table, 2 a capture).
-        With `bounds`, the captures are searched in Python all the way down, so that a
-        narrow window gives python-chess's bound, not the exact value, where the position
-        falls outside it."""
+    def _py_ab(
+        self, pos: Walked, alpha: int, beta: int, *, bounds: bool = False, threats: bool = False
+    ) -> Tuple[int, int]:
+        """python-chess's ``probe_ab``: (value, how it was found: 1 the table, 2 a capture,
+        3 a threat of one where captures are compulsory). With `bounds`, the captures are
+        searched in Python all the way down, so that a narrow window gives python-chess's
+        bound, not the exact value, where the position falls outside it."""
         self._preconditions(pos)
+        if self._captures_compulsory:
+            if pos.is_variant_win():
+                return 2, 2
+            if pos.is_variant_loss():
+                return -2, 2
+            if pos.is_variant_draw():
+                return 0, 2
+            return self._py_sprobe_ab(pos, alpha, beta, threats)
         for move in pos.generate_legal_moves(BB_ALL, pos.occupied_co[not pos.turn]):
-            child = pos.after(move)
+            child = _after(pos, move)
             if bounds:
                 v = -self._py_ab(child, -beta, -alpha, bounds=True)[0]
             else:
@@ -342,19 +395,19 @@ class Tablebase:
             return alpha, 1 + int(alpha > 0)
         return v, 1
 
-    def _best_en_passant(self, pos: Position) -> int:
+    def _best_en_passant(self, pos: Walked) -> int:
         """The best value of a legal en-passant capture, -3 when there is none."""
         best = -3
         for move in pos.generate_legal_ep():
-            best = max(best, -self._ab(pos.after(move), -2, 2))
+            best = max(best, -self._ab(_after(pos, move), -2, 2))
         return best
 
-    def _only_en_passant(self, pos: Position) -> bool:
+    def _only_en_passant(self, pos: Walked) -> bool:
         return all(pos.is_en_passant(move) for move in pos.generate_legal_moves())
 
-    def _py_wdl(self, pos: Position) -> int:
+    def _py_wdl(self, pos: Walked) -> int:
         v = self._py_ab(pos, -2, 2)[0]
-        if not pos.ep_square:
+        if not pos.ep_square or self._captures_compulsory:
             return v
         ep = self._best_en_passant(pos)
         if ep > -3:
@@ -364,18 +417,20 @@ class Tablebase:
                 v = ep  # the losing capture is the only legal move
         return v
 
-    def _py_dtz_no_ep(self, pos: Position) -> int:
-        wdl, how = self._py_ab(pos, -2, 2)
+    def _py_dtz_no_ep(self, pos: Walked) -> int:
+        wdl, how = self._py_ab(pos, -2, 2, threats=True)
         if wdl == 0:
             return 0
         if how == 2 or not pos.occupied_co[pos.turn] & ~pos.pawns:
             return dtz_before_zeroing(wdl)
         if wdl > 0:
+            if how == 3:  # won by a threat to capture: a move, then the capture
+                return 2 if wdl == 2 else 102
             # A pawn step that keeps the win zeroes at once.
             for move in pos.generate_legal_moves(pos.pawns, ~pos.occupied):
                 if pos.is_capture(move):
                     continue
-                if -self._wdl(pos.after(move)) == wdl:
+                if -self._wdl(_after(pos, move)) == wdl:
                     return 1 if wdl == 2 else 101
         dtz, stored = self.probe_dtz_table(pos, wdl)
         if stored >= 0:
@@ -384,7 +439,7 @@ class Tablebase:
         if wdl > 0:
             best = _NO_DTZ
             for move in pos.generate_legal_moves(~pos.pawns, ~pos.occupied):
-                child = pos.after(move)
+                child = _after(pos, move)
                 v = -self._dtz(child)
                 if v == 1 and child.is_checkmate():
                     best = 1
@@ -393,20 +448,20 @@ class Tablebase:
             return best
         best = -1
         for move in pos.generate_legal_moves():
-            child = pos.after(move)
+            child = _after(pos, move)
             if child.halfmove_clock == 0:
                 if wdl == -2:
                     v = -1
                 else:
-                    v = 0 if self._ab(child, 1, 2) == 2 else -101
+                    v = 0 if self._ab(child, 1, 2, threats=True) == 2 else -101
             else:
                 v = -self._dtz(child) - 1
             best = min(best, v)
         return best
 
-    def _py_dtz(self, pos: Position) -> int:
+    def _py_dtz(self, pos: Walked) -> int:
         v = self._py_dtz_no_ep(pos)
-        if not pos.ep_square:
+        if not pos.ep_square or self._captures_compulsory:
             return v
         ep = self._best_en_passant(pos)
         if ep > -3:
@@ -429,16 +484,16 @@ class Tablebase:
                 v = ep
         return v
 
-    def _py_sprobe_capts(self, pos: Position, alpha: int, beta: int) -> Tuple[int, bool]:
+    def _py_sprobe_capts(self, pos: Walked, alpha: int, beta: int) -> Tuple[int, bool]:
         found = False
         for move in pos.generate_legal_captures():
             found = True
-            alpha = max(alpha, -self._py_sprobe_ab(pos.after(move), -beta, -alpha)[0])
+            alpha = max(alpha, -self._py_sprobe_ab(_after(pos, move), -beta, -alpha)[0])
             if alpha >= beta:
                 break
         return alpha, found
 
-    def _py_sprobe_ab(self, pos: Position, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
+    def _py_sprobe_ab(self, pos: Walked, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
         if popcount(pos.occupied_co[not pos.turn]) > 1:
             v, found = self._py_sprobe_capts(pos, alpha, beta)
             if found:
@@ -448,7 +503,7 @@ class Tablebase:
         threats_found = False
         if threats or popcount(pos.occupied) >= 6:
             for move in pos.generate_legal_moves(~pos.pawns):
-                v_plus, found = self._py_sprobe_capts(pos.after(move), -beta, -alpha)
+                v_plus, found = self._py_sprobe_capts(_after(pos, move), -beta, -alpha)
                 v = -v_plus
                 if found and v > alpha:
                     threats_found = True
@@ -463,9 +518,17 @@ class Tablebase:
     # The API ----------------------------------------------------------------------------
 
     def probe_wdl_table(self, board: Any) -> int:
-        """The WDL stored for the position, without looking at captures (bare kings: 0).
-        ``MissingTableError`` when its table is not loaded; ``KeyError`` past 7 pieces."""
-        if board.kings == board.occupied:
+        """The WDL stored for the position, without looking at captures (bare kings: 0; a
+        variant's own end of the game: its result). ``MissingTableError`` when its table is
+        not loaded; ``KeyError`` past 7 pieces."""
+        if not self._standard:
+            if board.is_variant_win():
+                return 2
+            if board.is_variant_draw():
+                return 0
+            if board.is_variant_loss():
+                return -2
+        if self._one_king and board.kings == board.occupied:
             return 0
         key = calc_key(board)
         table = self.wdl.get(key)
@@ -491,17 +554,18 @@ class Tablebase:
 
     def probe_ab(self, board: Any, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
         """python-chess's alpha-beta over captures from the position, en passant aside:
-        (value, 1 when the table gave it, 2 when a capture did)."""
-        return self._py_ab(Position.from_board(board), alpha, beta, bounds=True)
+        (value, 1 when the table gave it, 2 when a capture did, 3 when a threat to capture
+        did where captures are compulsory)."""
+        return self._py_ab(self._walked(board), alpha, beta, bounds=True, threats=threats)
 
     def sprobe_ab(self, board: Any, alpha: int, beta: int, threats: bool = False) -> Tuple[int, int]:
-        """python-chess's search for variants where captures are compulsory (none of
-        which kibitz's tables hold); kept for its API."""
-        return self._py_sprobe_ab(Position.from_board(board), alpha, beta, threats)
+        """python-chess's search for the variants where captures are compulsory (Suicide,
+        Giveaway, Antichess): (value, 1 the table, 2 a capture, 3 a threat of one)."""
+        return self._py_sprobe_ab(self._walked(board), alpha, beta, threats)
 
     def sprobe_capts(self, board: Any, alpha: int, beta: int) -> Tuple[int, int]:
         """The captures step of ``sprobe_ab``: (value, whether there was a capture)."""
-        return self._py_sprobe_capts(Position.from_board(board), alpha, beta)
+        return self._py_sprobe_capts(self._walked(board), alpha, beta)
 
     def probe_wdl(self, board: Any) -> int:
         """WDL of the position for the side to move (see the module's doc), assuming it
@@ -522,7 +586,7 @@ class Tablebase:
         self._preconditions(board)
         if not board.ep_square:
             return self._dtz(board)
-        return self._py_dtz_no_ep(Position.from_board(board))
+        return self._py_dtz_no_ep(self._walked(board))
 
     def probe_dtz(self, board: Any) -> int:
         """DTZ of the position for the side to move, in plies (see the module's doc; as

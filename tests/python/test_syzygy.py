@@ -405,14 +405,15 @@ def test_errors_are_python_chess_errors(tmp_path: Path) -> None:
             ours.probe_wdl(kibitz.Board("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"))
 
 
-def test_other_variants_are_refused() -> None:
+def test_boards_of_other_variants_are_refused() -> None:
+    """A standard tablebase refuses a board of a variant as python-chess's does (the
+    variants' own tables: tests/python/test_syzygy_variants.py)."""
     atomic = chess.variant.AtomicBoard("8/8/8/3k4/8/8/8/KR6 w - - 0 1")
     with ksyzygy.open_tablebase(TABLES) as ours, chess.syzygy.open_tablebase(str(TABLES)) as theirs:
         assert outcome(lambda: ours.probe_wdl(atomic)) == outcome(lambda: theirs.probe_wdl(atomic))
         assert ours.get_dtz(atomic) is None
-    with pytest.raises(ValueError, match="standard chess"):
-        ksyzygy.Tablebase(VariantBoard=chess.variant.AtomicBoard)
-    ksyzygy.Tablebase(VariantBoard=chess.Board).close()  # python-chess's standard board is fine
+    with ksyzygy.Tablebase(VariantBoard=chess.Board) as standard:  # python-chess's standard board
+        assert standard.probe_wdl(chess.Board("8/8/8/3k4/8/8/8/K7 w - - 0 1")) == 0
 
 
 def test_defaults(ours: ksyzygy.Tablebase) -> None:
@@ -618,6 +619,5 @@ class TestPythonChessSyzygyCase:
         kvk = chess.variant.AntichessBoard("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
         with pytest.raises(KeyError):
             ksyzygy.Tablebase().probe_dtz(kvk)
-        # python-chess then opens a tablebase for antichess: kibitz reads no variant tables.
-        with pytest.raises(ValueError):
-            ksyzygy.Tablebase(VariantBoard=chess.variant.AntichessBoard)
+        with pytest.raises(ksyzygy.MissingTableError):
+            ksyzygy.Tablebase(VariantBoard=chess.variant.AntichessBoard).probe_dtz(kvk)

@@ -759,44 +759,48 @@ class Table:
         if not d.idxbits:
             return d.min_len
         data = self._bytes()
+        u16 = UINT16.unpack_from  # locals: this is the reader's inner loop
         # The sparse index gives a block and an offset for every 2^idxbits values, counted
         # from the middle of the span; walk the block lengths from there to idx's block.
         entry = d.indextable + 6 * (idx >> d.idxbits)
-        block = self.read_uint32(entry)
-        offset = (idx & ((1 << d.idxbits) - 1)) - (1 << (d.idxbits - 1)) + self.read_uint16(entry + 4)
+        block = UINT32.unpack_from(data, entry)[0]
+        offset = (idx & ((1 << d.idxbits) - 1)) - (1 << (d.idxbits - 1)) + u16(data, entry + 4)[0]
+        sizetable = d.sizetable
         while offset < 0:
             block -= 1
-            offset += self.read_uint16(d.sizetable + 2 * block) + 1
-        while offset > self.read_uint16(d.sizetable + 2 * block):
-            offset -= self.read_uint16(d.sizetable + 2 * block) + 1
+            offset += u16(data, sizetable + 2 * block)[0] + 1
+        while offset > (size := u16(data, sizetable + 2 * block)[0]):
+            offset -= size + 1
             block += 1
         # Read the block's codes until the symbol that holds the value.
         ptr = d.data + (block << d.blocksize)
-        code = self.read_uint64_be(ptr)
+        code = UINT64_BE.unpack_from(data, ptr)[0]
         ptr += 8
         used = 0
+        min_len, base, symlen, sym_offset = d.min_len, d.base, d.symlen, d.offset
         while True:
-            length = d.min_len
-            while code < d.base[length - d.min_len]:
+            length = min_len
+            while code < base[length - min_len]:
                 length += 1
-            sym = self.read_uint16(d.offset + 2 * length) + ((code - d.base[length - d.min_len]) >> (64 - length))
-            if offset < d.symlen[sym] + 1:
+            sym = u16(data, sym_offset + 2 * length)[0] + ((code - base[length - min_len]) >> (64 - length))
+            if offset <= symlen[sym]:
                 break
-            offset -= d.symlen[sym] + 1
+            offset -= symlen[sym] + 1
             code = (code << length) & _MASK64
             used += length
             if used >= 32:
                 used -= 32
-                code |= self.read_uint32_be(ptr) << used
+                code |= UINT32_BE.unpack_from(data, ptr)[0] << used
                 ptr += 4
         # Expand the pairs down to the value.
-        while d.symlen[sym]:
-            w = d.sympat + 3 * sym
+        sympat = d.sympat
+        while symlen[sym]:
+            w = sympat + 3 * sym
             left = ((data[w + 1] & 0x0F) << 8) | data[w]
-            if offset < d.symlen[left] + 1:
+            if offset <= symlen[left]:
                 sym = left
             else:
-                offset -= d.symlen[left] + 1
+                offset -= symlen[left] + 1
                 sym = (data[w + 2] << 4) | (data[w + 1] >> 4)
         w = d.sympat + 3 * sym
         return self._leaf(data, w)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Iterator, List, Optional, Set
 
-from kibitz._bitboards import popcount
 from kibitz._constants import BLACK, WHITE
 
 # The most pieces (kings included) of any published table: the 7-piece tables.
@@ -100,18 +99,17 @@ def tablenames(*, one_king: bool = True, piece_count: int = 6) -> Iterator[str]:
 
 def calc_key(board: Any, *, mirror: bool = False) -> str:
     """The material of a board as a table name, white first (black first with ``mirror``)."""
-    sides = []
-    for color in (WHITE ^ mirror, BLACK ^ mirror):
-        mask = board.occupied_co[color]
-        sides.append(
-            "".join(
-                symbol * popcount(pieces & mask)
-                for symbol, pieces in zip(
-                    PCHR, (board.kings, board.queens, board.rooks, board.bishops, board.knights, board.pawns)
-                )
-            )
-        )
-    return "v".join(sides)
+    kinds = (board.kings, board.queens, board.rooks, board.bishops, board.knights, board.pawns)
+    occupied_co = board.occupied_co
+    first, second = occupied_co[WHITE ^ mirror], occupied_co[BLACK ^ mirror]
+    return (
+        f"{'K' * (kinds[0] & first).bit_count()}{'Q' * (kinds[1] & first).bit_count()}"
+        f"{'R' * (kinds[2] & first).bit_count()}{'B' * (kinds[3] & first).bit_count()}"
+        f"{'N' * (kinds[4] & first).bit_count()}{'P' * (kinds[5] & first).bit_count()}v"
+        f"{'K' * (kinds[0] & second).bit_count()}{'Q' * (kinds[1] & second).bit_count()}"
+        f"{'R' * (kinds[2] & second).bit_count()}{'B' * (kinds[3] & second).bit_count()}"
+        f"{'N' * (kinds[4] & second).bit_count()}{'P' * (kinds[5] & second).bit_count()}"
+    )
 
 
 def recalc_key(pieces: List[int], *, mirror: bool = False) -> str:

@@ -46,8 +46,9 @@ from __future__ import annotations
 import collections
 import os
 import threading
+from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, Deque, Dict, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Deque, Dict, Iterator, List, Optional, Tuple, Type, TypeVar, Union
 
 from kibitz._bitboards import BB_ALL, popcount
 from kibitz._core import Board, MissingTableError
@@ -165,13 +166,23 @@ _NO_DTZ = 0xFFFF
 Walked = Any
 
 
-def _after(pos: Walked, move: Any) -> Walked:
-    """The position after `move`, `pos` unchanged."""
+@contextmanager
+def _child(pos: Walked, move: Any) -> Iterator[Walked]:
+    """The position after `move`: a new Position, or the variant's board (the prober's own
+    copy) with the move pushed, popped again on leaving."""
     if isinstance(pos, Position):
-        return pos.after(move)
-    child = pos.copy(stack=False)
-    child.push(move)
-    return child
+        yield pos.after(move)
+        return
+    pos.push(move)
+    try:
+        yield pos
+    finally:
+        pos.pop()
+
+
+def _moves(pos: Walked, *masks: int) -> List[Any]:
+    """The legal moves (within the masks), listed before any is pushed."""
+    return list(pos.generate_legal_moves(*masks))
 
 
 class Tablebase:
@@ -310,7 +321,10 @@ class Tablebase:
 
     def _wdl(self, board: Any) -> int:
         """``probe_wdl`` past its checks: the Rust tables when they may answer, else
-        python-chess's algorithm."""
+        python-chess's algorithm. A variant's `board` is the prober's own (``_own``): the
+        walk pushes its moves on it and pops them again."""
+        if not self._standard:
+            return self._py_wdl(board)
         rust = self._rust_board(board, False)
         if rust is not None:
             try:
@@ -320,6 +334,8 @@ class Tablebase:
         return self._py_wdl(self._walked(board))
 
     def _dtz(self, board: Any) -> int:
+        if not self._standard:
+            return self._py_dtz(board)
         rust = self._rust_board(board, True)
         if rust is not None:
             try:
@@ -327,6 +343,11 @@ class Tablebase:
             except (KeyError, ValueError):
                 pass
         return self._py_dtz(self._walked(board))
+
+    def _own(self, board: Any) -> Any:
+        """What ``_wdl`` and ``_dtz`` take for a caller's board: the board itself in
+        standard chess, else a copy the walk may push moves on."""
+        return board if self._standard else board.copy(stack=False)
 
     def _walked(self, board: Any) -> Walked:
         """The position the Python prober walks for a board: a Position of standard chess,
@@ -380,12 +401,12 @@ class Tablebase:
             if pos.is_variant_draw():
                 return 0, 2
             return self._py_sprobe_ab(pos, alpha, beta, threats)
-        for move in pos.generate_legal_moves(BB_ALL, pos.occupied_co[not pos.turn]):
-            child = _after(pos, move)
-            if bounds:
-                v = -self._py_ab(child, -beta, -alpha, bounds=True)[0]
-            else:
-                v = -self._ab(child, -beta, -alpha)
+        for move in _moves(pos, BB_ALL, pos.occupied_co[not pos.turn]):
+            with _child(pos, move) as child:
+                if bounds:
+                    v = -self._py_ab(child, -beta, -alpha, bounds=True)[0]
+                else:
+                    v = -self._ab(child, -beta, -alpha)
             if v > alpha:
                 if v >= beta:
                     return v, 2
@@ -398,8 +419,9 @@ class Tablebase:
     def _best_en_passant(self, pos: Walked) -> int:
         """The best value of a legal en-passant capture, -3 when there is none."""
         best = -3
-        for move in pos.generate_legal_ep():
-            best = max(best, -self._ab(_after(pos, move), -2, 2))
+        for move in list(pos.generate_legal_ep()):
+            with _child(pos, move) as child:
+                best = max(best, -self._ab(child, -2, 2))
         return best
 
     def _only_en_passant(self, pos: Walked) -> bool:
@@ -427,10 +449,12 @@ class Tablebase:
             if how == 3:  # won by a threat to capture: a move, then the capture
                 return 2 if wdl == 2 else 102
             # A pawn step that keeps the win zeroes at once.
-            for move in pos.generate_legal_moves(pos.pawns, ~pos.occupied):
+            for move in _moves(pos, pos.pawns, ~pos.occupied):
                 if pos.is_capture(move):
                     continue
-                if -self._wdl(_after(pos, move)) == wdl:
+                with _child(pos, move) as child:
+                    keeps = -self._wdl(child) == wdl
+                if keeps:
                     return 1 if wdl == 2 else 101
         dtz, stored = self.probe_dtz_table(pos, wdl)
         if stored >= 0:
@@ -438,24 +462,24 @@ class Tablebase:
         # The table stores the other side to move: one ply more than the best reply.
         if wdl > 0:
             best = _NO_DTZ
-            for move in pos.generate_legal_moves(~pos.pawns, ~pos.occupied):
-                child = _after(pos, move)
-                v = -self._dtz(child)
-                if v == 1 and child.is_checkmate():
-                    best = 1
-                elif v > 0 and v + 1 < best:
-                    best = v + 1
+            for move in _moves(pos, ~pos.pawns, ~pos.occupied):
+                with _child(pos, move) as child:
+                    v = -self._dtz(child)
+                    if v == 1 and child.is_checkmate():
+                        best = 1
+                    elif v > 0 and v + 1 < best:
+                        best = v + 1
             return best
         best = -1
-        for move in pos.generate_legal_moves():
-            child = _after(pos, move)
-            if child.halfmove_clock == 0:
-                if wdl == -2:
-                    v = -1
+        for move in _moves(pos):
+            with _child(pos, move) as child:
+                if child.halfmove_clock == 0:
+                    if wdl == -2:
+                        v = -1
+                    else:
+                        v = 0 if self._ab(child, 1, 2, threats=True) == 2 else -101
                 else:
-                    v = 0 if self._ab(child, 1, 2, threats=True) == 2 else -101
-            else:
-                v = -self._dtz(child) - 1
+                    v = -self._dtz(child) - 1
             best = min(best, v)
         return best
 
@@ -486,9 +510,10 @@ class Tablebase:
 
     def _py_sprobe_capts(self, pos: Walked, alpha: int, beta: int) -> Tuple[int, bool]:
         found = False
-        for move in pos.generate_legal_captures():
+        for move in list(pos.generate_legal_captures()):
             found = True
-            alpha = max(alpha, -self._py_sprobe_ab(_after(pos, move), -beta, -alpha)[0])
+            with _child(pos, move) as child:
+                alpha = max(alpha, -self._py_sprobe_ab(child, -beta, -alpha)[0])
             if alpha >= beta:
                 break
         return alpha, found
@@ -502,8 +527,9 @@ class Tablebase:
             return -2, 2
         threats_found = False
         if threats or popcount(pos.occupied) >= 6:
-            for move in pos.generate_legal_moves(~pos.pawns):
-                v_plus, found = self._py_sprobe_capts(_after(pos, move), -beta, -alpha)
+            for move in _moves(pos, ~pos.pawns):
+                with _child(pos, move) as child:
+                    v_plus, found = self._py_sprobe_capts(child, -beta, -alpha)
                 v = -v_plus
                 if found and v > alpha:
                     threats_found = True
@@ -572,7 +598,7 @@ class Tablebase:
         was reached by a capture or pawn move. ``KeyError`` (``MissingTableError`` for a
         missing table) when the tables cannot tell."""
         self._preconditions(board)
-        return self._wdl(board)
+        return self._wdl(self._own(board))
 
     def get_wdl(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
         """``probe_wdl``, or ``default`` where it raises ``KeyError``."""
@@ -585,7 +611,7 @@ class Tablebase:
         """``probe_dtz`` with en-passant captures left out."""
         self._preconditions(board)
         if not board.ep_square:
-            return self._dtz(board)
+            return self._dtz(self._own(board))
         return self._py_dtz_no_ep(self._walked(board))
 
     def probe_dtz(self, board: Any) -> int:
@@ -593,7 +619,7 @@ class Tablebase:
         python-chess's, it can be one ply off where that cannot change the outcome). Needs
         the WDL tables too. ``KeyError`` (``MissingTableError``) when the tables cannot tell."""
         self._preconditions(board)
-        return self._dtz(board)
+        return self._dtz(self._own(board))
 
     def get_dtz(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
         """``probe_dtz``, or ``default`` where it raises ``KeyError``."""

@@ -62,8 +62,6 @@ pub use tablebase::{to_shakmaty, AddedTables, TablebaseError, Tablebases};
 #[cfg(feature = "python")]
 pub(crate) use chess::fen::fen_fields;
 #[cfg(feature = "python")]
-pub(crate) use chess::geometry::{diag_attacks, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-#[cfg(feature = "python")]
 pub(crate) use chess::movetext::{is_blank, is_py_space, plain_tokens, Plain};
 pub use variant::{
     divide_until as variant_divide_until, perft as variant_perft, perft_until as variant_perft_until, Compiled,

@@ -571,6 +571,8 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """Makes this board a copy of another (position, history, root)."""
     def _push_as(self, move: Move, after: Board) -> None:
         """Plays a move with another board's position as its result (variant boards)."""
+    def _stack_len(self) -> int:
+        """``len(move_stack)``, without making the moves."""
     def _to_chess960(self, move: Move) -> Move:
         """A standard castling move as king takes rook (other moves unchanged)."""
     def _from_chess960(

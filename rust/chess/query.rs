@@ -67,9 +67,14 @@ impl Board {
     /// the pieces of that kind, a slider's rays from `sq` (blocked at the first occupied
     /// square) meet the rooks, bishops and queens.
     pub fn attackers_of(&self, by: Color, sq: Square) -> u64 {
+        self.attackers_blocked_by(by, crate::chess::geometry::SQ64[sq] as usize, self.occ[0] | self.occ[1])
+    }
+
+    /// `attackers_of` square `s` (0..64) with the sliders blocked by the squares of `occ`
+    /// instead of the board's (python-chess's `attackers_mask(color, square, occupied)`).
+    /// It reads only the piece sets, so it answers for any placement, a king or not.
+    pub fn attackers_blocked_by(&self, by: Color, s: usize, occ: u64) -> u64 {
         use crate::chess::geometry::*;
-        let s = SQ64[sq] as usize;
-        let occ = self.occ[0] | self.occ[1];
         let mut found = (PAWN_ATTACKS[by ^ 1][s] & self.bb(PAWN, by))
             | (KNIGHT_ATTACKS[s] & self.bb(KNIGHT, by))
             | (KING_ATTACKS[s] & self.bb(KING, by));

@@ -140,7 +140,7 @@ class StateAlongStack(Board):
         raise NotImplementedError
 
     def _plies(self) -> int:
-        return len(Board.move_stack.__get__(self))
+        return self._stack_len()
 
     def _history(self) -> List[Any]:
         return self._before[: self._plies()]

@@ -230,6 +230,12 @@ impl PyBoard {
         Ok(st.ep_square_at(st.core.ply()))
     }
 
+    /// `len(move_stack)` without making the moves: for the variant boards, whose state
+    /// follows the stack (kibitz.variant.boards).
+    fn _stack_len(&self) -> PyResult<usize> {
+        Ok(self.st()?.stack_len())
+    }
+
     /// The moves played since set-up, oldest first.
     #[getter]
     fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {

@@ -286,20 +286,7 @@ impl State {
 
     /// The squares (as a mask) of the pieces of colour `by` attacking cell `sq`.
     fn attackers(&self, by: usize, sq: usize) -> u64 {
-        if self.unplayable.is_none() {
-            return self.core.attackers_of(by, sq);
-        }
-        let target = 1u64 << sq64(sq);
-        let mut out = 0;
-        let mut occ = self.core.occ[by];
-        while occ != 0 {
-            let s = occ.trailing_zeros() as usize;
-            occ &= occ - 1;
-            if self.core.attacks_from(sq120(s % 8, s / 8)) & target != 0 {
-                out |= 1 << s;
-            }
-        }
-        out
+        self.core.attackers_of(by, sq)
     }
 
     /// The pieces giving check to the side to move (none without a king), as a mask.

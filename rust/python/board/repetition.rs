@@ -38,7 +38,7 @@ impl State {
     }
 
     /// The moves of the whole stack (python-chess's `len(move_stack)`).
-    fn stack_len(&self) -> usize {
+    pub(super) fn stack_len(&self) -> usize {
         let mut n = self.core.ply();
         let mut s = self;
         while let Some(b) = &s.before {

@@ -10,12 +10,9 @@
 //! differential tests.
 
 use super::{PyBoard, State};
+use crate::line;
 use crate::python::moves::PyPiece;
-use crate::{diag_attacks, line, ortho_attacks, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-use crate::{
-    make_piece, piece_of_symbol, sq120, Board as CoreBoard, Setup, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK,
-    WHITE,
-};
+use crate::{make_piece, piece_of_symbol, sq120, Setup, BLACK, KING, PAWN, WHITE};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -42,19 +39,6 @@ pub(super) fn setup_of(st: &State) -> Setup {
     setup.fullmove = st.core.fullmove_number();
     setup.promoted = st.promoted_now();
     setup
-}
-
-/// python-chess's `_attackers_mask`: the pieces of colour `c` attacking square `s` (0..64)
-/// when the occupied squares (the sliders' blockers) are `occ`.
-pub(super) fn attackers_with(core: &CoreBoard, c: usize, s: usize, occ: u64) -> u64 {
-    let both = |k: u8| core.bb[make_piece(k, WHITE) as usize] | core.bb[make_piece(k, BLACK) as usize];
-    let queens = both(QUEEN);
-    let attackers = KING_ATTACKS[s] & both(KING)
-        | KNIGHT_ATTACKS[s] & both(KNIGHT)
-        | PAWN_ATTACKS[c ^ 1][s] & both(PAWN)
-        | ortho_attacks(s, occ) & (both(ROOK) | queens)
-        | diag_attacks(s, occ) & (both(BISHOP) | queens);
-    attackers & core.occ[c]
 }
 
 /// python-chess's `Status` flags, as bits (`kibitz.Status` has the same values).
@@ -165,7 +149,7 @@ impl State {
                 while kings_left != 0 {
                     let k = msb(kings_left);
                     kings_left &= !(1 << k);
-                    if attackers_with(core, us ^ 1, k, before) != 0 {
+                    if core.attackers_blocked_by(us ^ 1, k, before) != 0 {
                         uncovered = true;
                         break;
                     }

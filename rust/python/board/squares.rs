@@ -3,7 +3,6 @@
 //! and its bitboards (`pawns`, `occupied_co`, ...). A second `#[pymethods]` block of the
 //! class (PyO3's `multiple-pymethods`), so that each file holds one idea.
 
-use super::setup::attackers_with;
 use super::*;
 use crate::python::views::PySquareSet;
 
@@ -421,7 +420,7 @@ impl PyBoard {
         let st = self.st()?;
         Ok(match occupied {
             None => st.attackers(color_arg(color.0), square.cell()),
-            Some(occ) => attackers_with(&st.core, color_arg(color.0), square.index(), occ),
+            Some(occ) => st.core.attackers_blocked_by(color_arg(color.0), square.index(), occ),
         })
     }
 }

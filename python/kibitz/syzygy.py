@@ -266,7 +266,10 @@ class Tablebase:
 
     @property
     def max_pieces(self) -> int:
-        """The most pieces (kings included) of any table the Rust tables loaded; 0 when none."""
+        """The most pieces (kings included) of any table loaded: for standard chess, of
+        those the Rust tables could use; 0 when none."""
+        if not self._standard:
+            return max((table.num for table in self.wdl.values()), default=0)
         return int(self._core.max_pieces)
 
     def _bump_lru(self, table: Table) -> None:

@@ -270,7 +270,11 @@ def test_suffixes_choose_the_files() -> None:
             assert sorted(ours.wdl) == sorted(theirs.wdl), name
             assert sorted(ours.dtz) == sorted(theirs.dtz), name
     with ksyzygy.open_tablebase(DATA / "atomic") as standard:
-        assert not standard.wdl  # a standard tablebase takes no .atbw file
+        assert not standard.wdl and standard.max_pieces == 0  # a standard tablebase takes no .atbw file
+    with ksyzygy.open_tablebase(DATA / "atomic", VariantBoard=kvariant.AtomicBoard) as atomic:
+        assert atomic.max_pieces == 4
+    with ksyzygy.open_tablebase(DATA / "suicide", VariantBoard=kvariant.SuicideBoard) as suicide:
+        assert suicide.max_pieces == 3
     for board_class in (kvariant.CrazyhouseBoard, kvariant.HordeBoard, kvariant.ThreeCheckBoard):
         with ksyzygy.open_tablebase(DATA / "atomic", VariantBoard=board_class) as none:
             assert not none.wdl

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import random
+from typing import Any, Iterable
 
 import chess
 import chess.polyglot
@@ -114,3 +115,22 @@ def is_playable(fen: str) -> bool:
 def must_accept(fen: str) -> bool:
     """True when ``fen`` is a position kibitz must accept (given canonical syntax)."""
     return verdict(fen) == "accept"
+
+
+def random_placement(
+    rng: random.Random, symbols: str, *, valid: bool = True, board_class: Any = chess.Board
+) -> chess.Board:
+    """A python-chess board (of ``board_class``, a variant's for its rules) with these
+    pieces (upper case white) on random squares, random side to move, no pawn on a back
+    rank; ``valid``: python-chess's ``is_valid()`` holds."""
+    for _ in range(100_000):
+        board = board_class.empty()
+        for symbol, square in zip(symbols, rng.sample(range(64), len(symbols))):
+            if symbol in "Pp" and chess.square_rank(square) in (0, 7):
+                break
+            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
+        else:
+            board.turn = rng.random() < 0.5
+            if not valid or board.is_valid():
+                return board  # type: ignore[no-any-return]
+    raise AssertionError(f"no valid placement of {symbols}")

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import kibitz
 import kibitz.syzygy as ksyzygy
+from reference import random_placement
 
 TABLES = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 TABLE_NAMES = sorted({p.stem for p in TABLES.glob("*.rtbw")})
@@ -61,16 +62,7 @@ def assert_same_answers(theirs: Any, ours: Any, board: chess.Board, probes: tupl
 def place(rng: random.Random, symbols: str, *, valid: bool = True) -> chess.Board:
     """A position with these pieces (upper case white) on random squares, random side to
     move, no pawn on a back rank; `valid`: python-chess's is_valid() holds."""
-    while True:
-        board = chess.Board(None)
-        for symbol, square in zip(symbols, rng.sample(range(64), len(symbols))):
-            if symbol in "Pp" and chess.square_rank(square) in (0, 7):
-                break
-            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
-        else:
-            board.turn = rng.random() < 0.5
-            if board.is_valid() or not valid:
-                return board
+    return random_placement(rng, symbols, valid=valid)
 
 
 def of_table(rng: random.Random, name: str, *, valid: bool = True) -> chess.Board:

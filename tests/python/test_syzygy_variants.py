@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import kibitz
 import kibitz.syzygy as ksyzygy
 import kibitz.variant.boards as kvariant
+from reference import random_placement
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy-variants"
 PROBES = ("probe_wdl", "probe_dtz", "probe_dtz_no_ep", "probe_wdl_table", "get_wdl", "get_dtz")
@@ -85,29 +86,13 @@ def pairs() -> Iterator[dict[str, Pair]]:
         pair.close()
 
 
-def place(rng: random.Random, board_class: Any, symbols: str, *, valid: bool = True) -> chess.Board:
-    """A position of the variant with these pieces (upper case white) on random squares,
-    random side to move, no pawn on a back rank; `valid`: python-chess's is_valid() holds."""
-    for _ in range(10_000):
-        board = board_class.empty()
-        for symbol, square in zip(symbols, rng.sample(range(64), len(symbols))):
-            if symbol in "Pp" and chess.square_rank(square) in (0, 7):
-                break
-            board.set_piece_at(square, chess.Piece.from_symbol(symbol))
-        else:
-            board.turn = rng.random() < 0.5
-            if not valid or board.is_valid():
-                return board  # type: ignore[no-any-return]
-    raise AssertionError(f"no valid position of {symbols}")
-
-
 def of_table(rng: random.Random, board_class: Any, name: str, extra: str = "") -> chess.Board:
     """A position of a table's material (either colour holding either side), with `extra`
     pieces more."""
     left, right = name.split("v")
     if rng.random() < 0.5:
         left, right = right, left
-    return place(rng, board_class, left + right.lower() + extra)
+    return random_placement(rng, left + right.lower() + extra, board_class=board_class)
 
 
 # The probes -----------------------------------------------------------------------------
@@ -163,7 +148,7 @@ def test_invalid_positions_answer_as_python_chess(pairs: dict[str, Pair]) -> Non
         for _ in range(40):
             name = rng.choice(pair.names)
             left, right = name.split("v")
-            board = place(rng, pair.theirs_class, left + right.lower(), valid=False)
+            board = random_placement(rng, left + right.lower(), valid=False, board_class=pair.theirs_class)
             pair.assert_same_answers(board, ("probe_wdl", "probe_dtz", "get_wdl", "get_dtz"))
 
 

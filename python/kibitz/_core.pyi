@@ -39,6 +39,7 @@ __all__ = [
     "MissingTableError",
     "POLYGLOT_RANDOM_ARRAY",
     "Tablebase",
+    "VariantTablebase",
     "PLANE_VALUES",
     "board_planes",
     "fill_planes_at",
@@ -1022,6 +1023,22 @@ class Tablebase:
     def probe_wdl(self, board: Board) -> int:
         """WDL (-2..2) for the side to move."""
     def probe_dtz(self, board: Board) -> int:
+        """DTZ in plies for the side to move."""
+    def clear(self) -> None:
+        """Forgets every table."""
+
+class VariantTablebase:
+    """The Syzygy tables of Atomic, or of Antichess and Giveaway, probed by FEN without the GIL."""
+
+    def __new__(cls, uci_variant: str) -> VariantTablebase: ...
+    @property
+    def variant(self) -> str:
+        """The variant, as given."""
+    def add_file(self, path: str) -> None:
+        """Adds one table file; OSError when it is not a usable table."""
+    def probe_wdl(self, fen: str) -> int:
+        """WDL (-2..2) for the side to move."""
+    def probe_dtz(self, fen: str) -> int:
         """DTZ in plies for the side to move."""
     def clear(self) -> None:
         """Forgets every table."""

@@ -30,9 +30,11 @@ compare both with python-chess's prober position by position
 
 Variants, as python-chess's: ``Tablebase(VariantBoard=AtomicBoard)`` (or Suicide, Giveaway,
 Antichess, from ``kibitz.variant.boards`` or ``chess.variant``) reads that variant's tables
-(``.atbw``/``.atbz``, ``.stbw``/``.stbz``, ``.gtbw``/``.gtbz``) and probes its boards by
-python-chess's algorithm in Python: the variant's own end of the game, kings that may touch,
-compulsory captures and the threat of one (``sprobe_ab``).
+(``.atbw``/``.atbz``, ``.stbw``/``.stbz``, ``.gtbw``/``.gtbz``) and probes its boards as
+python-chess's does: the variant's own end of the game, kings that may touch, compulsory
+captures and the threat of one (``sprobe_ab``). Atomic's and Antichess's (Giveaway's)
+tables are read in Rust too and answer where they may, as for standard chess; the rest,
+and Suicide, go by python-chess's algorithm in Python.
 
 Errors as python-chess raises them: ``MissingTableError`` (a ``KeyError``) naming the
 first table a probe needs and lacks; ``KeyError`` for positions no table holds (castling
@@ -53,6 +55,7 @@ from typing import Any, Deque, Dict, Iterator, List, Optional, Tuple, Type, Type
 from kibitz._bitboards import BB_ALL, popcount
 from kibitz._core import Board, MissingTableError
 from kibitz._core import Tablebase as _CoreTablebase
+from kibitz._core import VariantTablebase as _CoreVariantTablebase
 from kibitz._syzygy_board import Position
 from kibitz._syzygy_format import (
     DIAG,
@@ -154,6 +157,8 @@ __all__ = [
 T = TypeVar("T")
 PathLike = Union[str, "os.PathLike[str]"]
 
+# The variants whose tables the Rust tables also read (python-chess's ``uci_variant``).
+_RUST_VARIANTS = ("atomic", "antichess", "giveaway")
 # Table file suffixes of standard chess.
 _WDL_SUFFIX, _DTZ_SUFFIX = ".rtbw", ".rtbz"
 # The DTZ python-chess's prober starts from when it minimizes over moves: above any
@@ -195,8 +200,9 @@ class Tablebase:
     or python-chess's ``Board``), or a variant whose class names its tables, as
     python-chess's do: Atomic (``.atbw``/``.atbz``), Suicide (``.stbw``/``.stbz``),
     Giveaway and Antichess (``.gtbw``/``.gtbz``), from ``kibitz.variant`` or
-    ``chess.variant``. A variant's tables are probed by python-chess's algorithm in Python,
-    on the variant's own boards."""
+    ``chess.variant``. A variant's tables are probed by python-chess's algorithm on the
+    variant's own boards, or by the Rust tables (Atomic, Antichess, Giveaway) where their
+    answer is the same."""
 
     def __init__(self, *, max_fds: Optional[int] = 128, VariantBoard: Any = Board) -> None:
         self.variant = VariantBoard
@@ -215,6 +221,12 @@ class Tablebase:
         self._core = _CoreTablebase()
         self._complete_cache: Dict[Tuple[str, bool], bool] = {}
         self._full_up_to: Optional[int] = None
+        # Atomic's and Antichess's (Giveaway's) tables are also read in Rust.
+        self._core_variant: Optional[_CoreVariantTablebase] = None
+        # The material keys of the variant's WDL and DTZ tables the Rust tables hold.
+        self._in_rust: Tuple[set[str], set[str]] = (set(), set())
+        if getattr(VariantBoard, "uci_variant", None) in _RUST_VARIANTS:
+            self._core_variant = _CoreVariantTablebase(VariantBoard.uci_variant)
 
     # Loading -----------------------------------------------------------------------------
 
@@ -256,9 +268,17 @@ class Tablebase:
         if table.key in tables:
             tables[table.key].close()
         tables[table.key] = tables[table.mirrored_key] = table
-        if self._standard:
+        core = self._core if self._standard else self._core_variant
+        # A variant's table under its suffix for tables without pawns (Suicide's in a
+        # Giveaway set) is read in Python only: python-chess refuses it by its magic when
+        # probed, where the Rust tables would read it.
+        ext = os.path.splitext(path)[1]
+        if not self._standard and ext not in (self.variant.tbw_suffix, self.variant.tbz_suffix):
+            core = None
+        if core is not None:
             try:
-                self._core.add_file(path)
+                core.add_file(path)
+                self._in_rust[tables is self.dtz].update((table.key, table.mirrored_key))
             except OSError as e:
                 self.skipped.append((path, str(e)))
         self._complete_cache.clear()
@@ -298,10 +318,13 @@ class Tablebase:
 
     def _complete(self, key: str, dtz: bool) -> bool:
         """Whether every WDL table a probe of material `key` may reach (by captures and
-        promotions) is loaded, and with `dtz` the DTZ table of `key` itself."""
+        promotions) is loaded, and with `dtz` the DTZ table of `key` itself: for a
+        variant, loaded in the Rust tables."""
         cached = self._complete_cache.get((key, dtz))
         if cached is None:
-            cached = all(name in self.wdl for name in all_dependencies([key])) and (not dtz or key in self.dtz)
+            wdl, dtzs = (self.wdl, self.dtz) if self._standard else self._in_rust
+            needed = all_dependencies([key], one_king=self._one_king)
+            cached = all(name in wdl for name in needed) and (not dtz or key in dtzs)
             self._complete_cache[key, dtz] = cached
         return cached
 
@@ -322,12 +345,25 @@ class Tablebase:
                 return None
         return board if board.is_valid() else None
 
-    def _wdl(self, board: Any) -> int:
+    def _variant_rust(self, board: Any, dtz: bool) -> Optional[int]:
+        """A variant's value from the Rust tables (Atomic, Antichess, Giveaway) where their
+        answer is python-chess's: a valid position and every table the probe may need
+        loaded; else None."""
+        if self._core_variant is None or not self._complete(calc_key(board), dtz) or not board.is_valid():
+            return None
+        try:
+            fen = board.fen()
+            return int(self._core_variant.probe_dtz(fen) if dtz else self._core_variant.probe_wdl(fen))
+        except (KeyError, ValueError, OSError):
+            return None  # a table the Rust tables skipped or cannot read: python-chess's walk says why
+
+    def _wdl(self, board: Any, owned: bool = True) -> int:
         """``probe_wdl`` past its checks: the Rust tables when they may answer, else
-        python-chess's algorithm. A variant's `board` is the prober's own (``_own``): the
-        walk pushes its moves on it and pops them again."""
+        python-chess's algorithm. A variant's walk pushes its moves on the board and pops
+        them again: on `board` when it is the prober's own (`owned`), else on a copy."""
         if not self._standard:
-            return self._py_wdl(board)
+            value = self._variant_rust(board, False)
+            return self._py_wdl(board if owned else self._own(board)) if value is None else value
         rust = self._rust_board(board, False)
         if rust is not None:
             try:
@@ -336,9 +372,10 @@ class Tablebase:
                 pass  # a table the Rust tables skipped, or a position they refuse
         return self._py_wdl(self._walked(board))
 
-    def _dtz(self, board: Any) -> int:
+    def _dtz(self, board: Any, owned: bool = True) -> int:
         if not self._standard:
-            return self._py_dtz(board)
+            value = self._variant_rust(board, True)
+            return self._py_dtz(board if owned else self._own(board)) if value is None else value
         rust = self._rust_board(board, True)
         if rust is not None:
             try:
@@ -601,7 +638,7 @@ class Tablebase:
         was reached by a capture or pawn move. ``KeyError`` (``MissingTableError`` for a
         missing table) when the tables cannot tell."""
         self._preconditions(board)
-        return self._wdl(self._own(board))
+        return self._wdl(board, owned=False)
 
     def get_wdl(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
         """``probe_wdl``, or ``default`` where it raises ``KeyError``."""
@@ -614,7 +651,7 @@ class Tablebase:
         """``probe_dtz`` with en-passant captures left out."""
         self._preconditions(board)
         if not board.ep_square:
-            return self._dtz(self._own(board))
+            return self._dtz(board, owned=False)
         return self._py_dtz_no_ep(self._walked(board))
 
     def probe_dtz(self, board: Any) -> int:
@@ -622,7 +659,7 @@ class Tablebase:
         python-chess's, it can be one ply off where that cannot change the outcome). Needs
         the WDL tables too. ``KeyError`` (``MissingTableError``) when the tables cannot tell."""
         self._preconditions(board)
-        return self._dtz(self._own(board))
+        return self._dtz(board, owned=False)
 
     def get_dtz(self, board: Any, default: Optional[T] = None) -> Union[int, T, None]:
         """``probe_dtz``, or ``default`` where it raises ``KeyError``."""
@@ -640,6 +677,10 @@ class Tablebase:
         self.lru.clear()
         self.skipped.clear()
         self._core.clear()
+        if self._core_variant is not None:
+            self._core_variant.clear()
+        for keys in self._in_rust:
+            keys.clear()
         self._complete_cache.clear()
         self._full_up_to = None
 

@@ -9,11 +9,11 @@
 use std::path::PathBuf;
 use std::sync::RwLock;
 
-use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::board::PyBoard;
-use crate::{Board as CoreBoard, TablebaseError, Tablebases};
+use crate::{Board as CoreBoard, TablebaseError, Tablebases, VariantTablebases};
 
 pyo3::create_exception!(kibitz, MissingTableError, PyKeyError, "No table of the position's material is loaded.");
 
@@ -101,8 +101,73 @@ impl PyTablebase {
     }
 }
 
+/// The Syzygy tables of one variant (Atomic, or Antichess and Giveaway), probed by the
+/// FEN of a position of that variant. Thread-safe as `Tablebase`.
+#[pyclass(module = "kibitz._core", name = "VariantTablebase", frozen)]
+pub struct PyVariantTablebase {
+    variant: String,
+    tables: RwLock<VariantTablebases>,
+}
+
+impl PyVariantTablebase {
+    fn probe(&self, py: Python<'_>, fen: &str, dtz: bool) -> PyResult<i32> {
+        py.detach(|| {
+            let tables = self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let answer = if dtz { tables.probe_dtz(fen) } else { tables.probe_wdl(fen) };
+            answer.map_err(probe_err)
+        })
+    }
+}
+
+#[pymethods]
+impl PyVariantTablebase {
+    /// The tables of the variant python-chess names `uci_variant` ("atomic", "antichess"
+    /// or "giveaway"); `ValueError` for another.
+    #[new]
+    fn new(uci_variant: &str) -> PyResult<Self> {
+        let tables = VariantTablebases::new(uci_variant).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "no Syzygy tables of {uci_variant:?} are read in Rust (atomic, antichess, giveaway are)"
+            ))
+        })?;
+        Ok(PyVariantTablebase { variant: uci_variant.to_string(), tables: RwLock::new(tables) })
+    }
+
+    /// The variant, as given.
+    #[getter]
+    fn variant(&self) -> &str {
+        &self.variant
+    }
+
+    /// Adds one table file of the variant.
+    fn add_file(&self, path: PathBuf) -> PyResult<()> {
+        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        tables.add_file(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
+    }
+
+    /// WDL (-2..2) of the position of this FEN for the side to move.
+    fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
+        self.probe(py, fen, false)
+    }
+
+    /// DTZ of the position of this FEN for the side to move, in plies.
+    fn probe_dtz(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
+        self.probe(py, fen, true)
+    }
+
+    /// Forgets every table.
+    fn clear(&self) -> PyResult<()> {
+        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        if let Some(empty) = VariantTablebases::new(&self.variant) {
+            *tables = empty;
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTablebase>()?;
+    m.add_class::<PyVariantTablebase>()?;
     m.add("MissingTableError", m.py().get_type::<MissingTableError>())?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Syzygy endgame tablebases (<https://www.chessprogramming.org/Syzygy_Bases>): win, draw
 //! or loss (WDL) and distance to zeroing (DTZ) of positions with few pieces, read from
-//! `.rtbw` / `.rtbz` files.
+//! `.rtbw` / `.rtbz` files (`variants.rs`: Atomic's and Antichess's tables).
 //!
 //! Probing is done by the `shakmaty-syzygy` crate (GPL-3.0-or-later like kibitz, by the
 //! author of python-chess's prober, well kept and tested against Stockfish's and Fathom's
@@ -13,45 +13,21 @@
 //! Layering: built on the rules library only; the engine (`crate::engine`) and the Python
 //! bindings use it.
 
+mod error;
+mod variants;
+
+use error::convert_error;
+pub use error::TablebaseError;
+pub use variants::VariantTablebases;
+
 use std::path::Path;
 
 use shakmaty::{Bitboard, ByColor, ByRole, CastlingMode, Chess, FromSetup, Setup};
-use shakmaty_syzygy::{SyzygyError, Tablebase};
+use shakmaty_syzygy::Tablebase;
 
 use crate::chess::board::Board;
 use crate::chess::geometry::SQ64;
 use crate::chess::types::*;
-
-/// Why a probe has no answer. Fixed messages, one variant per cause.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TablebaseError {
-    /// The position has castling rights; the tables hold no such positions.
-    Castling,
-    /// More pieces than the largest table loaded.
-    TooManyPieces { pieces: u32, max: usize },
-    /// The table of this material (e.g. "KRvKP") is not among the loaded files.
-    MissingTable { material: String },
-    /// The position cannot be a tablebase position (e.g. the side not to move is in check).
-    InvalidPosition,
-    /// A table file could not be read, or its contents are not a Syzygy table.
-    Corrupt { message: String },
-}
-
-impl std::fmt::Display for TablebaseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TablebaseError::Castling => write!(f, "syzygy tables do not contain positions with castling rights"),
-            TablebaseError::TooManyPieces { pieces, max } => {
-                write!(f, "the position has {pieces} pieces; the loaded tables hold at most {max}")
-            }
-            TablebaseError::MissingTable { material } => write!(f, "no table for {material} is loaded"),
-            TablebaseError::InvalidPosition => write!(f, "the position is not legal, so no table holds it"),
-            TablebaseError::Corrupt { message } => write!(f, "a table could not be read: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for TablebaseError {}
 
 /// What `Tablebases::add_directory` did: how many table files it added, and which it
 /// skipped, with why.
@@ -219,18 +195,6 @@ pub fn to_shakmaty(board: &Board) -> Result<Chess, TablebaseError> {
         Err(e) => match e.ignore_invalid_ep_square() {
             Ok(pos) => Ok(pos),
             Err(e) => e.ignore_impossible_check().map_err(|_| TablebaseError::InvalidPosition),
-        },
-    }
-}
-
-fn convert_error(e: SyzygyError) -> TablebaseError {
-    match e {
-        SyzygyError::Castling => TablebaseError::Castling,
-        SyzygyError::TooManyPieces => TablebaseError::TooManyPieces { pieces: 0, max: 0 },
-        SyzygyError::MissingTable { material, .. } => TablebaseError::MissingTable { material: material.to_string() },
-        // The crate's message may carry a backtrace on later lines: keep the first.
-        SyzygyError::ProbeFailed { error, material, .. } => TablebaseError::Corrupt {
-            message: format!("{material}: {}", error.to_string().lines().next().unwrap_or("unreadable").trim()),
         },
     }
 }

@@ -288,3 +288,31 @@ def test_known_atomic_endgames(pairs: dict[str, Pair]) -> None:
     # A lone knight cannot win in atomic.
     assert tables.probe_wdl(kvariant.AtomicBoard("8/8/8/3k4/8/8/8/KN6 w - - 0 1")) == 0
     assert tables.probe_dtz(kvariant.AtomicBoard("8/8/8/3k4/8/8/8/KN6 w - - 0 1")) == 0
+
+
+def test_the_rust_tables_answer_where_they_may(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Atomic's and Antichess's tables are also read in Rust: a valid position whose tables
+    are all loaded is answered there (the Python walk is not taken); Suicide's, which the
+    Rust tables do not read, always walk in Python."""
+    import kibitz._core as core
+
+    with pytest.raises(ValueError, match="suicide"):
+        core.VariantTablebase("suicide")
+    walked = []
+    monkeypatch.setattr(ksyzygy.Tablebase, "_py_wdl", lambda self, pos: walked.append(pos.fen()) or 7)
+    monkeypatch.setattr(ksyzygy.Tablebase, "_py_dtz", lambda self, pos: walked.append(pos.fen()) or 7)
+    cases = [
+        (kvariant.AtomicBoard, "atomic", "8/8/8/3k4/8/8/8/KQ6 w - - 0 1", 2),
+        (kvariant.AntichessBoard, "giveaway", "8/8/8/3n4/8/8/8/K7 w - - 0 1", None),
+        (kvariant.GiveawayBoard, "giveaway", "8/8/8/3n4/8/8/8/K7 w - - 0 1", None),
+    ]
+    for board_class, directory, fen, want in cases:
+        with ksyzygy.open_tablebase(DATA / directory, VariantBoard=board_class) as tables:
+            assert tables.skipped == []
+            wdl = tables.probe_wdl(board_class(fen))
+            assert wdl in (-2, -1, 0, 1, 2) and (want is None or wdl == want)
+            assert tables.probe_dtz(board_class(fen)) != 7
+    assert walked == []
+    with ksyzygy.open_tablebase(DATA / "suicide", VariantBoard=kvariant.SuicideBoard) as tables:
+        assert tables.probe_wdl(kvariant.SuicideBoard("8/8/8/3n4/8/8/8/K7 w - - 0 1")) == 7
+    assert walked == ["8/8/8/3n4/8/8/8/K7 w - - 0 1"]

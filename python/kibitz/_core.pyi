@@ -1027,6 +1027,7 @@ class Tablebase:
     def clear(self) -> None:
         """Forgets every table."""
 
+@final
 class VariantTablebase:
     """The Syzygy tables of Atomic, or of Antichess and Giveaway, probed by FEN without the GIL."""
 

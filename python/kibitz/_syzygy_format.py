@@ -657,10 +657,7 @@ class Table:
             idx, lead = self._encode_like_lead(norm, pos), norm[0]
             return idx * factor[0] + self._encode_groups(norm, pos, factor, lead, 0)
         lead = 3 if self.enc_type == 0 else 2
-        if pos[0] & 0x04:  # the leading piece onto files a-d
-            pos[:n] = [s ^ 0x07 for s in pos[:n]]
-        if pos[0] & 0x20:  # and ranks 1-4
-            pos[:n] = [s ^ 0x38 for s in pos[:n]]
+        self._to_lower_left(pos)
         for s in pos[:lead]:  # the first leading piece off the diagonal goes below it
             if offdiag(s):
                 if offdiag(s) > 0:
@@ -693,20 +690,21 @@ class Table:
             idx = KK_IDX[TRIANGLE[pos[0]]][pos[1]]
         return idx * factor[0] + self._encode_groups(norm, pos, factor, lead, 0)
 
+    def _to_lower_left(self, pos: List[int]) -> None:
+        """Mirrors the squares so that the leading piece lands on files a-d, ranks 1-4."""
+        n = self.num
+        if pos[0] & 0x04:
+            pos[:n] = [s ^ 0x07 for s in pos[:n]]
+        if pos[0] & 0x20:
+            pos[:n] = [s ^ 0x38 for s in pos[:n]]
+
     def _encode_like_lead(self, norm: List[int], pos: List[int]) -> int:
         """The placement index of a leading group of like pieces (the losing variants'
         tables): the piece nearest the triangle's start leads and is brought into it."""
         n, lead = self.num, norm[0]
-
-        def mirror_to_lower_left() -> None:
-            if pos[0] & 0x04:
-                pos[:n] = [s ^ 0x07 for s in pos[:n]]
-            if pos[0] & 0x20:
-                pos[:n] = [s ^ 0x38 for s in pos[:n]]
-
         first = min(range(lead), key=lambda i: TRIANGLE[pos[i]])
         pos[0], pos[first] = pos[first], pos[0]
-        mirror_to_lower_left()
+        self._to_lower_left(pos)
         if lead == 2:
             a, b = pos[0], pos[1]
             if offdiag(a) > 0 or (offdiag(a) == 0 and offdiag(b) > 0):

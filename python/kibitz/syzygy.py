@@ -157,8 +157,6 @@ __all__ = [
 T = TypeVar("T")
 PathLike = Union[str, "os.PathLike[str]"]
 
-# The variants whose tables the Rust tables also read (python-chess's ``uci_variant``).
-_RUST_VARIANTS = ("atomic", "antichess", "giveaway")
 # Table file suffixes of standard chess.
 _WDL_SUFFIX, _DTZ_SUFFIX = ".rtbw", ".rtbz"
 # The DTZ python-chess's prober starts from when it minimizes over moves: above any
@@ -221,12 +219,16 @@ class Tablebase:
         self._core = _CoreTablebase()
         self._complete_cache: Dict[Tuple[str, bool], bool] = {}
         self._full_up_to: Optional[int] = None
-        # Atomic's and Antichess's (Giveaway's) tables are also read in Rust.
+        # Atomic's and Antichess's (Giveaway's) tables are also read in Rust, which refuses
+        # the other variants.
         self._core_variant: Optional[_CoreVariantTablebase] = None
         # The material keys of the variant's WDL and DTZ tables the Rust tables hold.
         self._in_rust: Tuple[set[str], set[str]] = (set(), set())
-        if getattr(VariantBoard, "uci_variant", None) in _RUST_VARIANTS:
-            self._core_variant = _CoreVariantTablebase(VariantBoard.uci_variant)
+        if not self._standard:
+            try:
+                self._core_variant = _CoreVariantTablebase(VariantBoard.uci_variant)
+            except ValueError:
+                pass
 
     # Loading -----------------------------------------------------------------------------
 
@@ -247,35 +249,36 @@ class Tablebase:
         name, ext = os.path.splitext(os.path.basename(path))
         if not is_tablename(name, one_king=self._one_king) or not os.path.isfile(path):
             return 0
-        if load_wdl and self._suffix_fits(ext, name, "tbw"):
-            self._add(self.wdl, WdlTable(path, variant=self.variant), path)
+        if load_wdl and (fits := self._suffix_fits(ext, name, "tbw")):
+            self._add(self.wdl, WdlTable(path, variant=self.variant), path, rust=fits == "own")
             return 1
-        if load_dtz and self._suffix_fits(ext, name, "tbz"):
-            self._add(self.dtz, DtzTable(path, variant=self.variant), path)
+        if load_dtz and (fits := self._suffix_fits(ext, name, "tbz")):
+            self._add(self.dtz, DtzTable(path, variant=self.variant), path, rust=fits == "own")
             return 1
         return 0
 
-    def _suffix_fits(self, ext: str, name: str, kind: str) -> bool:
-        """Whether a file's suffix is the variant's for tables of this kind (WDL ``tbw``,
-        DTZ ``tbz``), or its suffix for tables without pawns and the table has none."""
-        if not self._standard:
-            if ext and ext == getattr(self.variant, f"{kind}_suffix", None):
-                return True
-            return "P" not in name and bool(ext) and ext == getattr(self.variant, f"pawnless_{kind}_suffix", None)
-        return ext == (_WDL_SUFFIX if kind == "tbw" else _DTZ_SUFFIX)
+    def _suffix_fits(self, ext: str, name: str, kind: str) -> Optional[str]:
+        """How a file's suffix fits tables of this kind (WDL ``tbw``, DTZ ``tbz``): "own",
+        the variant's (standard chess: ``.rtbw``/``.rtbz``); "pawnless", the variant's
+        suffix for tables without pawns, and the table has none; else None."""
+        if self._standard:
+            return "own" if ext == (_WDL_SUFFIX if kind == "tbw" else _DTZ_SUFFIX) else None
+        if ext and ext == getattr(self.variant, f"{kind}_suffix", None):
+            return "own"
+        if "P" not in name and ext and ext == getattr(self.variant, f"pawnless_{kind}_suffix", None):
+            return "pawnless"
+        return None
 
-    def _add(self, tables: Dict[str, Table], table: Table, path: str) -> None:
+    def _add(self, tables: Dict[str, Table], table: Table, path: str, *, rust: bool) -> None:
+        """Adds a table, and with `rust` to the Rust tables too. A variant's table under its
+        suffix for tables without pawns (Suicide's in a Giveaway set) is read in Python
+        only: python-chess refuses it by its magic when probed, where the Rust tables would
+        read it."""
         if table.key in tables:
             tables[table.key].close()
         tables[table.key] = tables[table.mirrored_key] = table
         core = self._core if self._standard else self._core_variant
-        # A variant's table under its suffix for tables without pawns (Suicide's in a
-        # Giveaway set) is read in Python only: python-chess refuses it by its magic when
-        # probed, where the Rust tables would read it.
-        ext = os.path.splitext(path)[1]
-        if not self._standard and ext not in (self.variant.tbw_suffix, self.variant.tbz_suffix):
-            core = None
-        if core is not None:
+        if rust and core is not None:
             try:
                 core.add_file(path)
                 self._in_rust[tables is self.dtz].update((table.key, table.mirrored_key))
@@ -363,7 +366,7 @@ class Tablebase:
         them again: on `board` when it is the prober's own (`owned`), else on a copy."""
         if not self._standard:
             value = self._variant_rust(board, False)
-            return self._py_wdl(board if owned else self._own(board)) if value is None else value
+            return self._py_wdl(board if owned else self._walked(board)) if value is None else value
         rust = self._rust_board(board, False)
         if rust is not None:
             try:
@@ -375,7 +378,7 @@ class Tablebase:
     def _dtz(self, board: Any, owned: bool = True) -> int:
         if not self._standard:
             value = self._variant_rust(board, True)
-            return self._py_dtz(board if owned else self._own(board)) if value is None else value
+            return self._py_dtz(board if owned else self._walked(board)) if value is None else value
         rust = self._rust_board(board, True)
         if rust is not None:
             try:
@@ -383,11 +386,6 @@ class Tablebase:
             except (KeyError, ValueError):
                 pass
         return self._py_dtz(self._walked(board))
-
-    def _own(self, board: Any) -> Any:
-        """What ``_wdl`` and ``_dtz`` take for a caller's board: the board itself in
-        standard chess, else a copy the walk may push moves on."""
-        return board if self._standard else board.copy(stack=False)
 
     def _walked(self, board: Any) -> Walked:
         """The position the Python prober walks for a board: a Position of standard chess,

@@ -7,7 +7,7 @@
 //! `KeyError`, a table file that turns out corrupt when read an `OSError`.
 
 use std::path::PathBuf;
-use std::sync::RwLock;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -27,6 +27,16 @@ fn probe_err(e: TablebaseError) -> PyErr {
     }
 }
 
+/// The tables, shared for probing (a poisoned lock, left by a panic, is a `RuntimeError`).
+fn read<T>(lock: &RwLock<T>) -> PyResult<RwLockReadGuard<'_, T>> {
+    lock.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))
+}
+
+/// The tables, alone, to add or clear.
+fn write<T>(lock: &RwLock<T>) -> PyResult<RwLockWriteGuard<'_, T>> {
+    lock.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))
+}
+
 /// A set of Syzygy tables. Thread-safe: probes share the set; adding tables waits for them.
 #[pyclass(module = "kibitz._core", name = "Tablebase", frozen)]
 pub struct PyTablebase {
@@ -36,7 +46,7 @@ pub struct PyTablebase {
 impl PyTablebase {
     fn probe(&self, py: Python<'_>, board: &CoreBoard, dtz: bool) -> PyResult<i32> {
         py.detach(|| {
-            let tables = self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let tables = read(&self.tables)?;
             let answer = if dtz { tables.probe_dtz(board) } else { tables.probe_wdl(board) };
             answer.map_err(probe_err)
         })
@@ -53,8 +63,7 @@ impl PyTablebase {
     /// Adds the tables of a directory; returns (files added, [(file, why skipped)]).
     fn add_directory(&self, py: Python<'_>, path: PathBuf) -> PyResult<(usize, Vec<(String, String)>)> {
         py.detach(|| {
-            let mut tables =
-                self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let mut tables = write(&self.tables)?;
             let added =
                 tables.add_directory(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
             Ok((added.files, added.skipped))
@@ -63,20 +72,20 @@ impl PyTablebase {
 
     /// Adds one table file.
     fn add_file(&self, path: PathBuf) -> PyResult<()> {
-        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        let mut tables = write(&self.tables)?;
         tables.add_file(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
     }
 
     /// The most pieces of any loaded table (0 when none is loaded).
     #[getter]
     fn max_pieces(&self) -> PyResult<usize> {
-        Ok(self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?.max_pieces())
+        Ok(read(&self.tables)?.max_pieces())
     }
 
     /// The number of table files loaded.
     #[getter]
     fn files(&self) -> PyResult<usize> {
-        Ok(self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?.files())
+        Ok(read(&self.tables)?.files())
     }
 
     /// WDL (-2..2) of a kibitz board for the side to move.
@@ -95,7 +104,7 @@ impl PyTablebase {
 
     /// Forgets every table (python-chess's `close`).
     fn clear(&self) -> PyResult<()> {
-        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        let mut tables = write(&self.tables)?;
         *tables = Tablebases::new();
         Ok(())
     }
@@ -112,7 +121,7 @@ pub struct PyVariantTablebase {
 impl PyVariantTablebase {
     fn probe(&self, py: Python<'_>, fen: &str, dtz: bool) -> PyResult<i32> {
         py.detach(|| {
-            let tables = self.tables.read().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+            let tables = read(&self.tables)?;
             let answer = if dtz { tables.probe_dtz(fen) } else { tables.probe_wdl(fen) };
             answer.map_err(probe_err)
         })
@@ -141,7 +150,7 @@ impl PyVariantTablebase {
 
     /// Adds one table file of the variant.
     fn add_file(&self, path: PathBuf) -> PyResult<()> {
-        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        let mut tables = write(&self.tables)?;
         tables.add_file(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
     }
 
@@ -157,7 +166,7 @@ impl PyVariantTablebase {
 
     /// Forgets every table.
     fn clear(&self) -> PyResult<()> {
-        let mut tables = self.tables.write().map_err(|_| PyRuntimeError::new_err("the tablebase lock is poisoned"))?;
+        let mut tables = write(&self.tables)?;
         if let Some(empty) = VariantTablebases::new(&self.variant) {
             *tables = empty;
         }

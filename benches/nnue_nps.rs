@@ -1,6 +1,6 @@
 //! The search speed cost of the neural evaluation: nodes per second of the same
 //! search with the embedded net and with the hand-written evaluation, on the 40 bench
-//! positions (benches/data/bench.fen), a fixed time per position, the two alternating
+//! positions (`kibitz::bench_positions`, rust/engine/bench.fen), a fixed time per position, the two alternating
 //! position by position so that both see the same machine load.
 //!
 //! `cargo bench --bench nnue_nps -- [MS_PER_POSITION=200] [ROUNDS=3] [NET_FILE]`
@@ -15,7 +15,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use kibitz::{Board, Engine, Info, Limits};
+use kibitz::{bench_positions, Board, Engine, Info, Limits};
 
 fn main() {
     let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -27,11 +27,7 @@ fn main() {
     let names = if candidate.is_some() { ["candidate net", "embedded net"] } else { ["net", "hand-written"] };
     let ms = args.first().copied().unwrap_or(200);
     let rounds = args.get(1).copied().unwrap_or(3);
-    let positions: Vec<&str> = include_str!("data/bench.fen")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect();
+    let positions = bench_positions();
     let stop = AtomicBool::new(false);
     let mut ratios = Vec::new();
     for round in 1..=rounds {

@@ -1,5 +1,5 @@
 """Search speed against Toga II 3.0, in one sitting: nodes per second of each engine's own
-search over the bench positions (benches/data/bench.fen), both driven through UCI with one
+search over the bench positions (rust/engine/bench.fen), both driven through UCI with one
 thread and the same hash size, a fixed think time per position, the engines alternating
 position by position so that both see the same machine load.
 
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-BENCH = Path(__file__).with_name("data") / "bench.fen"
+BENCH = Path(__file__).resolve().parent.parent / "rust" / "engine" / "bench.fen"
 
 
 class Uci:

@@ -1,7 +1,6 @@
-//! Search bench, like Stockfish's `bench`: 40 fixed positions (16 middlegames from
-//! the match openings' middlegame_4000.fen, the 16 first Bratko-Kopec positions, and
-//! a few standard and endgame positions) each searched to a fixed depth from an empty
-//! table. The total node count is the search's signature: it changes only when the search
+//! Search bench: the engine's bench (`kibitz::bench`, as Stockfish's `bench`: 40 fixed
+//! positions each searched to a fixed depth from an empty table), printed position by
+//! position. The total node count is the search's signature: it changes only when the search
 //! or evaluation changes (not with the machine), so print it with every search change.
 //! Time and nodes/s depend on the (shared, noisy) machine.
 //!
@@ -13,12 +12,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use kibitz::{Board, Engine, Info, Limits};
-
-/// The bench positions, one FEN a line (shared with benches/nps_vs_toga.py).
-fn positions() -> Vec<&'static str> {
-    include_str!("data/bench.fen").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
-}
+use kibitz::{bench, bench_positions, Board, Engine, Info, Limits, BENCH_DEPTH};
 
 /// Middlegames for time-to-depth.
 const TTD: [(&str, u32); 3] = [
@@ -29,34 +23,19 @@ const TTD: [(&str, u32); 3] = [
 
 #[allow(clippy::print_stdout)]
 fn main() {
-    let depth: u32 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(9);
+    let depth: u32 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(BENCH_DEPTH);
     let stop = AtomicBool::new(false);
-    let mut total_nodes = 0u64;
-    let mut total_time = Duration::ZERO;
     println!("{:>3} {:>10} {:>8} {:>9}  {:<7} fen", "#", "nodes", "ms", "nps", "best");
-    let positions = positions();
-    for (i, fen) in positions.iter().enumerate() {
-        let board = Board::from_fen(fen).expect("bench FEN");
-        let mut engine = Engine::new(16);
-        let limits = Limits { depth: Some(depth), multipv: 1, ..Default::default() };
-        let t = Instant::now();
-        let out = engine.search(&board, &limits, &stop, &mut |_: &Info| true);
-        let el = t.elapsed();
-        total_nodes += out.nodes;
-        total_time += el;
-        let best = out.best.map(|m| board.move_to_uci(m)).unwrap_or_else(|| "-".into());
-        println!(
-            "{:>3} {:>10} {:>8.1} {:>9.0}  {:<7} {}",
-            i + 1,
-            out.nodes,
-            el.as_secs_f64() * 1e3,
-            out.nodes as f64 / el.as_secs_f64(),
-            best,
-            fen
-        );
-    }
+    let mut i = 0;
+    let done = bench(depth, &stop, &mut |p| {
+        i += 1;
+        let secs = p.elapsed.as_secs_f64();
+        println!("{i:>3} {:>10} {:>8.1} {:>9.0}  {:<7} {}", p.nodes, secs * 1e3, p.nodes as f64 / secs, p.best, p.fen);
+    });
+    let total_nodes: u64 = done.iter().map(|p| p.nodes).sum();
+    let total_time: Duration = done.iter().map(|p| p.elapsed).sum();
     println!();
-    println!("bench depth {depth}: {} positions", positions.len());
+    println!("bench depth {depth}: {} positions", bench_positions().len());
     println!("Nodes searched  : {total_nodes}");
     println!("Total time (ms) : {:.0}", total_time.as_secs_f64() * 1e3);
     println!("Nodes/second    : {:.0}", total_nodes as f64 / total_time.as_secs_f64());

@@ -42,6 +42,7 @@ pub use chess::types::{
 };
 pub use eval::classic::{evaluate, SEE_VALUE};
 // Evaluation tuning (Texel's method, tools/texel.rs): the weight table and the trace.
+pub use engine::bench::{bench, bench_positions, BenchPosition, BENCH_DEPTH, BENCH_HASH_MB};
 pub use engine::engine::{available_cores, Engine};
 pub use engine::tt::AllocError;
 pub use engine::types::{

@@ -43,6 +43,10 @@ __all__ = [
     "PLANE_VALUES",
     "board_planes",
     "fill_planes_at",
+    "BENCH_POSITIONS",
+    "BENCH_DEPTH",
+    "BENCH_HASH_MB",
+    "bench",
 ]
 
 STARTING_FEN: str
@@ -60,6 +64,22 @@ MAX_TIME_MS: int
 POLYGLOT_RANDOM_ARRAY: list[int]
 """Polyglot's 781 random numbers (piece-square, castling, en-passant file, side to move)."""
 __version__: str
+BENCH_POSITIONS: list[str]
+"""The bench's 40 positions (FENs): middlegames, Bratko-Kopec positions, endgames."""
+BENCH_DEPTH: int
+"""The depth of the bench's signature (``kibitz bench`` without a depth)."""
+BENCH_HASH_MB: int
+"""The table of each bench position's fresh engine, in MB."""
+
+def bench(
+    depth: int | None = None, on_position: Callable[[tuple[str, int, float, str]], object] | None = None
+) -> list[tuple[str, int, float, str]]:
+    """Searches each bench position alone to ``depth`` (default ``BENCH_DEPTH``) with a fresh
+    engine (``BENCH_HASH_MB``, one thread, the embedded net): ``(fen, nodes, seconds,
+    best_move)`` a position, ``best_move`` as UCI text. The nodes' total is the search's
+    signature. ``on_position(row)`` is called after each position; an exception it raises
+    ends the bench and is raised here. Releases the GIL; Ctrl-C ends it."""
+
 """kibitz's version (Cargo.toml's, the only place it is written)."""
 
 class FenError(ValueError):

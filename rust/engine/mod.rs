@@ -2,6 +2,7 @@
 //! evaluation (`crate::eval`); it reports through return values and callbacks and never
 //! prints protocol text (the UCI front end in Python owns the text).
 //!
+//! - `bench`: the bench (fixed positions to a fixed depth) and its node-count signature.
 //! - `types`: what a search is asked and answers (limits, reports, outcome, the score scale,
 //!   the feature switches).
 //! - `engine`: the `Engine`, its table, histories, net and tablebases, and the Lazy SMP
@@ -20,6 +21,7 @@
 //! - `tt`: the transposition table shared by the threads.
 //! - `wdl`: win/draw/loss chances from a score (UCI_ShowWDL), fitted on self-play.
 
+pub(crate) mod bench;
 pub(crate) mod correction;
 // `engine::engine` is the Engine, as Stockfish's engine.cpp: found by its name.
 #[allow(clippy::module_inception)]

@@ -2,6 +2,7 @@
 //! the rooms of the bindings and registers what they define; errors become Python
 //! exceptions in one place (`errors.rs`). Long calls (perft, divide, search) release the GIL.
 
+mod bench;
 mod board;
 mod engine;
 mod errors;
@@ -50,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("POLYGLOT_RANDOM_ARRAY", crate::POLYGLOT_RANDOM.to_vec())?;
     // The one version of kibitz (Cargo.toml's); `kibitz.__version__` re-exports it.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    bench::register(m)?;
     variant::register(m)?;
     syzygy::register(m)?;
     tensor::register(m)?;

@@ -74,7 +74,7 @@ def _subcommand_registrars() -> list:  # type: ignore[type-arg]
 
 
 # The subcommands, one module each under kibitz/cli/ (each defines add_parser(sub)).
-SUBCOMMAND_MODULES: list[str] = ["perft", "perftdiff", "uci", "book", "play", "analyse", "report"]
+SUBCOMMAND_MODULES: list[str] = ["perft", "perftdiff", "bench", "uci", "book", "play", "analyse", "report"]
 
 
 def _run_uci(args: object = None) -> int:

@@ -32,10 +32,11 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, TextIO
 
 import kibitz
-from kibitz._core import Board, FenError, IllegalMoveError, InvalidMoveError
+from kibitz._core import BENCH_DEPTH, MAX_DEPTH, Board, FenError, IllegalMoveError, InvalidMoveError
 from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
-from kibitz.uci.go import clock_limits, parse_go
+from kibitz.uci import console
+from kibitz.uci.go import clock_limits, parse_go, parse_go_number
 from kibitz.uci.options import OptionError, Options, load_net, load_syzygy, set_features, set_threads
 from kibitz.uci.worker import Searcher, SearchJob
 
@@ -57,14 +58,18 @@ It speaks the UCI protocol on stdin/stdout: add it to a chess GUI (cutechess, Ar
 Banksia, ...) or a lichess bot as a UCI engine with the command `kibitz`.
 Try by hand:  uci | isready | position startpos moves e2e4 | go movetime 1000 | d | quit
 Type `help` for the commands; `kibitz --help` tells about the other subcommands
-(perft, perft-diff, analyse, report, book, play; uci is this engine)."""
+(perft, perft-diff, bench, analyse, report, book, play; uci is this engine)."""
+
+# The deepest `go perft` (Board.divide's limit).
+MAX_PERFT_DEPTH = 64
 
 HELP_LINES = [
     "commands: uci, debug on|off, isready, setoption name <N> [value <V>], register,",
     "  ucinewgame, position startpos|fen <FEN> [moves <m1> ...],",
     "  go [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>] [movestogo <n>] [depth <n>]",
     "     [nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...],",
-    "  stop, ponderhit, quit; and for people: d (show the board), eval (static evaluation), help",
+    "  stop, ponderhit, quit; and for people: d (show the board), eval (static evaluation), help;",
+    "  and as Stockfish's: go perft <depth> (the divide), bench [<depth>] (the search's signature and speed)",
 ]
 
 
@@ -433,6 +438,8 @@ class UciEngine:
         if self.searching:
             self.info("go while searching: stopping the current search first")
             self._stop_and_wait()
+        if args and args[0] == "perft":
+            return self._perft(args[1:])
         go = parse_go(args, set(self.board.legal_moves_uci()), self.info)
         board = self.board.copy()
         time_left, inc = go.clock(board.turn)
@@ -467,6 +474,30 @@ class UciEngine:
             self.info(f"budget soft {soft} max {max_soft} hard {hard} ms")
         self._job = job
         self._searcher.start(job)
+        return True
+
+    def _perft(self, args: List[str]) -> bool:
+        """``go perft DEPTH``: the divide of the current position, as Stockfish prints it.
+        It runs before the next command is read, as Stockfish's does."""
+        depth = parse_go_number(args[0]) if args else None
+        if depth is None or depth != int(depth) or not 1 <= depth <= MAX_PERFT_DEPTH:
+            shown = repr(args[0]) if args else "nothing"
+            self.info(f"go perft takes a depth from 1 to {MAX_PERFT_DEPTH}, not {shown}; ignored")
+            return True
+        for line in console.perft_lines(self.board, int(depth)):
+            self.send(line)
+        return True
+
+    def cmd_bench(self, args: List[str]) -> bool:
+        """``bench [DEPTH]``: the engine's bench (``kibitz.uci.console.bench``)."""
+        if self.searching:
+            self.info("bench: not while searching")
+            return True
+        depth = parse_go_number(args[0]) if args else BENCH_DEPTH
+        if depth is None or depth != int(depth) or not 1 <= depth <= MAX_DEPTH:
+            self.info(f"bench takes a depth from 1 to {MAX_DEPTH}, not {args[0]!r}; ignored")
+            return True
+        console.bench(int(depth), self.send)
         return True
 
     def cmd_stop(self, args: List[str]) -> bool:
@@ -584,6 +615,7 @@ UciEngine._COMMANDS = {
     "help": UciEngine.cmd_help,
     "d": UciEngine.cmd_d,
     "eval": UciEngine.cmd_eval,
+    "bench": UciEngine.cmd_bench,
 }
 
 

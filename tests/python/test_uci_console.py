@@ -4,10 +4,8 @@ format, its positions searched as ``kibitz.Engine`` searches them, its signature
 
 from __future__ import annotations
 
-import io
 import random
 import re
-import threading
 from pathlib import Path
 
 import chess
@@ -18,19 +16,10 @@ import reference
 from kibitz._core import BENCH_DEPTH, BENCH_HASH_MB, BENCH_POSITIONS
 from kibitz.cli import main
 from kibitz.uci import UciEngine
-from uci_session import RawUci
+from uci_session import Out, RawUci
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-
-
-class Out(io.StringIO):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lock = threading.Lock()
-
-    def lines(self) -> list[str]:
-        return self.getvalue().splitlines()
 
 
 def session() -> tuple[UciEngine, Out]:

@@ -4,9 +4,7 @@ strength-limited move choice)."""
 
 from __future__ import annotations
 
-import io
 import random
-import threading
 import time
 from types import SimpleNamespace
 
@@ -14,18 +12,7 @@ import kibitz
 from fake_engine import FakeEngine
 from kibitz.uci import strength
 from kibitz.uci import UciEngine
-
-
-class Out(io.StringIO):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lock = threading.Lock()
-
-    def lines(self):
-        return self.getvalue().splitlines()
-
-    def bestmoves(self):
-        return [l for l in self.lines() if l.startswith("bestmove")]
+from uci_session import Out
 
 
 def session(engine_cls=FakeEngine):

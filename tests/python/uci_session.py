@@ -7,6 +7,7 @@ with timeouts, so protocol details and bad input can be checked line by line.
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import subprocess
@@ -30,6 +31,21 @@ def kibitz_command() -> List[str]:
     the real search. These tests need ``kibitz.Engine``; without it they fail."""
     assert has_real_engine(), "kibitz.Engine is missing: build the extension (maturin develop --release)"
     return [sys.executable, "-m", "kibitz"]
+
+
+class Out(io.StringIO):
+    """The output of an in-process session (``kibitz.uci.UciEngine(out, ...)``): what it
+    wrote, as lines, with the lock the session writes under."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+
+    def lines(self) -> List[str]:
+        return self.getvalue().splitlines()
+
+    def bestmoves(self) -> List[str]:
+        return [line for line in self.lines() if line.startswith("bestmove")]
 
 
 Match = Union[str, Callable[[str], bool]]

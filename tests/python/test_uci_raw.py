@@ -350,6 +350,37 @@ def test_go_with_a_zero_depth_nodes_or_mate_answers_at_once_with_a_legal_move(uc
     uci.sync()  # still answering
 
 
+@pytest.mark.parametrize(
+    "limit", ["depth -3", "nodes x", "movetime -5", "mate", "depth -1 nodes -1", "depth -3 searchmoves e1g1"]
+)
+def test_go_whose_every_limit_is_refused_answers_at_once_instead_of_searching_forever(uci, limit):
+    """A go that asked for a limit, none of which can be read, is answered at once (as a
+    depth 0 is, and as Stockfish answers ``go depth -3``): without a stop the GUI has no
+    reason to send, a search without limits would never end."""
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    uci.send("setoption name OwnBook value false")
+    uci.send(f"position fen {fen}")
+    start = time.monotonic()
+    uci.send(f"go {limit}")
+    line = uci.expect("bestmove", timeout=10)
+    assert time.monotonic() - start < 5
+    assert legal_in(fen, line.split()[1])
+    if "searchmoves" in limit:
+        assert line.split()[1] == "e1g1"
+    assert "info string go: no limit left to search to: answering at once" in uci.seen
+    uci.sync()
+
+
+@pytest.mark.parametrize("limit", ["depth -3 infinite", "nodes x ponder", "depth -3 wtime 100000 btime 100000"])
+def test_a_refused_limit_beside_a_usable_one_keeps_that_one(uci, limit):
+    uci.send("setoption name OwnBook value false")
+    uci.send(f"go {limit}")
+    assert not any(line.startswith("bestmove") for line in uci.collect(0.5))
+    assert "info string go: no limit left to search to: answering at once" not in uci.seen
+    uci.send("stop")
+    uci.expect("bestmove")
+
+
 def test_quit_during_search():
     s = RawUci()
     s.send("go infinite")

@@ -65,6 +65,7 @@ class GoParams:
     ponder: bool = False
     searchmoves: List[str] = field(default_factory=list)
     at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
+    refused: bool = False  # a limit was given but refused (no number, not positive)
 
     def clock(self, white: bool) -> tuple[Optional[int], int]:
         """The side's time left (None: no clock) and increment. A go that gives only the
@@ -91,10 +92,12 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
         if tok in GO_INT_PARAMS:
             if i + 1 >= len(args):
                 say(f"go {tok} needs a number; ignored")
+                go.refused = True
                 break
             number = parse_go_number(args[i + 1])
             if number is None:
                 say(f"go {tok}: {args[i + 1]!r} is not a number; ignored")
+                go.refused = True
                 i += 2
                 continue
             # Clamped before int(): inf and 1e400 become the cap, never an OverflowError.
@@ -115,6 +118,7 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
                     i += 2
                     continue
                 say(f"go {tok} {value} is not positive; ignored")
+                go.refused = True
                 i += 2
                 continue
             if tok == "depth":
@@ -136,6 +140,14 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
         else:
             say(f"go: unknown token {tok!r} ignored")
             i += 1
+    limited = go.at_once or go.infinite or go.ponder or go.game_clock
+    limited = limited or any(v is not None for v in (go.depth, go.nodes, go.mate))
+    if go.refused and not limited:
+        # The GUI asked for a limit and none could be read: a search without limits would
+        # wait for a stop the GUI has no reason to send. Answer at once instead (as a
+        # depth 0 is answered), which a finite search would have done in time.
+        say("go: no limit left to search to: answering at once")
+        go.at_once = True
     return go
 
 

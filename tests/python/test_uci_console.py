@@ -76,7 +76,7 @@ def test_go_perft_after_moves_and_at_depth_three() -> None:
     assert counts == reference.divide(reference.board_after(None, moves), 3)
 
 
-@pytest.mark.parametrize("args", ["", "0", "-1", "65", "x", "2.5", "nan"])
+@pytest.mark.parametrize("args", ["", "0", "-1", "65", "x", "2.5", "nan", "inf", "-inf", "1e400"])
 def test_go_perft_with_a_bad_depth_is_reported_and_the_session_goes_on(args: str) -> None:
     s, out = session()
     assert s.handle(f"go perft {args}".strip())
@@ -183,7 +183,7 @@ def test_kibitz_bench_refuses_a_depth_past_the_search_limit(capsys: pytest.Captu
     assert capsys.readouterr().err == "kibitz bench: DEPTH must be between 1 and 120, not 121\n"
 
 
-@pytest.mark.parametrize("depth", ["0", "121", "x", "-3"])
+@pytest.mark.parametrize("depth", ["0", "121", "x", "-3", "inf", "1e400", "nan", "2.5"])
 def test_uci_bench_with_a_bad_depth_is_reported_and_the_session_goes_on(depth: str) -> None:
     s, out = session()
     assert s.handle(f"bench {depth}")

@@ -337,17 +337,26 @@ def test_end_of_input_stops_a_finite_search_and_exits_after_its_bestmove():
     assert legal_in(chess.STARTING_FEN, bestmoves(out)[0].split()[1])
 
 
-@pytest.mark.parametrize("limit", ["depth 0", "nodes 0", "mate 0", "depth 0 nodes 0 mate 0"])
-def test_go_with_a_zero_depth_nodes_or_mate_answers_at_once_with_a_legal_move(uci, limit):
-    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def answer_at_once(uci, limit: str) -> str:
+    """The move of ``go LIMIT`` from Kiwipete, which must come at once, legal, and leave
+    the session answering."""
     uci.send("setoption name OwnBook value false")
-    uci.send(f"position fen {fen}")
+    uci.send(f"position fen {KIWIPETE}")
     start = time.monotonic()
     uci.send(f"go {limit}")
-    line = uci.expect("bestmove", timeout=10)
+    move = uci.expect("bestmove", timeout=10).split()[1]
     assert time.monotonic() - start < 5
-    assert legal_in(fen, line.split()[1])
+    assert legal_in(KIWIPETE, move)
     uci.sync()  # still answering
+    return move
+
+
+@pytest.mark.parametrize("limit", ["depth 0", "nodes 0", "mate 0", "depth 0 nodes 0 mate 0"])
+def test_go_with_a_zero_depth_nodes_or_mate_answers_at_once_with_a_legal_move(uci, limit):
+    answer_at_once(uci, limit)
 
 
 @pytest.mark.parametrize(
@@ -357,18 +366,10 @@ def test_go_whose_every_limit_is_refused_answers_at_once_instead_of_searching_fo
     """A go that asked for a limit, none of which can be read, is answered at once (as a
     depth 0 is, and as Stockfish answers ``go depth -3``): without a stop the GUI has no
     reason to send, a search without limits would never end."""
-    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    uci.send("setoption name OwnBook value false")
-    uci.send(f"position fen {fen}")
-    start = time.monotonic()
-    uci.send(f"go {limit}")
-    line = uci.expect("bestmove", timeout=10)
-    assert time.monotonic() - start < 5
-    assert legal_in(fen, line.split()[1])
+    move = answer_at_once(uci, limit)
     if "searchmoves" in limit:
-        assert line.split()[1] == "e1g1"
+        assert move == "e1g1"
     assert "info string go: no limit left to search to: answering at once" in uci.seen
-    uci.sync()
 
 
 @pytest.mark.parametrize("limit", ["depth -3 infinite", "nodes x ponder", "depth -3 wtime 100000 btime 100000"])

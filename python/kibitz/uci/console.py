@@ -7,12 +7,23 @@ bench`` on the command line prints the same."""
 
 from __future__ import annotations
 
-from typing import Callable, List
+from typing import Callable, List, Optional
+
+from kibitz.uci.go import parse_go_number
 
 from kibitz._core import BENCH_POSITIONS, Board
 from kibitz._core import bench as _bench
 
-__all__ = ["bench", "perft_lines"]
+__all__ = ["bench", "perft_lines", "read_depth"]
+
+
+def read_depth(text: str, highest: int) -> Optional[int]:
+    """The depth a command's argument names: a whole number from 1 to ``highest`` (written
+    as an integer or a float, as GUIs write numbers), else None."""
+    depth = parse_go_number(text)
+    if depth is None or not 1 <= depth <= highest or depth != int(depth):
+        return None
+    return int(depth)
 
 
 def perft_lines(board: Board, depth: int) -> List[str]:

@@ -36,7 +36,7 @@ from kibitz._core import BENCH_DEPTH, MAX_DEPTH, Board, FenError, IllegalMoveErr
 from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
 from kibitz.uci import console
-from kibitz.uci.go import clock_limits, parse_go, parse_go_number
+from kibitz.uci.go import clock_limits, parse_go
 from kibitz.uci.options import OptionError, Options, load_net, load_syzygy, set_features, set_threads
 from kibitz.uci.worker import Searcher, SearchJob
 
@@ -479,12 +479,12 @@ class UciEngine:
     def _perft(self, args: List[str]) -> bool:
         """``go perft DEPTH``: the divide of the current position, as Stockfish prints it.
         It runs before the next command is read, as Stockfish's does."""
-        depth = parse_go_number(args[0]) if args else None
-        if depth is None or depth != int(depth) or not 1 <= depth <= MAX_PERFT_DEPTH:
+        depth = console.read_depth(args[0], MAX_PERFT_DEPTH) if args else None
+        if depth is None:
             shown = repr(args[0]) if args else "nothing"
             self.info(f"go perft takes a depth from 1 to {MAX_PERFT_DEPTH}, not {shown}; ignored")
             return True
-        for line in console.perft_lines(self.board, int(depth)):
+        for line in console.perft_lines(self.board, depth):
             self.send(line)
         return True
 
@@ -493,11 +493,11 @@ class UciEngine:
         if self.searching:
             self.info("bench: not while searching")
             return True
-        depth = parse_go_number(args[0]) if args else BENCH_DEPTH
-        if depth is None or depth != int(depth) or not 1 <= depth <= MAX_DEPTH:
+        depth = console.read_depth(args[0], MAX_DEPTH) if args else BENCH_DEPTH
+        if depth is None:
             self.info(f"bench takes a depth from 1 to {MAX_DEPTH}, not {args[0]!r}; ignored")
             return True
-        console.bench(int(depth), self.send)
+        console.bench(depth, self.send)
         return True
 
     def cmd_stop(self, args: List[str]) -> bool:

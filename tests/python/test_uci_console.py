@@ -4,8 +4,10 @@ format, its positions searched as ``kibitz.Engine`` searches them, its signature
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import shutil
 from pathlib import Path
 
 import chess
@@ -16,10 +18,11 @@ import reference
 from kibitz._core import BENCH_DEPTH, BENCH_HASH_MB, BENCH_POSITIONS
 from kibitz.cli import main
 from kibitz.uci import UciEngine
-from uci_session import Out, RawUci
+from uci_session import Out, RawUci, kibitz_command
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
+STOCKFISH = os.environ.get("KIBITZ_STOCKFISH", "/usr/games/stockfish")
 
 
 def session() -> tuple[UciEngine, Out]:
@@ -106,6 +109,42 @@ def test_go_perft_through_the_pipe() -> None:
     counts, total = parse_perft(block[: block.index("") + 3])
     assert counts == reference.divide(chess.Board(kiwipete), 2)
     assert total == 2039  # published: chessprogramming.org/Perft_Results
+
+
+@pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason=f"Stockfish not installed at {STOCKFISH}")
+@pytest.mark.parametrize(
+    "position",
+    [
+        "startpos moves e2e4 d7d5 e4d5 g8f6",
+        "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ],
+)
+def test_go_perft_prints_what_stockfish_prints(position: str) -> None:
+    """The same lines as Stockfish's own ``go perft`` (its move order aside), blank lines
+    and total included: a tool that reads Stockfish's reads kibitz's."""
+
+    def lines_of(command: list[str]) -> list[str]:
+        # Stockfish runs go perft on its search thread and answers isready meanwhile, so
+        # the end of the output is read from the total line, not from a readyok.
+        engine = RawUci(command)
+        try:
+            engine.send("uci")
+            engine.send(f"position {position}")
+            engine.send("go perft 3")
+            engine.expect("Nodes searched: ")
+            engine.sync()
+        finally:
+            engine.close()
+        lines = engine.seen
+        first = next(i for i, line in enumerate(lines) if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?: \d+", line))
+        last = next(i for i, line in enumerate(lines) if line.startswith("Nodes searched: "))
+        return lines[first : last + 2]
+
+    ours = lines_of(kibitz_command())
+    theirs = lines_of([STOCKFISH])
+    assert sorted(ours) == sorted(theirs)
+    assert ours[-3:] == theirs[-3:] and ours[-3] == "" and ours[-1] == ""
 
 
 # -- bench -------------------------------------------------------------------------------------

@@ -4,12 +4,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
 
+use super::engine::{search_depth, AnyInt};
 use super::interrupt::run_interruptible;
-use crate::{bench as run_bench, bench_positions, BenchPosition, BENCH_DEPTH, BENCH_HASH_MB, MAX_DEPTH};
+use crate::{bench as run_bench, bench_positions, BenchPosition, BENCH_DEPTH, BENCH_HASH_MB};
 
 /// One searched position: (FEN, nodes, seconds, best move as UCI text or "-").
 type Row = (String, u64, f64, String);
@@ -25,19 +24,8 @@ fn row(p: &BenchPosition) -> Row {
 /// is called after each position; an exception it raises ends the bench and is raised here.
 #[pyfunction(name = "bench")]
 #[pyo3(signature = (depth = None, on_position = None))]
-fn py_bench(py: Python<'_>, depth: Option<&Bound<'_, PyAny>>, on_position: Option<Py<PyAny>>) -> PyResult<Vec<Row>> {
-    let depth = match depth {
-        None => BENCH_DEPTH,
-        Some(d) => {
-            let Ok(n) = d.cast::<PyInt>() else {
-                return Err(PyTypeError::new_err(format!("depth must be an int, got {}", d.get_type().name()?)));
-            };
-            match n.extract::<i64>() {
-                Ok(v) if (1..=i64::from(MAX_DEPTH)).contains(&v) => v as u32,
-                _ => return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {n}"))),
-            }
-        }
-    };
+fn py_bench(py: Python<'_>, depth: Option<AnyInt>, on_position: Option<Py<PyAny>>) -> PyResult<Vec<Row>> {
+    let depth = depth.map(search_depth).transpose()?.unwrap_or(BENCH_DEPTH);
     let stop = AtomicBool::new(false);
     let mut failed: Option<PyErr> = None;
     let failed_ref = &mut failed;

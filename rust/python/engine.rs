@@ -335,7 +335,7 @@ fn alloc_err(e: crate::AllocError) -> PyErr {
 /// for 64 bits is read without an OverflowError, so each caller's range check names the
 /// argument instead.
 #[derive(Clone, Copy)]
-struct AnyInt(i128);
+pub(super) struct AnyInt(i128);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for AnyInt {
     type Error = PyErr;
@@ -349,6 +349,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for AnyInt {
         }
         Err(PyTypeError::new_err(format!("expected an integer, got {}", obj.repr()?)))
     }
+}
+
+/// A search depth given from Python: 1 to `MAX_DEPTH`, else a ValueError naming it
+/// (`Engine.search(depth=...)` and the bench).
+pub(super) fn search_depth(depth: AnyInt) -> PyResult<u32> {
+    if !(1..=MAX_DEPTH as i128).contains(&depth.0) {
+        return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {depth}")));
+    }
+    Ok(depth.0 as u32)
 }
 
 impl std::fmt::Display for AnyInt {
@@ -596,16 +605,7 @@ impl PyEngine {
         drop(board);
         // Every number is range-checked here, before it reaches the search: a bad value is a
         // ValueError naming the argument, never a panic or an OverflowError.
-        let depth = match depth {
-            None => None,
-            Some(obj) => {
-                let d = obj.0;
-                if !(1..=MAX_DEPTH as i128).contains(&d) {
-                    return Err(PyValueError::new_err(format!("depth must be between 1 and {MAX_DEPTH}, got {obj}")));
-                }
-                Some(d as u32)
-            }
-        };
+        let depth = depth.map(search_depth).transpose()?;
         let nodes = match nodes {
             None => None,
             Some(obj) => {

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional
 
-from kibitz.uci.go import parse_go_number
-
 from kibitz._core import BENCH_POSITIONS, Board
 from kibitz._core import bench as _bench
+from kibitz.uci.go import parse_go_number
 
 __all__ = ["bench", "perft_lines", "read_depth"]
 

@@ -19,9 +19,10 @@ Two probers, one answer. ``probe_wdl`` and ``probe_dtz`` go to kibitz's Rust tab
 python-chess's: a valid position (``board.is_valid()``) and every table the probe may reach
 loaded. On random 3- and 4-piece positions that is 4 us a WDL probe and 16 us a DTZ probe,
 where python-chess's prober takes 110 us and 1 ms (``benches/syzygy_python.py``).
-Elsewhere they run python-chess's algorithm in Python (``kibitz._syzygy_board`` for its
-moves, ``kibitz._syzygy_format`` for the tables), at python-chess's speed, asking the Rust
-tables about the positions it reaches where they may answer: a table set with holes, where
+Elsewhere they run python-chess's algorithm in Python (``kibitz._syzygy_format`` for the
+tables) over a kibitz ``Board`` of its own, which holds any placement python-chess holds
+and lists python-chess's moves in python-chess's order, asking the Rust tables about the
+positions it reaches where they may answer: a table set with holes, where
 python-chess may still find a capture that settles the position, or else names the first
 missing table it meets; positions kibitz cannot play, such as the side not to move in
 check, where python-chess answers or raises as its move generator leads it. The tests
@@ -52,11 +53,11 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Deque, Dict, Iterator, List, Optional, Tuple, Type, TypeVar, Union
 
-from kibitz._bitboards import BB_ALL, popcount
+from kibitz._bitboards import BB_ALL, popcount, scan_forward
+from kibitz._constants import SQUARE_NAMES
 from kibitz._core import Board, MissingTableError
 from kibitz._core import Tablebase as _CoreTablebase
 from kibitz._core import VariantTablebase as _CoreVariantTablebase
-from kibitz._syzygy_board import Position
 from kibitz._syzygy_format import (
     DIAG,
     FILE_TO_FILE,
@@ -164,23 +165,44 @@ _WDL_SUFFIX, _DTZ_SUFFIX = ".rtbw", ".rtbz"
 _NO_DTZ = 0xFFFF
 
 
-# A position the Python prober walks: kibitz's standard-chess Position, or a board of the
-# variant (kibitz's or python-chess's variant boards).
+# A position the Python prober walks: a kibitz ``Board`` of its own (any placement
+# python-chess holds, with python-chess's moves in python-chess's order), or a board of the
+# variant (kibitz's or python-chess's variant boards), the prober's own copy.
 Walked = Any
 
 
 @contextmanager
 def _child(pos: Walked, move: Any) -> Iterator[Walked]:
-    """The position after `move`: a new Position, or the variant's board (the prober's own
-    copy) with the move pushed, popped again on leaving."""
-    if isinstance(pos, Position):
-        yield pos.after(move)
-        return
+    """The position after `move`: the move pushed on the walked board, popped again on
+    leaving."""
     pos.push(move)
     try:
         yield pos
     finally:
         pos.pop()
+
+
+def _own_board(board: Any) -> Board:
+    """A kibitz ``Board`` of a standard-chess board's position (kibitz's, a subclass's or
+    python-chess's), without its moves: the prober's own, to push moves on."""
+    if type(board) is Board:
+        return board.copy(stack=False)
+    if isinstance(board, Board) or board.castling_rights:
+        return Board(board.fen(en_passant="fen"))
+    # python-chess's fen() takes tens of microseconds; the bitboards give it faster.
+    cells = ["1"] * 64
+    white = board.occupied_co[True]
+    for symbol, mask in zip(
+        "pnbrqk", (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+    ):
+        for square in scan_forward(mask):
+            cells[square ^ 56] = symbol.upper() if white >> square & 1 else symbol
+    placement = "/".join("".join(cells[row : row + 8]) for row in range(0, 64, 8))
+    for run in range(8, 1, -1):
+        placement = placement.replace("1" * run, str(run))
+    ep = "-" if board.ep_square is None else SQUARE_NAMES[board.ep_square]
+    side = "w" if board.turn else "b"
+    return Board(f"{placement} {side} - {ep} {board.halfmove_clock} {board.fullmove_number}")
 
 
 def _moves(pos: Walked, *masks: int) -> List[Any]:
@@ -343,7 +365,7 @@ class Tablebase:
                 if popcount(board.kings & board.occupied_co[color]) != 1:
                     return None  # not valid, no need to build the board to see it
             try:
-                board = Board(Position.from_board(board).fen(en_passant="fen"))
+                board = _own_board(board)
             except ValueError:
                 return None
         return board if board.is_valid() else None
@@ -388,13 +410,11 @@ class Tablebase:
         return self._py_dtz(self._walked(board))
 
     def _walked(self, board: Any) -> Walked:
-        """The position the Python prober walks for a board: a Position of standard chess,
-        or a copy of the variant's board without its moves."""
-        if isinstance(board, Position):
-            return board
+        """The position the Python prober walks for a board: a kibitz ``Board`` of its own
+        for standard chess, or a copy of the variant's board without its moves."""
         if not self._standard:
             return board.copy(stack=False)
-        return Position.from_board(board)
+        return _own_board(board)
 
     def _ab(self, pos: Walked, alpha: int, beta: int, threats: bool = False) -> int:
         """The value ``probe_ab(pos, alpha, beta)`` gives. A position without an

@@ -411,18 +411,12 @@ def _castling_rook(board: Board, move: Any) -> int:
 
 # kibitz's own move views of the class (a subclass may replace the attributes).
 _OWN_LEGAL = Board.__dict__["legal_moves"]
-_OWN_PSEUDO_LEGAL = Board.__dict__["pseudo_legal_moves"]
 
 
 def _own_legal(board: Board) -> Any:
     """kibitz's legal moves of the board, whatever a subclass overrides (the methods here
     answer from kibitz's rules; kibitz/_hooks.py builds python-chess's on a subclass's)."""
     return _OWN_LEGAL.__get__(board, Board)
-
-
-def _own_pseudo_legal(board: Board) -> Any:
-    """kibitz's pseudo-legal moves of the board (see ``_own_legal``)."""
-    return _OWN_PSEUDO_LEGAL.__get__(board, Board)
 
 
 def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterator[Move]:
@@ -441,19 +435,6 @@ def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterato
                 yield m
         elif to_mask >> m.to_square & 1:
             yield m
-
-
-@method
-def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    """Pseudo-legal moves (the king may be left in check) from and to the masks."""
-    return _filtered(self, list(_own_pseudo_legal(self)), from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
-
-
-@method
-def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    """Pseudo-legal captures (en passant included) from and to the masks."""
-    moves = [m for m in _own_pseudo_legal(self) if self.is_capture(m)]
-    return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method

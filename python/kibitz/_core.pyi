@@ -422,6 +422,10 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """The legal moves from and to the masked squares."""
     def generate_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
         """The legal captures (en passant included)."""
+    def generate_pseudo_legal_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """The pseudo-legal moves from and to the masked squares (castling on its rook's square)."""
+    def generate_pseudo_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
+        """The pseudo-legal captures (en passant included)."""
     def push(self, move: _MoveLike, /) -> None:
         """Plays a legal or pseudo-legal move, as python-chess (IllegalMoveError, board unchanged, otherwise)."""
     def pop(self) -> Move:
@@ -667,10 +671,6 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """The move's SAN, then the move played."""
     def find_move(self, from_square: int, to_square: int, promotion: int | None = None) -> Move:
         """The legal move between two squares; IllegalMoveError when none."""
-    def generate_pseudo_legal_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
-        """Pseudo-legal moves from and to the masks."""
-    def generate_pseudo_legal_captures(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
-        """Pseudo-legal captures from and to the masks."""
     def generate_castling_moves(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:
         """Legal castling moves (to_mask matched on the rook's square)."""
     def generate_legal_ep(self, from_mask: int = ..., to_mask: int = ...) -> Iterator[Move]:

@@ -98,6 +98,7 @@ DEPENDS: Dict[str, FrozenSet[str]] = {
         "generate_legal_ep": ["generate_pseudo_legal_ep", "is_into_check", "is_variant_end"],
         "has_legal_en_passant": ["generate_legal_ep"],
         "generate_legal_captures": ["generate_legal_moves", "generate_legal_ep"],
+        "generate_pseudo_legal_captures": ["generate_pseudo_legal_moves", "generate_pseudo_legal_ep"],
         # The en-passant field, written when a legal capture exists.
         "fen": ["has_legal_en_passant"],
         "epd": ["has_legal_en_passant"],
@@ -621,6 +622,12 @@ def generate_legal_captures(self: Any, from_mask: int = bb.BB_ALL, to_mask: int 
     yield from self.generate_legal_ep(from_mask, to_mask)
 
 
+@_faithful
+def generate_pseudo_legal_captures(self: Any, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    yield from self.generate_pseudo_legal_moves(from_mask, to_mask & self.occupied_co[not self.turn])
+    yield from self.generate_pseudo_legal_ep(from_mask, to_mask)
+
+
 def _with_legal_ep(self: Any, text: str, en_passant: str) -> str:
     """kibitz's FEN or EPD with its en-passant field as the board's own
     ``has_legal_en_passant`` decides it (python-chess's ``en_passant="legal"``)."""
@@ -838,6 +845,7 @@ _METHODS: Dict[str, Any] = {
     "generate_legal_ep": generate_legal_ep,
     "has_legal_en_passant": has_legal_en_passant,
     "generate_legal_captures": generate_legal_captures,
+    "generate_pseudo_legal_captures": generate_pseudo_legal_captures,
     "fen": fen,
     "epd": epd,
     "shredder_fen": shredder_fen,

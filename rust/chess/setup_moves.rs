@@ -522,6 +522,13 @@ impl SetupMoves<'_> {
         self.legal_ep(from_mask, to_mask, out);
     }
 
+    /// The pseudo-legal captures, en passant included (python-chess's
+    /// `generate_pseudo_legal_captures`).
+    pub fn pseudo_legal_captures(&self, from_mask: u64, to_mask: u64, out: &mut Vec<SetupMove>) {
+        self.pseudo_legal_moves(from_mask, to_mask & self.by_color[self.us ^ 1], out);
+        self.pseudo_legal_ep(from_mask, to_mask, out);
+    }
+
     /// The en-passant square when a legal capture takes there (python-chess's
     /// `has_legal_en_passant()`, and the square its FEN and its transposition key keep).
     pub fn legal_ep_square(&self) -> Option<u8> {

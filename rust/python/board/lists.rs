@@ -5,6 +5,15 @@
 use super::loose::{index, setup_move, Loose};
 use super::*;
 
+/// Which of python-chess's `generate_*` move lists (`PyBoard::generated`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Generated {
+    Legal,
+    LegalCaptures,
+    Pseudo,
+    PseudoCaptures,
+}
+
 impl PyBoard {
     pub(crate) fn legal_tuple(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let mut st = self.st_attached(py)?;
@@ -45,6 +54,59 @@ impl PyBoard {
             Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),
             Err(_) => Ok(false),
         }
+    }
+
+    /// python-chess's `generate_legal_moves`, `generate_legal_captures`,
+    /// `generate_pseudo_legal_moves` and `generate_pseudo_legal_captures`: the moves from
+    /// `from_mask` to `to_mask`, in python-chess's order. Castling matches `to_mask` on its
+    /// rook's square and is never a capture; en passant comes last among the captures, as
+    /// in python-chess's chain of the captures and the en-passant generator.
+    pub(crate) fn generated<'py>(
+        &self,
+        py: Python<'py>,
+        which: Generated,
+        from_mask: u64,
+        to_mask: u64,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        let mut st = self.st()?;
+        if let Some(loose) = st.loose() {
+            let (moves, mut out) = (loose.moves(), Vec::new());
+            match which {
+                Generated::Legal => moves.legal_moves(from_mask, to_mask, &mut out),
+                Generated::LegalCaptures => moves.legal_captures(from_mask, to_mask, &mut out),
+                Generated::Pseudo => moves.pseudo_legal_moves(from_mask, to_mask, &mut out),
+                Generated::PseudoCaptures => moves.pseudo_legal_captures(from_mask, to_mask, &mut out),
+            }
+            return PyTuple::new(py, Loose::interned(py, &out))?.try_iter();
+        }
+        st.playable()?;
+        let pairs: Vec<(Move, u16)> = if matches!(which, Generated::Legal | Generated::LegalCaptures) {
+            let e = st.entry();
+            e.moves.iter().copied().zip(e.index.iter().copied()).collect()
+        } else {
+            let (mut moves, mut index) = (Vec::new(), Vec::new());
+            order::pseudo_legal_in_order(&st.core, &mut moves, &mut index);
+            moves.into_iter().zip(index).collect()
+        };
+        let captures = matches!(which, Generated::LegalCaptures | Generated::PseudoCaptures);
+        let them = st.core.side_to_move() ^ 1;
+        let core = &st.core;
+        let idx: Vec<u16> = pairs
+            .into_iter()
+            .filter(|&(m, i)| {
+                let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
+                if captures {
+                    let target = core.piece_at(m.to());
+                    let capture = m.is_en_passant() || (!m.is_castle() && target != EMPTY && color_of(target) == them);
+                    capture && from_mask & (1 << from) != 0 && to_mask & (1 << to) != 0
+                } else {
+                    let target = if m.is_castle() { sq64(core.castling_rook(m)) as u64 } else { to };
+                    from_mask & (1 << from) != 0 && to_mask & (1 << target) != 0
+                }
+            })
+            .map(|(_, i)| i)
+            .collect();
+        PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
     }
 
     /// Table indexes of the pseudo-legal moves.

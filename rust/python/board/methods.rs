@@ -3,6 +3,7 @@
 //! views, perft, objects that behave (copy, pickling, equality, text). The game end is in
 //! `outcome.rs`, pieces and squares in `squares.rs`.
 
+use super::lists::Generated;
 use super::loose::{loose_legal, loose_san, loose_uci};
 use super::san::parse_san_like_python_chess;
 use super::*;
@@ -292,27 +293,7 @@ impl PyBoard {
         from_mask: Mask,
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
-        let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.st()?;
-        if let Some(loose) = st.loose() {
-            let mut moves = Vec::new();
-            loose.moves().legal_moves(from_mask, to_mask, &mut moves);
-            return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
-        }
-        st.playable()?;
-        let e = st.entry();
-        let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
-        let core = &st.core;
-        let idx: Vec<u16> = pairs
-            .into_iter()
-            .filter(|&(m, i)| {
-                let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
-                let target = if m.is_castle() { sq64(core.castling_rook(m)) as u64 } else { to };
-                from_mask & (1 << from) != 0 && to_mask & (1 << target) != 0
-            })
-            .map(|(_, i)| i)
-            .collect();
-        PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
+        self.generated(py, Generated::Legal, from_mask.0, to_mask.0)
     }
 
     /// The legal captures (en passant included) from `from_mask` to `to_mask`, as an iterator.
@@ -323,29 +304,31 @@ impl PyBoard {
         from_mask: Mask,
         to_mask: Mask,
     ) -> PyResult<Bound<'py, PyIterator>> {
-        let (from_mask, to_mask) = (from_mask.0, to_mask.0);
-        let mut st = self.st()?;
-        if let Some(loose) = st.loose() {
-            let mut moves = Vec::new();
-            loose.moves().legal_captures(from_mask, to_mask, &mut moves);
-            return PyTuple::new(py, loose::Loose::interned(py, &moves))?.try_iter();
-        }
-        st.playable()?;
-        let them = st.core.side_to_move() ^ 1;
-        let e = st.entry();
-        let pairs: Vec<(Move, u16)> = e.moves.iter().copied().zip(e.index.iter().copied()).collect();
-        let core = &st.core;
-        let idx: Vec<u16> = pairs
-            .into_iter()
-            .filter(|&(m, i)| {
-                let (from, to) = (i as u64 / 5 / 64, i as u64 / 5 % 64);
-                let target = core.piece_at(m.to());
-                let capture = m.is_en_passant() || (!m.is_castle() && target != EMPTY && color_of(target) == them);
-                capture && from_mask & (1 << from) != 0 && to_mask & (1 << to) != 0
-            })
-            .map(|(_, i)| i)
-            .collect();
-        PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
+        self.generated(py, Generated::LegalCaptures, from_mask.0, to_mask.0)
+    }
+
+    /// The pseudo-legal moves (the own king may be left attacked) from `from_mask` to
+    /// `to_mask`, as an iterator; castling matched on its rook's square.
+    #[pyo3(signature = (from_mask = Mask(ALL), to_mask = Mask(ALL)))]
+    fn generate_pseudo_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::Pseudo, from_mask.0, to_mask.0)
+    }
+
+    /// The pseudo-legal captures (en passant included) from `from_mask` to `to_mask`, as an
+    /// iterator.
+    #[pyo3(signature = (from_mask = Mask(ALL), to_mask = Mask(ALL)))]
+    fn generate_pseudo_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<Bound<'py, PyIterator>> {
+        self.generated(py, Generated::PseudoCaptures, from_mask.0, to_mask.0)
     }
 
     /// The last move played (IndexError when there is none).

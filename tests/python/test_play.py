@@ -23,6 +23,12 @@ def play(stdin: str, *args: str) -> str:
     return p.stdout
 
 
+def announced(out: str, text: str) -> bool:
+    """Whether `text` is a whole line of the output (after the move prompt, when the game
+    ends on the player's input)."""
+    return any(line == text or line.endswith("> " + text) for line in out.splitlines())
+
+
 @pytest.mark.parametrize(
     "move, fen, result",
     [
@@ -33,7 +39,7 @@ def play(stdin: str, *args: str) -> str:
 )
 def test_game_end_announced(move, fen, result):
     out = play(move + "\n", "--fen", fen)
-    assert f"Game over: {result}" in out
+    assert announced(out, f"Game over: {result}")
 
 
 def test_illegal_and_bad_moves_refused_with_reason():
@@ -42,7 +48,7 @@ def test_illegal_and_bad_moves_refused_with_reason():
     assert "refused 'Rd9'" in out
     assert "refused 'Kh3'" in out
     assert "refused 'hello'" in out
-    assert "Game over: 1-0" in out
+    assert announced(out, "Game over: 1-0 (White wins by checkmate)")
 
 
 def test_ambiguous_move_refused():
@@ -84,7 +90,7 @@ def test_bad_arguments():
 
 
 def test_resign_and_eof():
-    assert "you resigned" in play("resign\n")
+    assert announced(play("resign\n"), "Game over: 0-1 (you resigned)")
     assert "Bye." in play("")
 
 

@@ -251,7 +251,7 @@ class TerminalGame:
             over = game_over(self.board, self.history)
             if over:
                 self.show()
-                self.say(f"TerminalGame over: {over[0]} ({over[1]})")
+                self.say(f"Game over: {over[0]} ({over[1]})")
                 return 0
             if self.board.turn != self.human_white:
                 try:
@@ -300,7 +300,7 @@ class TerminalGame:
                 self.say(self.board.fen())
                 continue
             if cmd == "resign":
-                self.say(f"TerminalGame over: {'0-1' if self.human_white else '1-0'} (you resigned)")
+                self.say(f"Game over: {'0-1' if self.human_white else '1-0'} (you resigned)")
                 return 0
             try:
                 move = parse_move(self.board, text)

@@ -162,7 +162,8 @@ pub(crate) fn to_py_move(py: Python<'_>, board: &CoreBoard, m: CoreMove) -> Py<P
 
 fn kind_or_none(what: &str, kind: Option<i64>) -> PyResult<u8> {
     match kind {
-        None => Ok(0),
+        // python-chess tests the field with `if`: 0 is no promotion (no drop), as None is.
+        None | Some(0) => Ok(0),
         Some(p @ 1..=6) => Ok(p as u8),
         Some(p) => {
             Err(PyValueError::new_err(format!("{what} must be None or a piece type PAWN..KING (1..6), got {p}")))
@@ -527,6 +528,20 @@ fn kind_arg(kind: i64) -> PyResult<u8> {
 #[derive(Clone, Copy)]
 pub(crate) struct ColorArg(pub(crate) bool);
 
+/// A yes/no argument as python-chess takes one: any object, by its truth value (`0`, `1`,
+/// `None` and NumPy's booleans as well as `True` and `False`), where python-chess tests it
+/// with `if`.
+#[derive(Clone, Copy)]
+pub(crate) struct Flag(pub(crate) bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Flag(obj.is_truthy()?))
+    }
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for ColorArg {
     type Error = PyErr;
 
@@ -548,9 +563,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ColorArg {
 
 #[pymethods]
 impl PyPiece {
+    /// `Piece(piece_type, color)`; a colour of None is Black, as python-chess's falsy colour.
     #[new]
-    fn new(py: Python<'_>, piece_type: i64, color: ColorArg) -> PyResult<Py<PyPiece>> {
-        let color = color.0;
+    fn new(py: Python<'_>, piece_type: i64, color: Option<ColorArg>) -> PyResult<Py<PyPiece>> {
+        let color = color.is_some_and(|c| c.0);
         Ok(piece(py, kind_arg(piece_type)?, color))
     }
 
@@ -577,9 +593,9 @@ impl PyPiece {
     }
 
     /// The Unicode chess symbol (colours swapped with `invert_color`).
-    #[pyo3(signature = (*, invert_color = false))]
-    fn unicode_symbol(&self, invert_color: bool) -> &'static str {
-        UNICODE[usize::from(self.white == invert_color)][self.kind as usize]
+    #[pyo3(signature = (*, invert_color = Flag(false)), text_signature = "($self, /, *, invert_color=False)")]
+    fn unicode_symbol(&self, invert_color: Flag) -> &'static str {
+        UNICODE[usize::from(self.white == invert_color.0)][self.kind as usize]
     }
 
     /// The Piece of a symbol "P", "n", ... (ValueError for anything else).

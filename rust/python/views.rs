@@ -91,11 +91,10 @@ impl Source {
             (Source::Board(b), Kind::Legal) => b.get().is_legal_move(py, m),
             (Source::Board(b), Kind::PseudoLegal) => {
                 // A drop (or anything not a move) is in no move list.
-                let Ok(Some((from, to, promo))) = PyMove::fields_of(m) else {
+                let Ok(Some(fields)) = PyMove::fields_of(m) else {
                     return Ok(false);
                 };
-                let index = super::moves::move_index(from as usize, to as usize, promo);
-                Ok(b.get().pseudo_indexes()?.contains(&index))
+                b.get().is_pseudo_legal_move(py, m, fields)
             }
             (Source::Other(o), _) => o.bind(py).call_method1(kind.methods().1, (m,))?.is_truthy(),
         }

@@ -1,7 +1,8 @@
 """The Python API where python-chess is odd or lenient, answered as python-chess answers:
 null moves in SAN and in repetition counting, en-passant squares no legal capture uses,
 squares as list indexes (negative, out of range, huge), counts of any size, promotions to a
-pawn or a king and drops (never legal, but python-chess's Move holds them), XBoard text.
+pawn or a king and drops (never legal, but python-chess's Move holds them), XBoard text,
+yes/no arguments given as 0, 1 or None (python-chess tests them with `if`).
 
 Every case runs both libraries on the same input and compares the answer or the exception
 class; the stateful test drives both with the same random operations and compares them
@@ -21,6 +22,8 @@ import kibitz
 from fuzzing import LONG, examples
 
 PROMOTE = "6k1/3P4/8/8/8/8/8/4K3 w - - 0 1"
+CASTLE = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+CASTLE_THROUGH_CHECK = "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1"
 PINNED_EP = "7k/3p4/8/K3P2r/8/8/8/8 b - - 0 1"  # after d7d5 the capture e5xd6 is pinned
 
 Case = Callable[[Any], Any]
@@ -107,6 +110,41 @@ CASES: dict[str, Case] = {
     "xboard of a move": lambda lib: lib.Move.from_uci("e7e8q").xboard(),
     "xboard of the null move": lambda lib: lib.Move.null().xboard(),
     "xboard of a drop": lambda lib: lib.Move.from_uci("P@e4").xboard(),
+    # a king onto its own rook: castling, for python-chess's is_pseudo_legal in standard chess too
+    "is_pseudo_legal(e1h1)": lambda lib: lib.Board(CASTLE).is_pseudo_legal(lib.Move.from_uci("e1h1")),
+    "e1a1 in pseudo_legal_moves": lambda lib: lib.Move.from_uci("e1a1") in lib.Board(CASTLE).pseudo_legal_moves,
+    "is_pseudo_legal(e1h1) through check": lambda lib: lib.Board(CASTLE_THROUGH_CHECK).is_pseudo_legal(
+        lib.Move.from_uci("e1h1")
+    ),
+    "is_pseudo_legal(e8h8) without the right": lambda lib: lib.Board(CASTLE.replace("KQkq", "KQ")).is_pseudo_legal(
+        lib.Move.from_uci("e8h8")
+    ),
+    # dict order, which code that takes the first piece or writes the dict out sees
+    "piece_map order": lambda lib: list(lib.Board().piece_map()),
+    "piece_map(mask=) order": lambda lib: list(lib.Board().piece_map(mask=lib.BB_RANK_2 | lib.BB_RANK_7)),
+    "BaseBoard.piece_map order": lambda lib: list(lib.BaseBoard("k7/8/8/8/8/8/8/7K").piece_map()),
+    # yes/no arguments by their truth value (python-chess keeps the object where it stores one)
+    "Board(chess960=0)": lambda lib: bool(lib.Board(lib.STARTING_FEN, chess960=0).chess960),
+    "Board(chess960=1) castling": lambda lib: lib.Board(lib.STARTING_FEN, chess960=1).fen(shredder=None),
+    "Board.empty(chess960=None)": lambda lib: bool(lib.Board.empty(chess960=None).chess960),
+    "from_epd(chess960=0)": lambda lib: lib.Board.from_epd("8/8/8/8/8/8/8/K1k5 w - - bm Kb1;", chess960=0)[0].fen(),
+    "fen(shredder=1)": lambda lib: lib.Board().fen(shredder=1),
+    "fen(shredder=None)": lambda lib: lib.Board().fen(shredder=None),
+    "board_fen(promoted=0)": lambda lib: lib.Board().board_fen(promoted=0),
+    "result(claim_draw=1)": lambda lib: _knights_dance(lib).result(claim_draw=1),
+    "outcome(claim_draw=None)": lambda lib: _knights_dance(lib).outcome(claim_draw=None),
+    "is_game_over(claim_draw=1)": lambda lib: _knights_dance(lib).is_game_over(claim_draw=1),
+    "unicode(borders=1, invert_color=0)": lambda lib: lib.Board().unicode(borders=1, invert_color=0),
+    "unicode(orientation=0)": lambda lib: lib.Board().unicode(orientation=0),
+    "set_piece_at(promoted=1)": lambda lib: _promoted_fen(lib, 1),
+    "set_piece_at(promoted=None)": lambda lib: _promoted_fen(lib, None),
+    "board.chess960 = 1": lambda lib: _set(lib.Board(), "chess960", 1).fen(shredder=False),
+    "Piece.unicode_symbol(invert_color=1)": lambda lib: lib.Piece(lib.PAWN, True).unicode_symbol(invert_color=1),
+    "Piece(PAWN, None)": lambda lib: lib.Piece(lib.PAWN, None).symbol(),
+    "Move(a1, a2, promotion=0)": lambda lib: lib.Move(0, 8, 0).uci(),
+    "push of Move(e2, e4, 0)": lambda lib: _push(lib.Board(), lib.Move(12, 28, 0)),
+    "copy(stack=None)": lambda lib: len(_push_san(lib.Board(), "e4").copy(stack=None).move_stack),
+    "copy(stack=0)": lambda lib: len(_push_san(lib.Board(), "e4").copy(stack=0).move_stack),
 }
 
 
@@ -117,6 +155,22 @@ def _push(board: Any, move: Any) -> Any:
 
 def _push_san(board: Any, san: str) -> Any:
     board.push_san(san)
+    return board
+
+
+def _knights_dance(lib: Any) -> Any:
+    """The start position twice repeated: threefold repetition may be claimed."""
+    return _play(lib, ["g1f3", "g8f6", "f3g1", "f6g8"] * 2)
+
+
+def _promoted_fen(lib: Any, promoted: Any) -> str:
+    board = lib.Board()
+    board.set_piece_at(lib.D8, lib.Piece(lib.QUEEN, True), promoted=promoted)
+    return str(board.board_fen(promoted=True))
+
+
+def _set(board: Any, name: str, value: Any) -> Any:
+    setattr(board, name, value)
     return board
 
 

@@ -81,7 +81,7 @@ def answers(board: Any) -> List[Tuple[str, Any]]:
     )
     ask("over", board.is_game_over)
     ask("result", board.result)
-    ask("status", lambda: int(board.status()))
+    ask("status", lambda: repr(board.status()))  # a Status flag, not a bare int
     ask("valid", board.is_valid)
     ask("repetition", lambda: (board.is_repetition(2), board.is_repetition(3), board.can_claim_threefold_repetition()))
     ask("san", lambda: [board.san(m) for m in list(board.legal_moves)[:6]])

@@ -154,7 +154,7 @@ class AtomicBoard(Board):
             return bb.popcount(self.knights) <= 2
         return False
 
-    def status(self) -> int:
+    def status(self) -> bb.Status:
         status = int(base_method("status")(self)) & ~bb.STATUS_OPPOSITE_CHECK
         status &= ~(bb.STATUS_NO_WHITE_KING if self.turn == WHITE else bb.STATUS_NO_BLACK_KING)
         if bb.popcount(self.checkers_mask()) <= 14:
@@ -162,4 +162,4 @@ class AtomicBoard(Board):
         # python-chess's _valid_ep_square() is None: no en-passant square, or not a valid one.
         if self.ep_square is None or status & bb.STATUS_INVALID_EP_SQUARE:
             status &= ~bb.STATUS_IMPOSSIBLE_CHECK
-        return status
+        return bb.Status(status)

@@ -280,14 +280,14 @@ class CrazyhouseBoard(NoTables, StateAlongStack):
             return False
         return not any(p.count(kind) for p in pockets for kind in (PAWN, ROOK, QUEEN))
 
-    def status(self) -> int:
+    def status(self) -> bb.Status:
         status = int(base_method("status")(self))
         pockets = self.pockets
         if bb.popcount(self.pawns) + pockets[WHITE].count(PAWN) + pockets[BLACK].count(PAWN) <= 16:
             status &= ~(bb.STATUS_TOO_MANY_BLACK_PAWNS | bb.STATUS_TOO_MANY_WHITE_PAWNS)
         if bb.popcount(self.occupied) + len(pockets[WHITE]) + len(pockets[BLACK]) <= 32:
             status &= ~(bb.STATUS_TOO_MANY_BLACK_PIECES | bb.STATUS_TOO_MANY_WHITE_PIECES)
-        return status
+        return bb.Status(status)
 
     # -- the FEN
 

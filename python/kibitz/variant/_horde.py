@@ -43,7 +43,7 @@ class HordeBoard(NoTables, EndsByRule):
         # Black, with the king, can always take the whole horde.
         return color == WHITE and _horde_cannot_mate(self)
 
-    def status(self) -> int:
+    def status(self) -> bb.Status:
         status = int(base_method("status")(self)) & ~bb.STATUS_NO_WHITE_KING
         if bb.popcount(self.occupied_co[WHITE]) <= 36:
             status &= ~(bb.STATUS_TOO_MANY_WHITE_PIECES | bb.STATUS_TOO_MANY_WHITE_PAWNS)
@@ -51,7 +51,7 @@ class HordeBoard(NoTables, EndsByRule):
             status &= ~bb.STATUS_PAWNS_ON_BACKRANK
         if self.occupied_co[WHITE] & self.kings:
             status |= bb.STATUS_TOO_MANY_KINGS
-        return status
+        return bb.Status(status)
 
 
 def _horde_cannot_mate(board: Board) -> bool:

@@ -70,7 +70,7 @@ class RacingKingsBoard(NoTables, EndsByRule):
     def has_insufficient_material(self, color: bool) -> bool:
         return False
 
-    def status(self) -> int:
+    def status(self) -> bb.Status:
         status = int(base_method("status")(self))
         if self.is_check():
             status |= bb.STATUS_RACE_CHECK | bb.STATUS_TOO_MANY_CHECKERS | bb.STATUS_IMPOSSIBLE_CHECK
@@ -85,4 +85,4 @@ class RacingKingsBoard(NoTables, EndsByRule):
             for pieces, most in ((self.knights, 2), (self.bishops, 2), (self.rooks, 2), (self.queens, 1)):
                 if bb.popcount(own & pieces) > most:
                     status |= bb.STATUS_RACE_MATERIAL
-        return status
+        return bb.Status(status)

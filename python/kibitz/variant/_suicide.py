@@ -182,9 +182,9 @@ class SuicideBoard(Board):
     def shredder_fen(self, *, en_passant: Optional[str] = "legal", promoted: Optional[bool] = None) -> str:
         return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)
 
-    def status(self) -> int:
+    def status(self) -> bb.Status:
         kings = bb.STATUS_NO_WHITE_KING | bb.STATUS_NO_BLACK_KING | bb.STATUS_TOO_MANY_KINGS
-        return int(base_method("status")(self)) & ~(kings | bb.STATUS_OPPOSITE_CHECK)
+        return bb.Status(int(base_method("status")(self)) & ~(kings | bb.STATUS_OPPOSITE_CHECK))
 
 
 class GiveawayBoard(SuicideBoard):

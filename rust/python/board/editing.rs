@@ -12,8 +12,9 @@ impl PyBoard {
 
     /// Puts a piece on a square (None empties it), marked as promoted or not; clears the
     /// move stack.
-    #[pyo3(signature = (square, piece, promoted = false))]
-    fn set_piece_at(&self, square: SquareIndex, piece: Option<&Bound<'_, PyAny>>, promoted: bool) -> PyResult<()> {
+    #[pyo3(signature = (square, piece, promoted = Flag(false)), text_signature = "($self, /, square, piece, promoted=False)")]
+    fn set_piece_at(&self, square: SquareIndex, piece: Option<&Bound<'_, PyAny>>, promoted: Flag) -> PyResult<()> {
+        let promoted = promoted.0;
         let code = match piece {
             None => EMPTY,
             Some(p) => piece_code(p)?,
@@ -84,8 +85,8 @@ impl PyBoard {
 
     /// Makes the board a Chess960 board or a standard one (how castling is written and read).
     #[setter]
-    fn set_chess960(&self, value: bool) -> PyResult<()> {
-        self.assign(|s| s.chess960 = value)
+    fn set_chess960(&self, value: Flag) -> PyResult<()> {
+        self.assign(|s| s.chess960 = value.0)
     }
 
     /// No pieces, White to move, no castling rights, no en passant, clocks 0 and 1.

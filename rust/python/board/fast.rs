@@ -177,6 +177,8 @@ unsafe extern "C" fn copy_raw(
             }
             let keep = match stack {
                 None => usize::MAX,
+                // python-chess tests `stack` with `if`: None keeps no moves, as False does.
+                Some(s) if s.is_none() => 0,
                 Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
                     if s.extract::<bool>()? {
                         usize::MAX

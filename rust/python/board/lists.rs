@@ -109,6 +109,31 @@ impl PyBoard {
         PyTuple::new(py, idx.iter().map(|&i| interned(py, i)))?.try_iter()
     }
 
+    /// python-chess's `is_pseudo_legal` of a move (`fields` are its from, to and promotion):
+    /// in the pseudo-legal list, or a king's move onto its own rook that is legal castling,
+    /// which python-chess reads as castling in standard chess too (its `_from_chess960`).
+    pub(crate) fn is_pseudo_legal_move(
+        &self,
+        py: Python<'_>,
+        m: &Bound<'_, PyAny>,
+        (from, to, promo): (u8, u8, u8),
+    ) -> PyResult<bool> {
+        if let Some(loose) = self.st()?.loose() {
+            return Ok(loose.moves().is_pseudo_legal(setup_move((from, to, promo))));
+        }
+        if self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)) {
+            return Ok(true);
+        }
+        let onto_own_rook = {
+            let st = self.st()?;
+            let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+            let (king, rook) = (at(from), at(to));
+            let own = |p: u8, kind: u8| p != EMPTY && kind_of(p) == kind && color_of(p) == st.core.side_to_move();
+            promo == 0 && own(king, KING) && own(rook, crate::ROOK)
+        };
+        Ok(onto_own_rook && self.is_legal_move(py, m)?)
+    }
+
     /// Table indexes of the pseudo-legal moves.
     pub(crate) fn pseudo_indexes(&self) -> PyResult<Vec<u16>> {
         let st = self.st()?;

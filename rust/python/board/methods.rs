@@ -18,16 +18,17 @@ impl PyBoard {
     /// any, and its `__init__` sets the position through `Board.__init__`, as python-chess's.
     #[new]
     #[classmethod]
-    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
-    fn new(_cls: &Bound<'_, PyType>, fen: FenArg<'_>, chess960: bool) -> PyResult<Self> {
-        Ok(PyBoard::from_state(state_from_fen(fen, chess960)?))
+    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = Flag(false)))]
+    fn new(_cls: &Bound<'_, PyType>, fen: FenArg<'_>, chess960: Flag) -> PyResult<Self> {
+        Ok(PyBoard::from_state(state_from_fen(fen, chess960.0)?))
     }
 
     /// Sets the position of a subclass's board from `fen` and `chess960` (what a subclass's
     /// `super().__init__(fen, chess960=...)` reaches); a plain `Board` is set up by `new`.
     /// python-chess's signature, so that the plain `Board(fen)` pays for no argument tuple.
-    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = false))]
-    fn __init__(slf: &Bound<'_, Self>, fen: FenArg<'_>, chess960: bool) -> PyResult<()> {
+    #[pyo3(signature = (fen = FenArg::Start, *, chess960 = Flag(false)))]
+    fn __init__(slf: &Bound<'_, Self>, fen: FenArg<'_>, chess960: Flag) -> PyResult<()> {
+        let chess960 = chess960.0;
         let py = slf.py();
         if slf.get_type().is(py.get_type::<PyBoard>()) {
             PyBoard::untrack(slf);
@@ -41,9 +42,9 @@ impl PyBoard {
     /// A board with no pieces: python-chess's `Board.empty()`, which is `cls(None,
     /// chess960=chess960)`, so a subclass gets one of its own (through its `__init__`).
     #[classmethod]
-    #[pyo3(signature = (*, chess960 = false))]
-    fn empty(cls: &Bound<'_, PyType>, chess960: bool) -> PyResult<Py<PyAny>> {
-        let py = cls.py();
+    #[pyo3(signature = (*, chess960 = Flag(false)), text_signature = "(*, chess960=False)")]
+    fn empty(cls: &Bound<'_, PyType>, chess960: Flag) -> PyResult<Py<PyAny>> {
+        let (py, chess960) = (cls.py(), chess960.0);
         if cls.is(py.get_type::<PyBoard>()) {
             return Ok(PyBoard::new_exact(py, State::empty(chess960))?.into_any());
         }
@@ -52,12 +53,13 @@ impl PyBoard {
 
     /// A new board from an EPD, and its operations: python-chess's `Board.from_epd`.
     #[classmethod]
-    #[pyo3(signature = (epd, *, chess960 = false))]
+    #[pyo3(signature = (epd, *, chess960 = Flag(false)), text_signature = "(epd, *, chess960=False)")]
     fn from_epd<'py>(
         cls: &Bound<'py, PyType>,
         epd: &Bound<'py, PyAny>,
-        chess960: bool,
+        chess960: Flag,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let chess960 = chess960.0;
         let board = cls.call_method("empty", (), Some(&[("chess960", chess960)].into_py_dict(cls.py())?))?;
         let ops = board.call_method1("set_epd", (epd,))?;
         Ok((board, ops))
@@ -155,13 +157,14 @@ impl PyBoard {
     /// The FEN of the position (en-passant square only when the capture is legal). With
     /// python-chess's options: `shredder` castling, `en_passant` "legal" (the default),
     /// "fully", "xfen" (whenever a pawn stands ready) or anything else (the square as set).
-    #[pyo3(signature = (*, shredder = false, en_passant = None, promoted = None))]
+    #[pyo3(signature = (*, shredder = Flag(false), en_passant = None, promoted = None))]
     fn fen(
         slf: &Bound<'_, Self>,
-        shredder: bool,
+        shredder: Flag,
         en_passant: Option<&Bound<'_, PyAny>>,
         promoted: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
+        let shredder = shredder.0;
         let plain = en_passant.map(|e| e.extract::<String>().map(|s| s == "legal").unwrap_or(false)).unwrap_or(true)
             && promoted.is_none_or(|p| !p.is_truthy().unwrap_or(false));
         if !shredder && plain {
@@ -184,10 +187,10 @@ impl PyBoard {
     }
 
     /// The board part of the FEN (piece placement only).
-    #[pyo3(signature = (*, promoted = false))]
-    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
+    #[pyo3(signature = (*, promoted = Flag(false)), text_signature = "($self, /, *, promoted=False)")]
+    fn board_fen(&self, promoted: Flag) -> PyResult<String> {
         let st = self.st()?;
-        if promoted == Some(true) && st.promoted_now() != 0 {
+        if promoted.0 && st.promoted_now() != 0 {
             return Ok(setup::setup_of(&st).board_fen_promoted());
         }
         Ok(st.core.board_fen())
@@ -597,11 +600,8 @@ impl PyBoard {
         if r#move.is_none() {
             return Ok(false);
         }
-        let (from, to, promo) = move_fields(r#move)?;
-        if let Some(loose) = self.st()?.loose() {
-            return Ok(loose.moves().is_pseudo_legal(loose::setup_move((from, to, promo))));
-        }
-        Ok(self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)))
+        let fields = move_fields(r#move)?;
+        self.is_pseudo_legal_move(r#move.py(), r#move, fields)
     }
 
     // ---- perft ----
@@ -711,7 +711,7 @@ impl PyBoard {
         let ty = slf.get_type();
         // python-chess's: the class's own name and its own fen() (a subclass may override it).
         let (name, fen) = if ty.is(py.get_type::<PyBoard>()) {
-            ("Board".to_string(), format!("'{}'", PyBoard::fen(slf, false, None, None)?))
+            ("Board".to_string(), format!("'{}'", PyBoard::fen(slf, Flag(false), None, None)?))
         } else {
             (ty.name()?.to_string(), slf.call_method0("fen")?.repr()?.to_string())
         };
@@ -728,8 +728,9 @@ impl PyBoard {
     }
 
     /// The board with Unicode pieces (python-chess's `unicode`).
-    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
-    fn unicode(&self, invert_color: bool, borders: bool, empty_square: &str, orientation: bool) -> PyResult<String> {
+    #[pyo3(signature = (*, invert_color = Flag(false), borders = Flag(false), empty_square = "⭘", orientation = Flag(true)))]
+    fn unicode(&self, invert_color: Flag, borders: Flag, empty_square: &str, orientation: Flag) -> PyResult<String> {
+        let (invert_color, borders, orientation) = (invert_color.0, borders.0, orientation.0);
         const SYMBOLS: [[&str; 7]; 2] = [["", "♙", "♘", "♗", "♖", "♕", "♔"], ["", "♟", "♞", "♝", "♜", "♛", "♚"]];
         let st = self.st()?;
         let ranks: Vec<usize> = if orientation { (0..8).rev().collect() } else { (0..8).collect() };

@@ -43,7 +43,7 @@ use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
     core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, ColorArg,
-    PyMove, PyPiece,
+    Flag, PyMove, PyPiece,
 };
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, BLACK,

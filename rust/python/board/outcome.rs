@@ -110,8 +110,9 @@ impl PyBoard {
     /// The Outcome when the game is over (checkmate, insufficient material, stalemate, the
     /// 75-move rule, fivefold repetition; with `claim_draw` also the fifty-move rule and
     /// threefold repetition), else None.
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn outcome(&self, py: Python<'_>, claim_draw: bool) -> PyResult<Option<Py<PyAny>>> {
+    #[pyo3(signature = (*, claim_draw = Flag(false)), text_signature = "($self, /, *, claim_draw=False)")]
+    fn outcome(&self, py: Python<'_>, claim_draw: Flag) -> PyResult<Option<Py<PyAny>>> {
+        let claim_draw = claim_draw.0;
         let loose = self.st()?.loose();
         let loose_outcome = match loose {
             None => None,
@@ -172,14 +173,14 @@ impl PyBoard {
     }
 
     /// True when the game is over (see `outcome`).
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn is_game_over(&self, py: Python<'_>, claim_draw: bool) -> PyResult<bool> {
+    #[pyo3(signature = (*, claim_draw = Flag(false)), text_signature = "($self, /, *, claim_draw=False)")]
+    fn is_game_over(&self, py: Python<'_>, claim_draw: Flag) -> PyResult<bool> {
         Ok(self.outcome(py, claim_draw)?.is_some())
     }
 
     /// "1-0", "0-1", "1/2-1/2", or "*" while the game goes on (see `outcome`).
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn result(&self, py: Python<'_>, claim_draw: bool) -> PyResult<String> {
+    #[pyo3(signature = (*, claim_draw = Flag(false)), text_signature = "($self, /, *, claim_draw=False)")]
+    fn result(&self, py: Python<'_>, claim_draw: Flag) -> PyResult<String> {
         match self.outcome(py, claim_draw)? {
             Some(o) => o.bind(py).call_method0("result")?.extract(),
             None => Ok("*".into()),

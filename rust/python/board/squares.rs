@@ -34,7 +34,8 @@ impl PyBoard {
         let mask = mask.0;
         let st = self.st()?;
         let out = PyDict::new(py);
-        for sq in 0..64usize {
+        // python-chess's order: from h8 down to a1.
+        for sq in (0..64usize).rev() {
             let p = st.core.piece_at(sq120(sq % 8, sq / 8));
             if p != EMPTY && mask & (1 << sq) != 0 {
                 out.set_item(sq, piece(py, kind_of(p), color_of(p) == WHITE))?;

@@ -13,15 +13,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import chess
+import chess.pgn
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import kibitz
+import kibitz.pgn
 from fuzzing import LONG, examples
 
 PROMOTE = "6k1/3P4/8/8/8/8/8/4K3 w - - 0 1"
+INTO_CHECK = "4k3/8/8/8/8/8/4r3/3K4 w - - 0 1"
+PINNED = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1"
 CASTLE = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 CASTLE_THROUGH_CHECK = "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1"
 PINNED_EP = "7k/3p4/8/K3P2r/8/8/8/8 b - - 0 1"  # after d7d5 the capture e5xd6 is pinned
@@ -119,6 +123,14 @@ CASES: dict[str, Case] = {
     "is_pseudo_legal(e8h8) without the right": lambda lib: lib.Board(CASTLE.replace("KQkq", "KQ")).is_pseudo_legal(
         lib.Move.from_uci("e8h8")
     ),
+    # a pseudo-legal move into check: python-chess writes it as any other move
+    "san of a king move into check": lambda lib: lib.Board(INTO_CHECK).san(lib.Move.from_uci("d1e1")),
+    "lan of a king move into check": lambda lib: lib.Board(INTO_CHECK).lan(lib.Move.from_uci("d1e1")),
+    "san of a pinned piece's move": lambda lib: lib.Board(PINNED).san(lib.Move.from_uci("e2d3")),
+    "san of the next move after one into check": lambda lib: _pushed(lib, INTO_CHECK, "d1e1").san(
+        lib.Move.from_uci("e2e1")
+    ),
+    "PGN of a game with a move into check": lambda lib: str(_game_of(lib, _pushed(lib, INTO_CHECK, "d1e1"))),
     # dict order, which code that takes the first piece or writes the dict out sees
     "piece_map order": lambda lib: list(lib.Board().piece_map()),
     "piece_map(mask=) order": lambda lib: list(lib.Board().piece_map(mask=lib.BB_RANK_2 | lib.BB_RANK_7)),
@@ -156,6 +168,17 @@ def _push(board: Any, move: Any) -> Any:
 def _push_san(board: Any, san: str) -> Any:
     board.push_san(san)
     return board
+
+
+def _pushed(lib: Any, fen: str, uci: str) -> Any:
+    board = lib.Board(fen)
+    board.push(lib.Move.from_uci(uci))
+    return board
+
+
+def _game_of(lib: Any, board: Any) -> Any:
+    pgn = kibitz.pgn if lib is kibitz else chess.pgn
+    return pgn.Game.from_board(board)
 
 
 def _knights_dance(lib: Any) -> Any:

@@ -164,6 +164,29 @@ pub(super) fn loose_san(loose: &Loose, san: &str) -> PyResult<SetupMove> {
 }
 
 /// A legal move (or the null move) a Move-like object names, for notation.
+/// The move of `obj` for `san`/`lan`: a pseudo-legal move, or the null move (python-chess
+/// writes the SAN of a move that leaves the own king attacked as of any other).
+pub(super) fn loose_pseudo_legal(loose: &Loose, obj: &Bound<'_, PyAny>) -> PyResult<SetupMove> {
+    let m = setup_move(move_fields(obj)?);
+    if !m.is_null() && !loose.moves().is_pseudo_legal(m) {
+        return Err(IllegalMoveError::new_err(format!("illegal move {} in {}", m.uci(), loose.fen())));
+    }
+    Ok(m)
+}
+
+/// SAN (LAN with `long`) of a move in a position the core plays where the core refuses the
+/// move: python-chess writes a pseudo-legal move that leaves the own king attacked as any
+/// other (its `san` pushes the move to see the check). `refused`, the core's error, for a
+/// move that is not even pseudo-legal.
+pub(super) fn pseudo_legal_san(st: &State, obj: &Bound<'_, PyAny>, long: bool, refused: PyErr) -> PyResult<String> {
+    let Ok((from, to, promo)) = move_fields(obj) else { return Err(refused) };
+    if !st.pseudo_indexes().contains(&move_index(from as usize, to as usize, promo)) {
+        return Err(refused);
+    }
+    let loose = Loose { setup: setup_of(st), castling: st.clean_castling_rights() };
+    Ok(loose.setup.san(loose.castling, setup_move((from, to, promo)), long))
+}
+
 pub(super) fn loose_legal(loose: &Loose, obj: &Bound<'_, PyAny>) -> PyResult<SetupMove> {
     let m = setup_move(move_fields(obj)?);
     if !m.is_null() && !loose.moves().is_legal(m) {

@@ -4,7 +4,7 @@
 //! `outcome.rs`, pieces and squares in `squares.rs`.
 
 use super::lists::Generated;
-use super::loose::{loose_legal, loose_san, loose_uci};
+use super::loose::{loose_legal, loose_pseudo_legal, loose_san, loose_uci};
 use super::san::parse_san_like_python_chess;
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
@@ -525,10 +525,12 @@ impl PyBoard {
         }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
-            return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, false));
+            return Ok(loose.setup.san(loose.castling, loose_pseudo_legal(&loose, r#move)?, false));
         }
-        let m = st.resolve(r#move, true)?;
-        Ok(san(&st.core, m))
+        match st.resolve(r#move, true) {
+            Ok(m) => Ok(san(&st.core, m)),
+            Err(refused) => loose::pseudo_legal_san(&st, r#move, false, refused),
+        }
     }
 
     /// The long algebraic notation of a legal move, e.g. "Ng1-f3", "e4xd5", "O-O".
@@ -539,10 +541,12 @@ impl PyBoard {
         }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
-            return Ok(loose.setup.san(loose.castling, loose_legal(&loose, r#move)?, true));
+            return Ok(loose.setup.san(loose.castling, loose_pseudo_legal(&loose, r#move)?, true));
         }
-        let m = st.resolve(r#move, true)?;
-        Ok(lan(&st.core, m))
+        match st.resolve(r#move, true) {
+            Ok(m) => Ok(lan(&st.core, m)),
+            Err(refused) => loose::pseudo_legal_san(&st, r#move, true, refused),
+        }
     }
 
     /// A line of moves in SAN with move numbers ("1. e4 e5 2. Nf3", "3...Bg6 4. fxg6");

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from typing import Callable, Iterable, Iterator, List, Literal, SupportsInt, TypeVar, Union
+from typing import Callable, Iterable, Iterator, List, Literal, SupportsInt, TypeVar, Union, cast
 
 from kibitz._constants import PIECE_NAMES, PIECE_SYMBOLS, SQUARES, PieceType, Square
 
@@ -296,13 +296,14 @@ FEN_CASTLING_REGEX = re.compile(r"^(?:-|[KQABCDEFGH]{0,2}[kqabcdefgh]{0,2})\Z")
 
 
 def piece_symbol(piece_type: PieceType) -> str:
-    """The lower-case letter of a piece type (``"p"`` ... ``"k"``)."""
-    return str(PIECE_SYMBOLS[piece_type])
+    """The lower-case letter of a piece type (``"p"`` ... ``"k"``); None for 0, as
+    python-chess's (its annotation says ``str``, its table holds None there)."""
+    return cast(str, PIECE_SYMBOLS[piece_type])
 
 
 def piece_name(piece_type: PieceType) -> str:
-    """The name of a piece type (``"pawn"`` ... ``"king"``)."""
-    return str(PIECE_NAMES[piece_type])
+    """The name of a piece type (``"pawn"`` ... ``"king"``); None for 0, as python-chess's."""
+    return cast(str, PIECE_NAMES[piece_type])
 
 
 def lsb(bb: Bitboard) -> int:

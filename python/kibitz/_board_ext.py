@@ -491,7 +491,11 @@ def is_irreversible(self: Board, move: Any) -> bool:
 
 @method
 def is_into_check(self: Board, move: Any) -> bool:
-    """Whether a pseudo-legal move would leave the mover's own king in check."""
+    """Whether a pseudo-legal move would leave the mover's own king in check. The null move
+    and a drop leave the king where it stands: into check when it is in check, as
+    python-chess's evasions never hold them."""
+    if not move or getattr(move, "drop", None):
+        return bool(self.is_check())
     return bool(Board.is_pseudo_legal(self, move) and not Board.is_legal(self, move))
 
 

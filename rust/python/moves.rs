@@ -6,7 +6,7 @@
 //! (`hash((from, to, promotion, drop))`), so kibitz and python-chess moves with the same fields
 //! are equal, hash alike and mix in one set or dict.
 
-use super::errors::{move_text_err, text};
+use super::errors::{move_text_err, text, IllegalMoveError};
 use crate::{sq120, sq64, square_name, Board as CoreBoard, Move as CoreMove};
 
 use pyo3::exceptions::PyValueError;
@@ -276,7 +276,7 @@ impl PyMove {
     pub(crate) fn parse(text: &str) -> PyResult<(u8, u8, u8)> {
         let (from, to, promo, drop) = PyMove::parse_full(text)?;
         if drop != 0 {
-            return Err(PyValueError::new_err(format!("{text:?} is a drop, not a move of standard chess")));
+            return Err(IllegalMoveError::new_err(format!("{text:?} is a drop, not a move of standard chess")));
         }
         Ok((from, to, promo))
     }
@@ -315,6 +315,15 @@ impl PyMove {
         Ok((from, to, promo, 0))
     }
 
+    /// The dropped piece's kind of a drop (a kibitz Move or an object with python-chess's
+    /// `drop` field), None for anything else.
+    pub(crate) fn drop_of(obj: &Bound<'_, PyAny>) -> Option<u8> {
+        if let Ok(m) = obj.cast::<PyMove>() {
+            return (m.get().drop != 0).then_some(m.get().drop);
+        }
+        obj.getattr("drop").ok().and_then(|d| d.extract::<u8>().ok()).filter(|&d| d != 0)
+    }
+
     /// (from, to, promotion kind or 0) of any move-like object: a kibitz Move, or an object
     /// with python-chess's fields (`from_square`, `to_square`, `promotion`, `drop` None).
     /// Returns None for objects that are not moves.
@@ -322,13 +331,13 @@ impl PyMove {
         if let Ok(m) = obj.cast::<PyMove>() {
             let m = m.get();
             if m.drop != 0 {
-                return Err(PyValueError::new_err("drops are not moves of standard chess"));
+                return Err(IllegalMoveError::new_err("drops are not moves of standard chess"));
             }
             return Ok(Some((m.from, m.to, m.promo)));
         }
         if let Ok(d) = obj.getattr("drop") {
             if !d.is_none() {
-                return Err(PyValueError::new_err("drops are not moves of standard chess"));
+                return Err(IllegalMoveError::new_err("drops are not moves of standard chess"));
             }
         }
         PyMove::foreign_fields(obj)

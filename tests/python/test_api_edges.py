@@ -25,6 +25,7 @@ from fuzzing import LONG, examples
 
 PROMOTE = "6k1/3P4/8/8/8/8/8/4K3 w - - 0 1"
 INTO_CHECK = "4k3/8/8/8/8/8/4r3/3K4 w - - 0 1"
+IN_CHECK = "4k3/4Q3/8/8/8/8/8/4K3 b - - 0 1"
 PINNED = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1"
 CASTLE = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 CASTLE_THROUGH_CHECK = "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1"
@@ -131,6 +132,24 @@ CASES: dict[str, Case] = {
         lib.Move.from_uci("e2e1")
     ),
     "PGN of a game with a move into check": lambda lib: str(_game_of(lib, _pushed(lib, INTO_CHECK, "d1e1"))),
+    # drops on a standard board: in no move list, refused by parse_uci as python-chess does
+    "parse_uci of a drop": lambda lib: lib.Board().parse_uci("N@e4"),
+    "push_uci of a drop": lambda lib: lib.Board().push_uci("N@e4"),
+    "is_pseudo_legal of a drop": lambda lib: lib.Board().is_pseudo_legal(lib.Move.from_uci("N@e4")),
+    "is_capture of a drop": lambda lib: lib.Board().is_capture(lib.Move.from_uci("N@e7")),
+    "is_castling of a drop": lambda lib: lib.Board().is_castling(lib.Move.from_uci("K@e4")),
+    "is_en_passant of a drop": lambda lib: lib.Board().is_en_passant(lib.Move.from_uci("P@e4")),
+    "is_zeroing of a pawn drop": lambda lib: lib.Board().is_zeroing(lib.Move.from_uci("P@e4")),
+    "is_zeroing of a knight drop": lambda lib: lib.Board().is_zeroing(lib.Move.from_uci("N@e4")),
+    "is_irreversible of a knight drop": lambda lib: lib.Board().is_irreversible(lib.Move.from_uci("N@e4")),
+    "is_into_check of a drop in check": lambda lib: lib.Board(IN_CHECK).is_into_check(lib.Move.from_uci("N@d7")),
+    "is_into_check of the null move in check": lambda lib: lib.Board(IN_CHECK).is_into_check(lib.Move.null()),
+    "is_into_check of the null move": lambda lib: lib.Board().is_into_check(lib.Move.null()),
+    "variation_san of the null move, no black king": lambda lib: lib.Board("8/8/8/8/8/8/8/4K3 w - - 0 1").variation_san(
+        [lib.Move.null()]
+    ),
+    "piece_symbol(0)": lambda lib: lib.piece_symbol(0),
+    "piece_name(0)": lambda lib: lib.piece_name(0),
     # dict order, which code that takes the first piece or writes the dict out sees
     "piece_map order": lambda lib: list(lib.Board().piece_map()),
     "piece_map(mask=) order": lambda lib: list(lib.Board().piece_map(mask=lib.BB_RANK_2 | lib.BB_RANK_7)),

@@ -559,7 +559,13 @@ impl PyBoard {
                 let m = loose_legal(&loose, &mv)?;
                 let s = loose.setup.san(loose.castling, m, false);
                 push_numbered(&mut out, loose.setup.white_to_move, loose.setup.fullmove, s);
-                let Some(after) = loose.setup.after_move(m.from as usize, m.to as usize, m.promotion) else {
+                // The null move is never legal for python-chess's variation_san.
+                let after = if m.is_null() {
+                    None
+                } else {
+                    loose.setup.after_move(m.from as usize, m.to as usize, m.promotion)
+                };
+                let Some(after) = after else {
                     return Err(IllegalMoveError::new_err(format!(
                         "illegal move {} in position {}",
                         mv.str()?,
@@ -600,8 +606,8 @@ impl PyBoard {
 
     /// True when the move is pseudo-legal here (legal, or legal but for leaving the king attacked).
     fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        // As python-chess: no move (None) is not pseudo-legal.
-        if r#move.is_none() {
+        // As python-chess: no move (None) and a drop are not pseudo-legal.
+        if r#move.is_none() || PyMove::drop_of(r#move).is_some() {
             return Ok(false);
         }
         let fields = move_fields(r#move)?;

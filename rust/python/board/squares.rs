@@ -158,6 +158,10 @@ impl PyBoard {
 
     /// True when the move captures (en passant included).
     fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        // A drop touches one square, its own: python-chess finds no capture in it.
+        if PyMove::drop_of(r#move).is_some() {
+            return Ok(false);
+        }
         let (from, to, _) = move_fields(r#move)?;
         let st = self.st()?;
         let them = st.core.side_to_move() ^ 1;
@@ -170,12 +174,18 @@ impl PyBoard {
 
     /// True when the move is an en-passant capture.
     fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if PyMove::drop_of(r#move).is_some() {
+            return Ok(false);
+        }
         let (from, to, _) = move_fields(r#move)?;
         Ok(is_en_passant(&*self.st()?, from, to))
     }
 
     /// True when the move castles (king two squares, or king takes own rook).
     fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if PyMove::drop_of(r#move).is_some() {
+            return Ok(false);
+        }
         let (from, to, _) = move_fields(r#move)?;
         let st = self.st()?;
         let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
@@ -189,6 +199,10 @@ impl PyBoard {
 
     /// True when the move captures or moves a pawn (it resets the fifty-move clock).
     fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        // python-chess: a pawn's drop zeroes the clock, another piece's does not.
+        if let Some(kind) = PyMove::drop_of(r#move) {
+            return Ok(kind == PAWN);
+        }
         let (from, to, _) = move_fields(r#move)?;
         let st = self.st()?;
         let them = st.core.side_to_move() ^ 1;

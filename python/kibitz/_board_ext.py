@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 from kibitz import _bitboards as bb
 from kibitz import _hooks
 from kibitz._constants import FILE_NAMES, PAWN, QUEEN, SQUARE_NAMES, square_file, square_rank
-from kibitz._core import Board, IllegalMoveError, Move
+from kibitz._core import Board, IllegalMoveError, Move, Piece, SquareSet
 
 EXTENSIONS: Dict[str, Callable[..., Any]] = {}
 
@@ -684,12 +684,32 @@ def _init_subclass(cls: type, /, **kwargs: Any) -> None:
     _hooks.install(cls)
 
 
+# ---------------------------------------------------------------- Jupyter's pictures of pieces and square sets
+
+
+def _piece_svg(self: Piece) -> str:
+    """A piece as an SVG picture in a notebook, as python-chess draws it (45 pixels)."""
+    from kibitz import svg
+
+    return str(svg.piece(self, size=45))
+
+
+def _square_set_svg(self: SquareSet) -> str:
+    """A square set as an SVG picture in a notebook: an empty board with the squares
+    marked, as python-chess draws it (390 pixels)."""
+    from kibitz import svg
+
+    return str(svg.board(squares=self, size=390))
+
+
 def _install() -> None:
     """Sets the functions above on the Board class (the Rust class's own attributes win),
     and wraps ``to_chess`` for its message when python-chess is missing."""
     for name, function in EXTENSIONS.items():
         if not hasattr(Board, name):
             setattr(Board, name, function)
+    setattr(Piece, "_repr_svg_", _piece_svg)
+    setattr(SquareSet, "_repr_svg_", _square_set_svg)
     setattr(Board, "to_chess", _needs_python_chess(Board.to_chess))
     setattr(Board, "__init_subclass__", classmethod(_init_subclass))
 

@@ -151,7 +151,7 @@ class Move:
 class Piece:
     """A piece type and colour; equal to a chess.Piece with the same fields."""
 
-    def __new__(cls, piece_type: int, color: bool) -> Piece: ...
+    def __new__(cls, piece_type: int, color: bool | None) -> Piece: ...
     @property
     def piece_type(self) -> int:
         """PAWN..KING (1..6)."""
@@ -169,6 +169,8 @@ class Piece:
         """python-chess's hash of the same piece."""
     def __eq__(self, other: object, /) -> bool:
         """Equal to any piece with the same type and colour."""
+    def _repr_svg_(self) -> str:
+        """The piece as SVG, for Jupyter (set by kibitz._board_ext)."""
     def __reduce__(self) -> tuple[type[Piece], tuple[int, bool]]:
         """Pickles by fields."""
 
@@ -178,6 +180,8 @@ class SquareSet:
     with its API and semantics (built from an int masked to 64 bits or from squares)."""
 
     def __new__(cls, squares: Any = None) -> SquareSet: ...
+    def _repr_svg_(self) -> str:
+        """The squares marked on an empty board as SVG, for Jupyter (set by kibitz._board_ext)."""
     @property
     def mask(self) -> int:
         """The mask as an int."""

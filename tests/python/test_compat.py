@@ -9,6 +9,7 @@ hook never touches the python-chess the other tests import."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import chess
 import pytest
+
+import kibitz.compat
 
 
 TIMEOUT = 120
@@ -67,6 +70,13 @@ def test_a_python_chess_script_runs_unchanged_on_kibitz(tmp_path: Path) -> None:
     assert plain.stdout.splitlines()[1:] == lines[1:]
 
 
+def test_the_version_kibitz_follows_is_a_python_chess_release_the_tests_accept() -> None:
+    follows = tuple(int(part) for part in kibitz.compat.PYTHON_CHESS_VERSION.split("."))
+    # pyproject.toml's test extras take python-chess 1.10 or later.
+    assert len(follows) == 3 and follows >= (1, 10, 0)
+    assert tuple(int(part) for part in importlib.metadata.version("chess").split(".")[:2]) >= (1, 10)
+
+
 def test_the_modules_are_kibitz_modules_and_python_chess_modules_on_top() -> None:
     code = """
         import sys
@@ -89,6 +99,8 @@ def test_the_modules_are_kibitz_modules_and_python_chess_modules_on_top() -> Non
         assert chess.variant is sys.modules["kibitz.variant.boards"] is sys.modules["chess.variant"]
         board = chess.Board("8/8/8/3k4/8/8/8/KR6 w - - 0 1")
         assert chess.syzygy.MissingTableError is kibitz.syzygy.MissingTableError
+        # The version programs test before using a feature: python-chess's that kibitz follows.
+        assert chess.__version__ == kibitz.compat.PYTHON_CHESS_VERSION and chess.__author__
         print("ok", chess.pgn.Game.from_board(board).board().fen())
         """
     p = run("-c", textwrap.dedent(code))

@@ -586,3 +586,21 @@ def test_board_repr_svg_draws_the_position_last_move_and_check(fen: str, moves: 
         size=400,
     )
     assert_same_meaning(board._repr_svg_(), want)
+
+
+@pytest.mark.parametrize("symbol", list("PNBRQKpnbrqk"))
+def test_a_piece_draws_itself_in_a_notebook_as_python_chess_does(symbol: str) -> None:
+    # The ink is kibitz's own: the picture's frame and the piece's group are python-chess's.
+    ours = parse(kibitz.Piece.from_symbol(symbol)._repr_svg_())
+    theirs = parse(chess.Piece.from_symbol(symbol)._repr_svg_())
+    assert ours.attrib == theirs.attrib
+    assert [(g.get("id"), g.get("class")) for g in ours] == [(g.get("id"), g.get("class")) for g in theirs]
+    assert len(list(ours.iter())) > 4, "the piece has a drawing"
+
+
+@pytest.mark.parametrize("squares", [[], [0], [0, 9, 18, 63], list(range(64))])
+def test_a_square_set_draws_itself_in_a_notebook_as_python_chess_does(squares: list[int]) -> None:
+    ours = kibitz.SquareSet(squares)._repr_svg_()
+    theirs = chess.SquareSet(squares)._repr_svg_()
+    assert structure(ours) == structure(theirs)
+    assert pieces_drawn(parse(ours)) == {}

@@ -34,7 +34,11 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 import kibitz
 
-__all__ = ["ALIASES", "install", "installed", "main", "uninstall"]
+__all__ = ["ALIASES", "PYTHON_CHESS_VERSION", "install", "installed", "main", "uninstall"]
+
+#: The python-chess release whose API kibitz follows (its tests compare kibitz with it):
+#: ``chess.__version__`` under the hook.
+PYTHON_CHESS_VERSION = "1.11.2"
 
 #: python-chess's modules and the kibitz modules that stand in for them.
 ALIASES = {
@@ -82,7 +86,10 @@ def _chess_module() -> types.ModuleType:
     module.__file__ = kibitz.__file__
     module.__path__ = []  # a package: `import chess.pgn` asks the hook
     setattr(module, "__all__", list(kibitz.__all__))
-    setattr(module, "__version__", kibitz.__version__)
+    # python-chess's version whose API kibitz follows, for programs that test
+    # `chess.__version__` before using a feature (kibitz's own is `kibitz.__version__`).
+    setattr(module, "__version__", PYTHON_CHESS_VERSION)
+    setattr(module, "__author__", "the kibitz developers")
     return module
 
 

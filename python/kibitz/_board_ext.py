@@ -305,9 +305,9 @@ def _epd_operand(board: Board, opcode: str, operand: Any) -> str:
         return f"{opcode} {operand};"
     if opcode == "pv" and not isinstance(operand, str) and hasattr(operand, "__iter__"):
         line = board.copy(stack=False)
-        return f"{opcode} " + " ".join(line.san_and_push(m) for m in operand) + ";"
+        return opcode + "".join(" " + line.san_and_push(m) for m in operand) + ";"
     if opcode in ("am", "bm") and not isinstance(operand, str) and hasattr(operand, "__iter__"):
-        return f"{opcode} " + " ".join(sorted(board.san(m) for m in operand)) + ";"
+        return opcode + "".join(" " + san for san in sorted(board.san(m) for m in operand)) + ";"
     text = str(operand)
     for raw, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\r", "\\r"), ("\n", "\\n"), ('"', '\\"')):
         text = text.replace(raw, escaped)

@@ -150,6 +150,9 @@ CASES: dict[str, Case] = {
     ),
     "piece_symbol(0)": lambda lib: lib.piece_symbol(0),
     "piece_name(0)": lambda lib: lib.piece_name(0),
+    # EPD operations with empty move lists
+    "epd(bm=[])": lambda lib: lib.Board().epd(bm=[]),
+    "epd(pv=[])": lambda lib: lib.Board().epd(pv=[]),
     # dict order, which code that takes the first piece or writes the dict out sees
     "piece_map order": lambda lib: list(lib.Board().piece_map()),
     "piece_map(mask=) order": lambda lib: list(lib.Board().piece_map(mask=lib.BB_RANK_2 | lib.BB_RANK_7)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import pty
 import select
 import signal
@@ -24,7 +25,8 @@ import chess.polyglot
 import pytest
 
 import kibitz
-from kibitz.book import ENTRY, Book, BookError, add_line, write_atomically
+from kibitz._atomic import write_atomically
+from kibitz.book import ENTRY, Book, BookError, add_line
 
 KIBITZ = [sys.executable, "-m", "kibitz"]
 
@@ -143,7 +145,10 @@ def test_ctrl_c_ends_any_subcommand_with_130(args: List[str]) -> None:
         (["perft", "65"], "DEPTH"),
         (["book", "build", "tests/data/book_games.pgn", "-o", "/nonexistent/x.bin"], "cannot write"),
         (["book", "build", "tests/data/book_games.pgn", "-o", "/tmp"], "cannot write"),
-        (["book", "add", "/tmp", "e2e4"], "not a regular file"),
+        (["book", "add", "/tmp", "e2e4"], "it is a directory"),
+        (["book", "add", "/nonexistent-dir/x.bin", "e2e4"], "cannot write"),
+        (["book", "add", "x.bin", "Kd2", "--fen", "8/8/8/8/8/8/8/4K3 w - - 0 1"], "no black king"),
+        (["book", "add", "tests/data/book_games.pgn", "e2e4"], "tests/data/book_games.pgn is not a Polyglot book"),
         (["no-such-command"], "invalid choice"),
     ],
 )
@@ -312,7 +317,7 @@ def test_a_failed_write_leaves_the_old_book_whole(tmp_path: Path) -> None:
         import resource, signal, sys
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
-        from kibitz.book import write_atomically
+        from kibitz._atomic import write_atomically
         try:
             write_atomically({str(target)!r}, open({str(source)!r}, "rb").read())
         except OSError as e:
@@ -348,6 +353,52 @@ def test_atomic_write_keeps_the_files_mode(tmp_path: Path) -> None:
     target.chmod(0o640)
     write_atomically(target, b"x" * 16)
     assert target.read_bytes() == b"x" * 16 and (target.stat().st_mode & 0o777) == 0o640
+
+
+def test_atomic_write_goes_through_a_symbolic_link_and_refuses_devices_and_fifos(tmp_path: Path) -> None:
+    real = tmp_path / "real.bin"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.bin"
+    link.symlink_to(real)
+    write_atomically(link, b"new")
+    assert link.is_symlink() and real.read_bytes() == b"new"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        write_atomically(fifo, b"x")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    with pytest.raises(OSError, match="not a regular file"):
+        write_atomically("/dev/null", b"x")
+    assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["fifo", "link.bin", "real.bin"]
+
+
+def test_book_and_report_outputs_that_are_not_regular_files_are_refused_before_the_work(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def kibitz_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "kibitz", *args], capture_output=True, text=True, timeout=120, cwd=root
+        )
+
+    for args in (
+        ("book", "build", "tests/data/book_games.pgn", "-o", str(fifo)),
+        ("book", "add", str(fifo), "e2e4"),
+    ):
+        p = kibitz_cli(*args)
+        assert p.returncode == 2 and "not a regular file" in p.stderr, (args, p.returncode, p.stderr)
+        assert "Traceback" not in p.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    # A book behind a symbolic link is edited in place: the link stays a link.
+    real = tmp_path / "real.bin"
+    real.write_bytes(add_line(b"", ["e2e4"]))
+    link = tmp_path / "link.bin"
+    link.symlink_to(real)
+    p = kibitz_cli("book", "add", str(link), "d2d4")
+    assert p.returncode == 0, p.stderr
+    assert link.is_symlink() and len(real.read_bytes()) == 2 * ENTRY.size
 
 
 def entries(data: bytes) -> list[tuple[int, int, int, int]]:

@@ -27,7 +27,6 @@ import random
 import re
 import stat
 import struct
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,47 +244,6 @@ def read_regular_file(path: Path, limit: int, what: str) -> bytes:
     return data
 
 
-def write_atomically(path: Union[str, os.PathLike], data: bytes) -> None:  # type: ignore[type-arg]
-    """Replace ``path`` by ``data`` all at once: write a temporary file in the same
-    directory, fsync it, then rename it over ``path`` (atomic on POSIX and Windows). A full
-    disk, a size limit or a kill mid-write leaves the old file whole, never a shorter one.
-    OSError (with the temporary file removed) when it cannot be done."""
-    target = Path(path)
-    if target.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(target))
-    directory = target.parent
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
-
-
 # ---------------------------------------------------------------------------- writing
 
 
@@ -486,14 +444,16 @@ def add_line(
     fen: Optional[str] = None,
     weight: int = 1,
     chess960: bool = False,
+    name: str = "<book>",
 ) -> bytes:
     """``data`` with each move of the line (UCI or SAN, from ``fen`` or the start)
     added: ``weight`` (at least 1) is added to the move's entry, saturating at 65535, or a
     new entry is made. Every other entry is kept exactly as it was (order, weight, learn);
-    a move that has several entries in one position is refused rather than merged."""
+    a move that has several entries in one position is refused rather than merged.
+    ``name`` is the book's in the messages."""
     if not isinstance(weight, int) or weight < 1:
         raise BookError(f"the weight to add must be a positive integer, not {weight!r}")
-    book = Book(data)
+    book = Book(data, name)
     rows = [list(ENTRY.unpack_from(book._data, off)) for off in range(0, len(book._data), ENTRY.size)]
     board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
     for text in moves:

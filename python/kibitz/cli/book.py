@@ -26,16 +26,17 @@ from kibitz.book import (
     push_move,
     read_pgn_file,
     read_regular_file,
-    write_atomically,
 )
+from kibitz._atomic import write_atomically
 from kibitz.cli.common import int_at_least, playable_board, printable, progress
-from kibitz.cli.outputs import OutputError, check_distinct
+from kibitz.cli.outputs import OutputError, check_distinct, check_replaceable
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     src = Path(args.source)
     try:
         check_distinct([("the input", args.source)], [("the book", args.output)])
+        check_replaceable("the book", args.output)
     except OutputError as e:
         print(f"kibitz book build: {e}", file=sys.stderr)
         return 2
@@ -107,8 +108,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     path = Path(args.book)
     try:
+        check_replaceable("the book", path)
+    except OutputError as e:
+        print(f"kibitz book add: {e}", file=sys.stderr)
+        return 2
+    try:
         data = read_regular_file(path, MAX_BOOK_BYTES, "book") if os.path.lexists(path) else b""
-        new = add_line(data, args.moves, fen=args.fen, weight=args.weight, chess960=args.chess960)
+        # Only positions a game can reach are looked up in a book (as `book show` says).
+        playable_board(args.fen, args.chess960, "a book position needs")
+        new = add_line(data, args.moves, fen=args.fen, weight=args.weight, chess960=args.chess960, name=str(path))
     except (ValueError, OSError) as e:
         print(f"kibitz book add: {e}", file=sys.stderr)
         return 2

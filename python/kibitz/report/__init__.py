@@ -18,9 +18,9 @@ import json
 import math
 import os
 import stat
-import tempfile
 from typing import Any, Iterable, Iterator, Optional
 
+from kibitz._atomic import write_atomically
 from kibitz.report.data import Summary, game_data
 from kibitz.report.page import render
 
@@ -83,7 +83,7 @@ class ReportBuilder:
     def write(self, path: str) -> int:
         """Writes the page to ``path`` (whole or not at all: a temporary file beside it is
         renamed into place); returns the number of games."""
-        _write_atomically(path, self.html())
+        write_atomically(path, self.html().encode("utf-8"))
         return len(self.games)
 
 
@@ -101,26 +101,6 @@ def write_report(records: Iterable[dict[str, Any]], path: str, title: Optional[s
     for record in records:
         builder.add(record)
     return builder.write(path)
-
-
-def _write_atomically(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html.tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        try:
-            mode = os.stat(path).st_mode & 0o7777  # a page written again keeps its mode
-        except OSError:
-            mode = 0o644
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def read_records(path: str) -> Iterator[dict[str, Any]]:

@@ -185,6 +185,33 @@ def test_infinite_never_answers_before_stop(uci):
     assert uci.expect("bestmove").split()[1] == "d1d8"
 
 
+@pytest.mark.parametrize(
+    "option",
+    [
+        "UseNNUE value false",
+        "Hash value 32",
+        "EvalFile value /nonexistent.nnue",
+        "SyzygyPath value /nonexistent",
+        "Threads value 2",
+        "Clear Hash",
+    ],
+)
+def test_an_option_set_during_the_first_search_leaves_it_stoppable(uci, option):
+    """No isready before the first go: the search's worker makes the engine while the
+    option arrives. There must be one engine, the one stop reaches (UseNNUE used to make a
+    second one, and the search then ran on, deaf to stop, ponderhit and quit)."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos")
+    uci.send("go infinite")
+    uci.send(f"setoption name {option}")
+    assert bestmoves(uci.collect(0.3)) == []
+    uci.send("stop")
+    assert legal_in(chess.STARTING_FEN, uci.expect("bestmove", timeout=5).split()[1])
+    uci.sync()
+    uci.send("go depth 3")
+    assert legal_in(chess.STARTING_FEN, uci.expect("bestmove", timeout=10).split()[1])
+
+
 def test_ponder_waits_for_ponderhit(uci):
     uci.send("setoption name Ponder value true")
     uci.send("setoption name OwnBook value false")
@@ -285,6 +312,21 @@ def test_bad_go_parameters_then_limit(uci):
     uci.send("go wtime -100 btime -100")  # a flagged clock: answer at once
     uci.expect("bestmove")
     uci.expect("bestmove")
+    # The value refused is the one sent, not the one it was clamped to.
+    assert any("go movetime -5 is not positive" in l for l in uci.seen), uci.seen
+
+
+def test_a_promotion_letter_in_capitals_is_read_as_stockfish_reads_it(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("position fen 8/4P3/8/8/8/8/k7/7K w - - 0 1 moves e7e8Q a2a3")
+    uci.send("go depth 1")
+    after = chess.Board("8/4P3/8/8/8/8/k7/7K w - - 0 1")
+    for m in ("e7e8q", "a2a3"):
+        after.push_uci(m)
+    assert legal_in(after.fen(), uci.expect("bestmove").split()[1])  # White to move after a2a3
+    uci.send("position fen 8/4P3/8/8/8/8/k7/7K w - - 0 1")
+    uci.send("go depth 3 searchmoves e7e8N")
+    assert uci.expect("bestmove").split()[1] == "e7e8n"
 
 
 def test_binary_garbage_and_long_lines(uci):

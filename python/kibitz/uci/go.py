@@ -9,7 +9,16 @@ from typing import Callable, List, Optional, Set
 
 from kibitz._core import MAX_DEPTH, MAX_TIME_MS
 
-__all__ = ["GO_FLAGS", "GO_INT_PARAMS", "MOVETIME_MARGIN_MS", "GoParams", "clock_limits", "parse_go", "parse_go_number"]
+__all__ = [
+    "GO_FLAGS",
+    "GO_INT_PARAMS",
+    "MOVETIME_MARGIN_MS",
+    "GoParams",
+    "clock_limits",
+    "move_text",
+    "parse_go",
+    "parse_go_number",
+]
 
 GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
 GO_FLAGS = ("infinite", "ponder")
@@ -38,6 +47,12 @@ GO_CAPS = {
     "nodes": MAX_NODES,
     "mate": MAX_DEPTH,
 }
+
+
+def move_text(text: str) -> str:
+    """A move as a GUI may send it, in the UCI form: the promotion letter lower case
+    (``e7e8Q`` is ``e7e8q``, as Stockfish reads it)."""
+    return text[:4] + text[4:].lower() if len(text) == 5 else text
 
 
 def parse_go_number(text: str) -> Optional[float]:
@@ -117,7 +132,7 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
                     go.at_once = True
                     i += 2
                     continue
-                say(f"go {tok} {value} is not positive; ignored")
+                say(f"go {tok} {args[i + 1]} is not positive; ignored")
                 go.refused = True
                 i += 2
                 continue
@@ -131,7 +146,7 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
         elif tok == "searchmoves":
             i += 1
             while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
-                m = args[i]
+                m = move_text(args[i])
                 if m in legal_moves:
                     go.searchmoves.append(m)
                 else:

@@ -44,6 +44,10 @@ class Session(Protocol):
         """The engine if it has been made, else None (options set before then are read
         when :meth:`engine` makes it)."""
 
+    @property
+    def searching(self) -> bool:
+        """True while a search runs (its bestmove not yet sent)."""
+
     def engine(self) -> EngineLike:
         """The engine, made (with the options' values) on first use."""
 
@@ -146,9 +150,11 @@ ELO_MAX = 2400
 
 def _set_hash(s: Session, name: str, hash_mb: int) -> None:
     """A new table size: the engine is made now with it, or its table is resized."""
-    if s.made_engine is None:
+    if s.made_engine is None and not s.searching:
         s.prepare_engine()
     else:
+        # During a search (the first one may still be making the engine with the old
+        # size), the resize waits for the next moment no clock runs.
         s.apply_to_engine(lambda: _resize(s, hash_mb), name)
 
 
@@ -189,7 +195,7 @@ def set_threads(s: Session, engine: EngineLike, threads: int) -> None:
 def _set_syzygy_option(s: Session, name: str, _: Value) -> None:
     """Another directory or probing rule: the engine is made now with the tables, or loads
     them again."""
-    if s.made_engine is None:
+    if s.made_engine is None and not s.searching:
         s.prepare_engine()
     else:
         s.apply_to_engine(lambda: load_syzygy(s), name)
@@ -220,7 +226,7 @@ def load_syzygy(s: Session) -> None:
 def _set_eval_file(s: Session, name: str, path: str) -> None:
     """Another net file: the engine is made now with it (loaded, or refused, once), or
     loads it."""
-    if s.made_engine is None:
+    if s.made_engine is None and not s.searching:
         s.prepare_engine()
     else:
         s.apply_to_engine(lambda: load_net(s, path), name)
@@ -242,9 +248,10 @@ def load_net(s: Session, path: str) -> None:
 
 
 def _set_use_nnue(s: Session, name: str, on: bool) -> None:
-    """The net on or off (the engine is made now if there is none)."""
-    engine = s.engine()
-    s.apply_to_engine(lambda: setattr(engine, "nnue", on), name)
+    """The net on or off: at once when no search runs, else after it (the engine is taken
+    when the change is made, so that one made meanwhile by the first search is the one
+    changed)."""
+    s.apply_to_engine(lambda: setattr(s.engine(), "nnue", on), name)
 
 
 def _set_features_option(s: Session, name: str, _: str) -> None:

@@ -36,7 +36,7 @@ from kibitz._core import BENCH_DEPTH, MAX_DEPTH, Board, FenError, IllegalMoveErr
 from kibitz.timeman import time_budget
 from kibitz.uci.engine_like import EngineFactory, EngineLike
 from kibitz.uci import console
-from kibitz.uci.go import clock_limits, parse_go
+from kibitz.uci.go import clock_limits, move_text, parse_go
 from kibitz.uci.options import OptionError, Options, load_net, load_syzygy, set_features, set_threads
 from kibitz.uci.worker import Searcher, SearchJob
 
@@ -95,6 +95,9 @@ class UciEngine:
         # A 1 MB engine with the hand-written evaluation, for `eval` (made on first use).
         self._classical: Optional[EngineLike] = None
         self._engine: Optional[EngineLike] = None
+        # The engine is made once: by the reader thread (isready, an option) or by the first
+        # search's worker, whichever comes first; the other waits and takes the same one.
+        self._engine_lock = threading.RLock()
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
         # Engine changes asked for during a search, made at the next moment no clock runs
@@ -160,23 +163,31 @@ class UciEngine:
     def engine(self) -> EngineLike:
         """The search engine, made on first use (tests give a factory of stand-ins with the
         same interface, ``EngineLike``)."""
-        if self._engine is None:
-            # kibitz.Engine looked up now: the tests' fake_engine.install() replaces it.
-            factory: EngineFactory = self._engine_factory or kibitz.Engine
-            engine = factory(self.options.get_int("Hash"))
-            threads = self.options.get_int("Threads")
-            if threads != 1:
-                set_threads(self, engine, threads)
-            self._engine = engine
-            if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
-                set_features(self)
-            if not self.options.get_bool("UseNNUE"):
-                engine.nnue = False
-            if self.options.get_str("EvalFile"):
-                load_net(self, self.options.get_str("EvalFile"))
-            if self.options.get_str("SyzygyPath"):
-                load_syzygy(self)
-        return self._engine
+        engine = self._engine
+        if engine is not None:
+            return engine
+        with self._engine_lock:
+            if self._engine is None:
+                self._engine = self._make_engine()
+            return self._engine
+
+    def _make_engine(self) -> EngineLike:
+        # kibitz.Engine looked up now: the tests' fake_engine.install() replaces it.
+        factory: EngineFactory = self._engine_factory or kibitz.Engine
+        engine = factory(self.options.get_int("Hash"))
+        threads = self.options.get_int("Threads")
+        if threads != 1:
+            set_threads(self, engine, threads)
+        self._engine = engine  # the option loaders below reach it through engine()
+        if self.options.get_str("SearchOff") or self.options.get_str("SearchOn"):
+            set_features(self)
+        if not self.options.get_bool("UseNNUE"):
+            engine.nnue = False
+        if self.options.get_str("EvalFile"):
+            load_net(self, self.options.get_str("EvalFile"))
+        if self.options.get_str("SyzygyPath"):
+            load_syzygy(self)
+        return engine
 
     @property
     def made_engine(self) -> Optional[EngineLike]:
@@ -417,7 +428,7 @@ class UciEngine:
             return True
         for i, m in enumerate(moves, 1):
             try:
-                board.push_uci(m)
+                board.push_uci(move_text(m))
             except (IllegalMoveError, InvalidMoveError, ValueError) as e:
                 kind = "illegal" if isinstance(e, IllegalMoveError) else "bad"
                 self.info(

@@ -439,3 +439,33 @@ def test_book_add_refuses_weights_below_one(tmp_path: Path, weight: str) -> None
 def _write(path: Path, data: bytes) -> str:
     path.write_bytes(data)
     return str(path)
+
+
+@pytest.mark.parametrize(
+    "shell",
+    [
+        '"$0" -m kibitz perft 2 >&-',
+        '"$0" -m kibitz book show >&-',
+        '"$0" -m kibitz <&-',
+        '"$0" -m kibitz play <&-',
+    ],
+)
+def test_a_closed_standard_stream_is_no_traceback(shell: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    p = subprocess.run(["sh", "-c", shell, sys.executable], capture_output=True, text=True, timeout=120, cwd=root)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr, p.stderr
+
+
+def test_resume_without_an_output_file_is_refused_and_a_stop_says_what_was_kept(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    report = tmp_path / "r.html"
+    p = subprocess.run(
+        [sys.executable, "-m", "kibitz", "analyse", "tests/data/book_games.pgn", "--report", str(report), "--resume"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
+    )
+    assert p.returncode == 2 and "--resume needs -o" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert not report.exists()

@@ -159,6 +159,11 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``kibitz`` command: the exit status of the subcommand, or 141 when stdout was
     closed, 130 after Ctrl-C; never a traceback for either."""
+    # Started with a standard stream closed (`kibitz perft 3 >&-`), Python has None there:
+    # read end of file from a closed stdin, and write nowhere to a closed stdout or stderr.
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))
     try:
         status = _run(argv)
         sys.stdout.flush()

@@ -368,8 +368,8 @@ def run(args: argparse.Namespace) -> int:
     )
     # With --report and no -o the records go to the report only.
     to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
-    if args.resume and to_stdout:
-        return fail("--resume needs -o OUT.jsonl")
+    if args.resume and (to_stdout or args.output is None):
+        return fail("--resume needs -o OUT.jsonl (the records it goes on from)")
     # Everything that can be checked is checked before any output is touched.
     try:
         limits.check()
@@ -554,9 +554,15 @@ def _analyse(
             fsync()
         except OSError:
             pass
+        if records_out is not None:
+            again = "the same command with --resume goes on from there"
+        elif args.report and args.output is None:
+            again = "no report was written (with -o OUT.jsonl, --resume can go on after a stop)"
+        else:
+            again = "the records so far are on standard output (with -o OUT.jsonl, --resume can go on after a stop)"
         progress.say(
             f"kibitz analyse: {'interrupted' if isinstance(e, KeyboardInterrupt) else 'terminated'} after"
-            f" {skip + done} games; the same command with --resume goes on from there"
+            f" {skip + done} games; {again}"
         )
         return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else EXIT_TERMINATED
     finally:

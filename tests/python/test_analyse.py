@@ -503,6 +503,49 @@ def test_ctrl_c_stops_at_once(tmp_path):
     assert p.returncode == 130 and "--resume" in err
 
 
+def test_ctrl_c_while_the_workers_start_ends_the_run_cleanly(tmp_path):
+    """Ctrl-C (to the whole process group, as a terminal sends it) while the pool forks its
+    workers: it used to be lost (the run went on), end in an internal error, or print a
+    worker's traceback. Each try must end with 130 and no traceback, in a few seconds."""
+    for i, delay in enumerate((0.0, 0.02, 0.05, 0.1, 0.2, 0.3)):
+        out = tmp_path / f"o{i}.jsonl"
+        p = subprocess.Popen(
+            [sys.executable, "-m", "kibitz", "analyse", str(DATA / "book_games.pgn"), "--nodes", "2000"]
+            + ["--workers", "8", "-o", str(out)],
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        # From the moment the run has opened its output (Python's start-up is over), the
+        # pool is about to fork or forking.
+        deadline = time.monotonic() + 30
+        while not out.exists() and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.002)
+        time.sleep(delay)
+        os.killpg(p.pid, signal.SIGINT)
+        try:
+            err = p.communicate(timeout=60)[1].decode()
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            raise AssertionError(f"try {i}: the run hung after Ctrl-C") from None
+        assert p.returncode == 130, (i, p.returncode, err)
+        assert "Traceback" not in err and "internal error" not in err, (i, err)
+
+
+def test_more_workers_than_the_machine_can_use_are_capped_with_a_note(tmp_path):
+    src = tmp_path / "g.pgn"
+    src.write_text(GOOD.split('[Event "From a position')[0])
+    out = tmp_path / "o.jsonl"
+    p = subprocess.run(
+        [sys.executable, "-m", "kibitz", "analyse", str(src), "--nodes", "500", "--workers", "100000", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "--workers 100000:" in p.stderr and "a core)" in p.stderr
+    assert len(out.read_text().splitlines()) == len(python_chess_games(src.read_text()))
+
+
 def test_multipv_and_depth_limits(tmp_path):
     src = tmp_path / "g.pgn"
     src.write_text(GOOD.split('[Event "From a position')[0])

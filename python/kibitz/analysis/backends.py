@@ -102,6 +102,8 @@ def _init_worker(limits: Limits, parent: int, counter: Any = None) -> None:
     global _worker_engine, _worker_limits, _worker_tick
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Forked with both blocked (see `_launch`): what came meanwhile is handled as above now.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     _end_with_parent(parent)
     _worker_engine = limits.engine()
     _worker_limits = limits
@@ -121,6 +123,27 @@ def _mp_context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+# The signals that stop a run: the parent's to handle, never a worker's.
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _noop() -> None:
+    """A task that makes the pool start its workers."""
+
+
+def _launch(executor: ProcessPoolExecutor) -> None:
+    """Starts the pool's workers with Ctrl-C and SIGTERM held back: a worker forked with
+    the parent's handlers, or a parent interrupted while forking, would print a worker's
+    traceback, lose the interrupt or hang in the pool's own locks. Held back, a stop that
+    comes meanwhile reaches the parent once the workers are made, and the workers (which
+    release the signals after setting their own handlers) ignore it."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        executor.submit(_noop)  # with fork, the first task starts every worker
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def pool(games: Iterable[InputGame], limits: Limits, workers: int, counter: Any = None) -> Iterator[dict[str, Any]]:
     """Analyses on ``workers`` processes; yields records in input order. ``counter`` (from
     ``position_counter``) counts the positions searched as they are."""
@@ -133,6 +156,7 @@ def pool(games: Iterable[InputGame], limits: Limits, workers: int, counter: Any 
         max_workers=workers, mp_context=_mp_context(), initializer=_init_worker, initargs=(limits, os.getpid(), counter)
     )
     try:
+        _launch(executor)
         it = iter(games)
         exhausted = False
         read_error: Optional[Exception] = None

@@ -44,6 +44,8 @@ EXIT_TERMINATED = 143
 FSYNC_INTERVAL = 0.05
 # How often the progress line on a terminal is redrawn (s).
 PROGRESS_INTERVAL = 0.5
+# Most local worker processes a core (each holds an engine and its table; more only wait).
+MAX_WORKERS_PER_CORE = 4
 
 
 def record_line(record: dict[str, Any]) -> bytes:
@@ -480,7 +482,7 @@ def _analyse(
     if args.backend == "ray":
         records = backends.ray_cluster(iter(counted), limits, args.ray_address)
     else:
-        records = backends.pool(iter(counted), limits, args.workers or backends.default_workers(), counter)
+        records = backends.pool(iter(counted), limits, _local_workers(args.workers, progress), counter)
     done = 0
     bad_before = bad
     last_sync = time.monotonic()
@@ -587,6 +589,19 @@ def _analyse(
             print(f"kibitz analyse: cannot write {args.report}: {e.strerror or e}", file=sys.stderr)
             return 2
     return 1 if bad else 0
+
+
+def _local_workers(asked: Optional[int], progress: Any) -> int:
+    """The worker processes on this machine: as asked (default one a core), at most
+    ``MAX_WORKERS_PER_CORE`` a core (each holds an engine and its table; more only wait)."""
+    cores = backends.default_workers()
+    if asked is None:
+        return cores
+    cap = MAX_WORKERS_PER_CORE * cores
+    if asked > cap:
+        progress.say(f"kibitz analyse: --workers {asked}: {cap} on this machine ({MAX_WORKERS_PER_CORE} a core)")
+        return cap
+    return asked
 
 
 def _report_builder(args: argparse.Namespace, skip: int) -> Any:

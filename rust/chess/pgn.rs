@@ -557,8 +557,9 @@ impl<R: Read> PgnReader<R> {
             }
             next = self.skip_between_tags()?;
         }
-        // Two blank lines end a game of tags alone (as python-chess reads it): no movetext.
-        let tags_only = next.is_none() && self.peek()?.is_some();
+        // Two blank lines, or the end of the input, end a game of tags alone (as python-chess
+        // reads it): no movetext, nothing cut short.
+        let tags_only = next.is_none();
 
         // The start position; `unplayable` says why a position the fallback read cannot be
         // played, an error only when a move follows.

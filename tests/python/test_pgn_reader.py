@@ -308,6 +308,22 @@ def test_an_unclosed_variation_is_reported_and_the_next_game_is_read(reader):
     assert games[1][0] == {"Event": "b"} and games[1][1] == ["c2c4"] and games[1][3] is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'[Event "a"]\n[Result "*"]\n\n\n[Event "b"]\n[Result "*"]\n\n\n',
+        b'[Event "a"]\n[Result "*"]\n\n\n[Event "b"]\n[Result "*"]\n',
+        b'[Event "a"]\n[Result "*"]',
+    ],
+    ids=["two blank lines", "end of file", "no newline"],
+)
+def test_a_last_game_of_tags_alone_is_a_game_without_moves_not_a_truncated_one(reader, text):
+    ours = read_ok(reader, text)
+    theirs = python_chess_read(text)
+    assert [g[0]["Event"] for g in ours] == [g.headers["Event"] for g in theirs]
+    assert [(g[1], g[3]) for g in ours] == [([], None)] * len(theirs)
+
+
 def test_a_file_ending_inside_a_variation_says_so(reader):
     (game,) = read_ok(reader, b"1. e4 (1. d4 d5")
     assert game[3] == "truncated: the input ends inside the variation opened on line 1"

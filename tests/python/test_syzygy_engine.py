@@ -4,6 +4,7 @@ over the board, a drawn one held, probes counted in `tbhits`, and the UCI option
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import chess
@@ -114,6 +115,17 @@ def test_uci_options_load_the_tables_and_info_shows_tbhits() -> None:
         assert mover_result(tb, board, chess.Move.from_uci(best)) == 2
     assert any("tablebases off" in l for l in out), out
     assert out.count("readyok") == 2
+
+
+def test_a_missing_directory_of_syzygy_path_is_left_out_and_the_others_read(tmp_path: Path) -> None:
+    """As Stockfish: one stale directory in the list does not turn the tables off."""
+    uci = RawUci()
+    uci.send(f"setoption name SyzygyPath value {tmp_path / 'gone'}{os.pathsep}{TABLES}")
+    uci.sync(timeout=120)
+    assert uci.close() == 0
+    assert any("'" + str(tmp_path / "gone") + "' is not a directory; left out" in l for l in uci.seen), uci.seen
+    found = [l for l in uci.seen if "tablebase files" in l]
+    assert found and int(found[-1].split("found ")[1].split()[0]) == len(list(TABLES.glob("*.rtb?")))
 
 
 @pytest.mark.parametrize(

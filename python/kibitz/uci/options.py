@@ -15,6 +15,7 @@ their own: the worker reads their values when a ``go`` comes.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Union
 
@@ -202,12 +203,24 @@ def _set_syzygy_option(s: Session, name: str, _: Value) -> None:
 
 
 def load_syzygy(s: Session) -> None:
-    """Gives the engine the tables of SyzygyPath with the Syzygy* settings; a directory
-    that cannot be read is reported and the tables are off."""
+    """Gives the engine the tables of SyzygyPath with the Syzygy* settings. A directory of
+    the list that is not there is reported and left out, the others are read (as Stockfish
+    does); one that cannot be read is reported and the tables are off."""
     engine = s.engine()
     path = s.options.get_str("SyzygyPath")
     if not hasattr(engine, "set_syzygy"):
         return
+    if path and path != "<empty>":
+        directories = [d for d in path.split(os.pathsep) if d]
+        present = [d for d in directories if os.path.isdir(d)]
+        for d in directories:
+            if d not in present:
+                s.info(f"SyzygyPath: {d!r} is not a directory; left out")
+        if not present:
+            engine.set_syzygy(None)
+            s.info("SyzygyPath: none of its directories is there; tablebases off")
+            return
+        path = os.pathsep.join(present)
     try:
         files = engine.set_syzygy(
             path or None,

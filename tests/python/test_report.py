@@ -484,6 +484,12 @@ NOT_KIBITZ_RECORDS = {
     "a side not an object": '{"game": 1, "status": "ok", "black": [1, 2]}',
     "a score not a number": '{"game": 1, "status": "ok", "positions": [{"fen": "x", "score": {"cp": "ten"}}]}',
     "a lone surrogate": '{"game": 1, "status": "ok", "headers": {"White": "\\udc80"}}',
+    "positions a string": '{"game": 1, "status": "ok", "positions": "oops"}',
+    "positions missing": '{"game": 1, "status": "ok"}',
+    "a position not an object": '{"game": 1, "status": "ok", "positions": [3]}',
+    "game not a number": '{"game": "x", "status": "error", "error": "e"}',
+    "game true": '{"game": true, "status": "error", "error": "e"}',
+    "status unknown": '{"game": 1, "status": "maybe"}',
 }
 
 

@@ -39,6 +39,21 @@ class RecordError(ValueError):
     """A JSON-lines file holds something that is not a ``kibitz analyse`` record."""
 
 
+def _check_fields(record: dict[str, Any]) -> None:
+    """TypeError unless the fields every page reads have the types ``kibitz analyse``
+    writes: ``game`` a number, ``status`` "ok" or "error", and an analysed game's
+    ``positions`` a list of objects."""
+    game = record.get("game")
+    if not isinstance(game, int) or isinstance(game, bool):
+        raise TypeError(f"'game' is a game number, not {game!r}"[:200])
+    status = record.get("status")
+    if status not in ("ok", "error"):
+        raise TypeError(f'\'status\' is "ok" or "error", not {status!r}'[:200])
+    positions = record.get("positions")
+    if status == "ok" and (not isinstance(positions, list) or not all(isinstance(p, dict) for p in positions)):
+        raise TypeError("'positions' of an analysed game is a list of objects")
+
+
 class ReportBuilder:
     """Takes records one at a time (as ``kibitz analyse`` produces them) and keeps only what
     the page needs: the figures and each game's compact data, not the records."""
@@ -54,6 +69,7 @@ class ReportBuilder:
         try:
             if not isinstance(record, dict):
                 raise TypeError(f"a record is a JSON object, not {type(record).__name__}")
+            _check_fields(record)
             data = game_data(record)
             self.summary.add(record, data.get("o"))
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as e:

@@ -212,6 +212,22 @@ def test_an_option_set_during_the_first_search_leaves_it_stoppable(uci, option):
     assert legal_in(chess.STARTING_FEN, uci.expect("bestmove", timeout=10).split()[1])
 
 
+@real_search
+def test_the_last_info_line_counts_every_node_searched(uci):
+    """A node limit stops the search inside an iteration: the line before bestmove says
+    how many nodes were searched in all (Stockfish's last line does), not the count at the
+    end of the last whole iteration."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos")
+    uci.send("go nodes 60000")
+    uci.expect("bestmove")
+    infos = [l for l in uci.seen if l.startswith("info depth")]
+    last = infos[-1].split()
+    nodes = int(last[last.index("nodes") + 1])
+    assert 60000 <= nodes <= 61000, infos[-3:]
+    assert " pv " in infos[-1] and " score " in infos[-1]
+
+
 def test_ponder_waits_for_ponderhit(uci):
     uci.send("setoption name Ponder value true")
     uci.send("setoption name OwnBook value false")

@@ -54,6 +54,7 @@ class SearchJob:
     # taken off the clock the engine is given.
     clock_from: float = field(default_factory=time.monotonic)
     reported: set[int] = field(default_factory=set)  # multipv lines sent with a score and pv
+    reported_nodes: int = 0  # the node count of the last info line sent
 
 
 class Searcher:
@@ -267,6 +268,15 @@ class Searcher:
                 line = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=[best])
             self._send(format_info(line, show_wdl=self._options.get_bool("UCI_ShowWDL")))
             job.reported.add(multipv)
+            job.reported_nodes = max(job.reported_nodes, getattr(line, "nodes", 0) or 0)
+        # A search stopped inside an iteration (stop, a node limit, the clock) searched more
+        # than its last info line said: the best line once more with the totals, as Stockfish
+        # ends, so that a GUI (and python-chess's analyse) shows the nodes and time spent.
+        nodes = getattr(result, "nodes", None) or 0
+        scored = getattr(result, "mate", None) is not None or getattr(result, "score_cp", None) is not None
+        if nodes > job.reported_nodes and scored and getattr(result, "pv", None) and 1 in job.reported:
+            self._send(format_info(result, show_wdl=self._options.get_bool("UCI_ShowWDL")))
+            job.reported_nodes = nodes
 
     def _on_info(self, job: SearchJob, info: SearchResult) -> None:
         try:
@@ -276,6 +286,7 @@ class Searcher:
 
     def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
         self._send(format_info(info, show_wdl=self._options.get_bool("UCI_ShowWDL")))
+        job.reported_nodes = max(job.reported_nodes, getattr(info, "nodes", 0) or 0)
         if getattr(info, "pv", None) and (
             getattr(info, "mate", None) is not None or getattr(info, "score_cp", None) is not None
         ):

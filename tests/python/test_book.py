@@ -304,7 +304,9 @@ def test_book_build_prints_text_from_the_pgn_escaped(tmp_path):
         timeout=120,
     )
     err = p.stderr.decode()
-    assert p.returncode == 0, err
+    # The game has no result, so no move weighs anything: no book (exit 1), said so.
+    assert p.returncode == 1 and "no book entries" in err and "--no-results" in err, err
+    assert not (tmp_path / "b.bin").exists()
     assert "\x1b" not in err and "\x07" not in err
     assert "\\u{1b}c\\u{7}" in err  # the PGN reader's escape of the token
 
@@ -388,3 +390,17 @@ def test_the_documented_book_rebuild_gives_the_shipped_book(tmp_path):
     shipped = kbook.DEFAULT_BOOK.read_bytes()
     assert len(built) // 16 == len(shipped) // 16
     assert built == shipped
+
+
+def test_book_build_with_no_entries_writes_nothing_and_says_why(tmp_path):
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[FEN "not a fen"]\n[Result "1-0"]\n\n1. e4 1-0\n')
+    out = tmp_path / "b.bin"
+    p = subprocess.run(
+        [sys.executable, "-m", "kibitz", "book", "build", str(bad), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 1 and "no game could be read" in p.stderr, p.stderr
+    assert not out.exists()

@@ -351,6 +351,7 @@ class BuildStats:
     skipped_games: int = 0
     positions: int = 0
     entries: int = 0
+    decided_games: int = 0  # games with a result (1-0, 0-1, 1/2-1/2), which weigh their moves
 
 
 def build_from_games(
@@ -383,6 +384,8 @@ def build_from_games(
                 errors.append(f"game {gi}: bad FEN header: {e}")
             continue
         stats.games += 1
+        if game.result in ("1-0", "0-1", "1/2-1/2"):
+            stats.decided_games += 1
         for ply, san in enumerate(game.moves[:max_plies]):
             key = board.polyglot_key()
             white = board.turn

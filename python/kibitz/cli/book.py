@@ -72,6 +72,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"kibitz book build: warning: {printable(err)}", file=sys.stderr)
     if len(errors) > 20:
         print(f"kibitz book build: warning: {len(errors) - 20} more", file=sys.stderr)
+    if stats.entries == 0:
+        if stats.games == 0:
+            why = "no game could be read"
+        elif not args.no_results and not args.repertoire and src.suffix.lower() != ".txt" and not stats.decided_games:
+            why = f"none of the {stats.games} games has a result (1-0, 0-1, 1/2-1/2); --no-results counts every game"
+        else:
+            why = f"no move was played in at least {args.min_games} of the {stats.games} games"
+        print(f"kibitz book build: no book entries: {why}; nothing written", file=sys.stderr)
+        return 1
     try:
         write_atomically(args.output, data)
     except OSError as e:

@@ -367,6 +367,25 @@ TB_GAMES = """[Event "queen ending"]
 """
 
 
+def test_syzygy_tables_that_cannot_be_used_are_named_as_such_not_as_missing(tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for table in (DATA / "syzygy").glob("KQvK.rtb?"):
+        (broken / table.name).write_bytes(table.read_bytes()[:200])  # cut short
+    path = tmp_path / "g.pgn"
+    path.write_text('[FEN "8/8/8/3k4/8/8/8/KQ6 w - - 0 1"]\n[Result "*"]\n\n1. Qb7 *\n')
+    p = kibitz(
+        "analyse", str(path), "--nodes", NODES, "--workers", "1", "--syzygy", str(broken), "-o", str(tmp_path / "o")
+    )
+    assert_one_line_error(p, "none of the 2 Syzygy table files", "can be used")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    p = kibitz(
+        "analyse", str(path), "--nodes", NODES, "--workers", "1", "--syzygy", str(empty), "-o", str(tmp_path / "o")
+    )
+    assert_one_line_error(p, "no Syzygy table files")
+
+
 def test_syzygy_marks_every_position_the_tables_decide_as_python_chess_probes_it(tmp_path):
     pytest.importorskip("chess")
     import chess

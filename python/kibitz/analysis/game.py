@@ -10,6 +10,7 @@ analyses a game changes nothing at a fixed node count or depth.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -63,6 +64,18 @@ class Limits:
             raise ValueError(f"movetime_ms must be a finite number above 0, got {self.movetime_ms}")
         engine = self.engine()
         if self.syzygy is not None and engine.syzygy_files == 0:
+            named = [
+                name
+                for directory in self.syzygy.split(os.pathsep)
+                if directory and os.path.isdir(directory)
+                for name in os.listdir(directory)
+                if name.endswith((".rtbw", ".rtbz"))
+            ]
+            if named:
+                raise ValueError(
+                    f"none of the {len(named)} Syzygy table files in {self.syzygy!r} can be used"
+                    " (cut short, or not Syzygy tables)"
+                )
             raise ValueError(f"no Syzygy table files (.rtbw/.rtbz) in {self.syzygy!r}")
         engine.search(Board(_MATED_FEN), **self.search_kwargs())
 

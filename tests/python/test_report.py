@@ -253,6 +253,16 @@ def test_cli_report_equals_analyse_report(analysed: tuple[Path, list[dict[str, A
     assert (tmp_path / "copy.html").read_text(encoding="utf-8") == again.read_text(encoding="utf-8")
 
 
+def test_cli_report_to_standard_output(analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    jsonl, _ = analysed
+    page = tmp_path / "page.html"
+    assert main(["report", str(jsonl), "-o", str(page)]) == 0
+    proc = run_report(str(jsonl), "-o", "-")
+    assert proc.returncode == 0 and "-> standard output" in proc.stderr, proc.stderr
+    assert proc.stdout == page.read_text(encoding="utf-8")
+    assert not (Path.cwd() / "-").exists()
+
+
 def test_analyse_report_alone_writes_no_records(analysed: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
     pgn = analysed[0].parent / "club.pgn"
     page = tmp_path / "only.html"

@@ -43,9 +43,11 @@ def run(args: argparse.Namespace) -> int:
     from kibitz.report import RecordError, ReportBuilder
 
     output = args.output or default_output(args.records)
+    to_stdout = output == "-"  # as kibitz analyse's -o -: the page on standard output
     try:
-        check_distinct([("the records", args.records)], [("the report", output)])
-        check_replaceable("the report", output)
+        if not to_stdout:
+            check_distinct([("the records", args.records)], [("the report", output)])
+            check_replaceable("the report", output)
     except OutputError as e:
         print(f"kibitz report: {e}", file=sys.stderr)
         return 2
@@ -59,14 +61,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"kibitz report: cannot read {args.records}: {e.strerror or e}", file=sys.stderr)
         return 2
     try:
-        n = builder.write(output)
+        if to_stdout:
+            sys.stdout.write(builder.html())
+            sys.stdout.flush()
+            n = len(builder.games)
+        else:
+            n = builder.write(output)
     except OSError as e:
         print(f"kibitz report: cannot write {output}: {e.strerror or e}", file=sys.stderr)
         return 2
     except (ValueError, OverflowError) as e:  # figures the checks of each record let through
         print(f"kibitz report: the records cannot be drawn ({e}); {expected_records(args.records)}", file=sys.stderr)
         return 2
-    print(f"kibitz report: {n} games -> {output}", file=sys.stderr)
+    print(f"kibitz report: {n} games -> {'standard output' if to_stdout else output}", file=sys.stderr)
     return 0
 
 
@@ -81,7 +88,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("records", metavar="RECORDS.jsonl", help="the output of `kibitz analyse -o`")
     p.add_argument(
-        "-o", "--output", metavar="REPORT.html", default=None, help="where the page goes (default: RECORDS with .html)"
+        "-o",
+        "--output",
+        metavar="REPORT.html",
+        default=None,
+        help="where the page goes (default: RECORDS with .html; - for standard output)",
     )
     p.add_argument(
         "--title", default=None, help="the page's title (default: the name of RECORDS without its extension)"

@@ -118,14 +118,14 @@ impl PyBoard {
         m: &Bound<'_, PyAny>,
         (from, to, promo): (u8, u8, u8),
     ) -> PyResult<bool> {
-        if let Some(loose) = self.st()?.loose() {
-            return Ok(loose.moves().is_pseudo_legal(setup_move((from, to, promo))));
-        }
-        if self.pseudo_indexes()?.contains(&move_index(from as usize, to as usize, promo)) {
-            return Ok(true);
-        }
         let onto_own_rook = {
             let st = self.st()?;
+            if let Some(loose) = st.loose() {
+                return Ok(loose.moves().is_pseudo_legal(setup_move((from, to, promo))));
+            }
+            if st.pseudo_indexes().contains(&move_index(from as usize, to as usize, promo)) {
+                return Ok(true);
+            }
             let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
             let (king, rook) = (at(from), at(to));
             let own = |p: u8, kind: u8| p != EMPTY && kind_of(p) == kind && color_of(p) == st.core.side_to_move();

@@ -163,12 +163,14 @@ pub(super) fn loose_san(loose: &Loose, san: &str) -> PyResult<SetupMove> {
     loose.setup.parse_san_python_chess(loose.castling, san, &fen, crate::py_repr).map_err(san_error)
 }
 
-/// A legal move (or the null move) a Move-like object names, for notation.
-/// The move of `obj` for `san`/`lan`: a pseudo-legal move, or the null move (python-chess
-/// writes the SAN of a move that leaves the own king attacked as of any other).
-pub(super) fn loose_pseudo_legal(loose: &Loose, obj: &Bound<'_, PyAny>) -> PyResult<SetupMove> {
+/// The move a Move-like object names, for notation: the null move, or a legal move; with
+/// `pseudo`, a pseudo-legal one (python-chess's `san` writes a move that leaves the own king
+/// attacked as any other, its `variation_san` only legal moves).
+pub(super) fn loose_move(loose: &Loose, obj: &Bound<'_, PyAny>, pseudo: bool) -> PyResult<SetupMove> {
     let m = setup_move(move_fields(obj)?);
-    if !m.is_null() && !loose.moves().is_pseudo_legal(m) {
+    let moves = loose.moves();
+    let named = if pseudo { moves.is_pseudo_legal(m) } else { moves.is_legal(m) };
+    if !m.is_null() && !named {
         return Err(IllegalMoveError::new_err(format!("illegal move {} in {}", m.uci(), loose.fen())));
     }
     Ok(m)
@@ -185,12 +187,4 @@ pub(super) fn pseudo_legal_san(st: &State, obj: &Bound<'_, PyAny>, long: bool, r
     }
     let loose = Loose { setup: setup_of(st), castling: st.clean_castling_rights() };
     Ok(loose.setup.san(loose.castling, setup_move((from, to, promo)), long))
-}
-
-pub(super) fn loose_legal(loose: &Loose, obj: &Bound<'_, PyAny>) -> PyResult<SetupMove> {
-    let m = setup_move(move_fields(obj)?);
-    if !m.is_null() && !loose.moves().is_legal(m) {
-        return Err(IllegalMoveError::new_err(format!("illegal move {} in {}", m.uci(), loose.fen())));
-    }
-    Ok(m)
 }

@@ -4,7 +4,7 @@
 //! `outcome.rs`, pieces and squares in `squares.rs`.
 
 use super::lists::Generated;
-use super::loose::{loose_legal, loose_pseudo_legal, loose_san, loose_uci};
+use super::loose::{loose_move, loose_san, loose_uci};
 use super::san::parse_san_like_python_chess;
 use super::*;
 use crate::python::views::{PyLegalMoves, PyPseudoLegalMoves, Source};
@@ -525,7 +525,7 @@ impl PyBoard {
         }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
-            return Ok(loose.setup.san(loose.castling, loose_pseudo_legal(&loose, r#move)?, false));
+            return Ok(loose.setup.san(loose.castling, loose_move(&loose, r#move, true)?, false));
         }
         match st.resolve(r#move, true) {
             Ok(m) => Ok(san(&st.core, m)),
@@ -541,7 +541,7 @@ impl PyBoard {
         }
         let mut st = self.st()?;
         if let Some(loose) = st.loose() {
-            return Ok(loose.setup.san(loose.castling, loose_pseudo_legal(&loose, r#move)?, true));
+            return Ok(loose.setup.san(loose.castling, loose_move(&loose, r#move, true)?, true));
         }
         match st.resolve(r#move, true) {
             Ok(m) => Ok(lan(&st.core, m)),
@@ -556,7 +556,7 @@ impl PyBoard {
             let mut out: Vec<String> = Vec::new();
             for mv in variation.try_iter()? {
                 let mv = mv?;
-                let m = loose_legal(&loose, &mv)?;
+                let m = loose_move(&loose, &mv, false)?;
                 let s = loose.setup.san(loose.castling, m, false);
                 push_numbered(&mut out, loose.setup.white_to_move, loose.setup.fullmove, s);
                 // The null move is never legal for python-chess's variation_san.

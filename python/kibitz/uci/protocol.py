@@ -96,8 +96,11 @@ class UciEngine:
         self._classical: Optional[EngineLike] = None
         self._engine: Optional[EngineLike] = None
         # The engine is made once: by the reader thread (isready, an option) or by the first
-        # search's worker, whichever comes first; the other waits and takes the same one.
+        # search's worker, whichever comes first; the other waits until it is made whole (its
+        # options loaded) and takes the same one. The maker's own option loaders reach it
+        # through engine() again, hence a reentrant lock.
         self._engine_lock = threading.RLock()
+        self._engine_made = False
         self._job: Optional[SearchJob] = None
         self._job_lock = threading.Lock()
         # Engine changes asked for during a search, made at the next moment no clock runs
@@ -164,14 +167,17 @@ class UciEngine:
         """The search engine, made on first use (tests give a factory of stand-ins with the
         same interface, ``EngineLike``)."""
         engine = self._engine
-        if engine is not None:
+        if self._engine_made and engine is not None:
             return engine
         with self._engine_lock:
             if self._engine is None:
-                self._engine = self._make_engine()
+                self._make_engine()
+                self._engine_made = True
+            assert self._engine is not None
             return self._engine
 
-    def _make_engine(self) -> EngineLike:
+    def _make_engine(self) -> None:
+        """Makes the engine with the options' values into ``_engine``."""
         # kibitz.Engine looked up now: the tests' fake_engine.install() replaces it.
         factory: EngineFactory = self._engine_factory or kibitz.Engine
         engine = factory(self.options.get_int("Hash"))
@@ -187,7 +193,6 @@ class UciEngine:
             load_net(self, self.options.get_str("EvalFile"))
         if self.options.get_str("SyzygyPath"):
             load_syzygy(self)
-        return engine
 
     @property
     def made_engine(self) -> Optional[EngineLike]:

@@ -349,7 +349,8 @@ def uci(self: Board, move: Any, *, chess960: Optional[bool] = None) -> str:
     # on e1 or e8 going two files over is written as king takes rook, then back to the
     # two-square move unless ``chess960``.
     move = _to_chess960(self, move)
-    return str(_from_chess960(self, chess960, move.from_square, move.to_square, move.promotion).uci())
+    move = _from_chess960(self, chess960, move.from_square, move.to_square, move.promotion, move.drop)
+    return str(move.uci())
 
 
 @method
@@ -528,7 +529,7 @@ def _from_chess960(
         targets = {(4, 7): 6, (4, 0): 2, (60, 63): 62, (60, 56): 58}
         if (from_square, to_square) in targets and self.kings >> from_square & 1:
             return Move(from_square, targets[(from_square, to_square)])
-    return Move(from_square, to_square, promotion)  # drops never occur in standard chess
+    return Move(from_square, to_square, promotion, drop)
 
 
 @method
@@ -540,7 +541,9 @@ def _to_chess960(self: Board, move: Any) -> Move:
         for to, rook in ((home + 6, home + 7), (home + 2, home)):
             if move.to_square == to and not self.rooks >> to & 1:
                 return Move(move.from_square, rook)
-    return move if isinstance(move, Move) else Move(move.from_square, move.to_square, move.promotion)
+    if isinstance(move, Move):
+        return move
+    return Move(move.from_square, move.to_square, move.promotion, getattr(move, "drop", None))
 
 
 # ---------------------------------------------------------------- EPD operations
@@ -691,7 +694,7 @@ def _piece_svg(self: Piece) -> str:
     """A piece as an SVG picture in a notebook, as python-chess draws it (45 pixels)."""
     from kibitz import svg
 
-    return str(svg.piece(self, size=45))
+    return svg.piece(self, size=45)
 
 
 def _square_set_svg(self: SquareSet) -> str:
@@ -699,7 +702,7 @@ def _square_set_svg(self: SquareSet) -> str:
     marked, as python-chess draws it (390 pixels)."""
     from kibitz import svg
 
-    return str(svg.board(squares=self, size=390))
+    return svg.board(squares=self, size=390)
 
 
 def _install() -> None:

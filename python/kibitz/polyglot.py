@@ -34,6 +34,7 @@ __all__ = [
     "POLYGLOT_RANDOM_ARRAY",
     "ZobristHasher",
     "zobrist_hash",
+    "ENTRY_STRUCT",
     "Entry",
     "MemoryMappedReader",
     "open_reader",
@@ -44,7 +45,9 @@ __all__ = [
 #: en-passant file, 1 for White to move.
 POLYGLOT_RANDOM_ARRAY: list[int] = list(_RANDOM)
 
-_ENTRY = struct.Struct(">QHHI")  # key, raw move, weight, learn
+#: One entry of a book file: key, raw move, weight, learn (big-endian, 16 bytes).
+ENTRY_STRUCT = struct.Struct(">QHHI")
+_ENTRY = ENTRY_STRUCT
 
 _E1, _E8 = 4, 60
 _KING = 6
@@ -81,7 +84,7 @@ class ZobristHasher:
 
     def hash_ep_square(self, board: Any) -> int:
         ep = board.ep_square
-        if ep is None:
+        if not ep:  # python-chess's test: a square a1 (0) counts as none
             return 0
         file = ep % 8
         # The pawn that can be taken stands one rank behind the square, from the mover's side.
@@ -152,6 +155,7 @@ class MemoryMappedReader:
 
     def __init__(self, filename: Union[str, "os.PathLike[str]"]) -> None:
         self.fd = os.open(filename, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self.closed = False
         try:
             self.mmap: Optional[mmap.mmap] = mmap.mmap(self.fd, 0, access=mmap.ACCESS_READ)
         except (ValueError, OSError):
@@ -168,7 +172,8 @@ class MemoryMappedReader:
         self.close()
 
     def close(self) -> None:
-        """Unmaps the book and closes its file."""
+        """Unmaps the book and closes its file; reading it afterwards raises ``ValueError``."""
+        self.closed = True
         if self.mmap is not None:
             self.mmap.close()
             self.mmap = None
@@ -177,18 +182,19 @@ class MemoryMappedReader:
             self.fd = -1
 
     def _size(self) -> int:
+        if self.closed:
+            # python-chess's closed map raises ValueError too.
+            raise ValueError("the polyglot book is closed")
         return 0 if self.mmap is None else self.mmap.size()
 
     def __len__(self) -> int:
         return self._size() // _ENTRY.size
 
     def __getitem__(self, index: int) -> Entry:
-        if self.mmap is None:
-            raise IndexError("the book is empty or closed")
         n = len(self)
         if index < 0:
             index += n
-        if not 0 <= index < n:
+        if not 0 <= index < n or self.mmap is None:
             raise IndexError(f"entry {index} is outside the book's {n} entries")
         key, raw, weight, learn = _ENTRY.unpack_from(self.mmap, index * _ENTRY.size)
         return Entry(key, raw, weight, learn, Move(*_decode(raw)))
@@ -211,17 +217,21 @@ class MemoryMappedReader:
         return lo
 
     def __contains__(self, entry: object) -> bool:
-        if not isinstance(entry, Entry):
+        """Whether the book holds ``entry`` (any entry-like tuple with python-chess's fields:
+        a ``chess.polyglot.Entry`` is found too); other objects are not in it."""
+        key, weight = getattr(entry, "key", None), getattr(entry, "weight", None)
+        if not isinstance(key, int) or not isinstance(weight, int):
             return False
-        return any(e == entry for e in self.find_all(entry.key, minimum_weight=0))
+        return any(e == entry for e in self.find_all(key, minimum_weight=weight))
 
     def find_all(self, board: Any, *, minimum_weight: int = 1, exclude_moves: Container[Any] = ()) -> Iterator[Entry]:
         """The entries of a position (a board, or a key as an int) with at least
         ``minimum_weight``, not in ``exclude_moves``, and, given a board, legal in it;
         in the book's order."""
-        if isinstance(board, int):
-            key, context = board, None
-        else:
+        try:
+            # python-chess's reading: whatever int() takes (an int, a numpy integer) is a key.
+            key, context = int(board), None
+        except (TypeError, ValueError):
             key, context = zobrist_hash(board), board
         move_class = Move if context is None else _move_class(context)
         i = self.bisect_key_left(key)
@@ -252,11 +262,17 @@ class MemoryMappedReader:
             yield entry
 
     def find(self, board: Any, *, minimum_weight: int = 1, exclude_moves: Container[Any] = ()) -> Entry:
-        """The heaviest entry (the first of equals); ``IndexError`` when there is none."""
+        """The heaviest entry (the first of equals); ``IndexError`` when there is none (and,
+        as python-chess's, when the book is closed)."""
         best: Optional[Entry] = None
-        for entry in self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves):
-            if best is None or entry.weight > best.weight:
-                best = entry
+        try:
+            for entry in self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves):
+                if best is None or entry.weight > best.weight:
+                    best = entry
+        except ValueError:
+            if not self.closed:
+                raise
+            raise IndexError("no book entry: the polyglot book is closed") from None
         if best is None:
             raise IndexError("no book entry for the position")
         return best

@@ -19,8 +19,8 @@ coordinate positions. What differs is only the ink:
 Boards may be kibitz's or python-chess's (anything with ``piece_at``), moves, pieces and
 square sets either kind, squares plain ints (a1 = 0, b1 = 1, ..., h8 = 63).
 
-``render(fen, ...)`` is the older entry point, kept for its callers (``Board._repr_svg_``):
-it checks its arguments and draws ``board(Board(fen), ...)``.
+``render(fen, ...)`` is the older entry point, kept for its callers: it checks its arguments
+and draws ``board(Board(fen), ...)``.
 """
 
 from __future__ import annotations
@@ -253,7 +253,9 @@ def _parse_square(name: str) -> Square:
 
 class Arrow:
     """An arrow from ``tail`` to ``head`` (a circle when they are the same square), as
-    ``board(arrows=...)`` draws it and ``[%cal]``/``[%csl]`` PGN annotations write it."""
+    ``board(arrows=...)`` draws it and ``[%cal]``/``[%csl]`` PGN annotations write it.
+    As python-chess's, a plain object: arrows are compared (and hashed) by identity, so
+    compare their fields, or their ``pgn()`` text, to compare what they draw."""
 
     tail: Square
     """The square the arrow starts on."""
@@ -295,14 +297,6 @@ class Arrow:
 
     def __repr__(self) -> str:
         return f"Arrow({SQUARE_NAMES[self.tail].upper()}, {SQUARE_NAMES[self.head].upper()}, color={self.color!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Arrow):
-            return NotImplemented
-        return (self.tail, self.head, self.color) == (other.tail, other.head, other.color)
-
-    def __hash__(self) -> int:
-        return hash((self.tail, self.head, self.color))
 
 
 class SvgWrapper(str):

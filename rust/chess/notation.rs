@@ -23,8 +23,29 @@ impl Board {
 
     /// The rook cell a castling move castles with.
     fn castle_rook_of(&self, m: Move) -> Square {
+        self.castle_rook_for(self.side, m)
+    }
+
+    /// The rook cell a castling move of `side` castles with (the castling rooks are fixed by
+    /// the set-up, so this holds for the moves of the history too).
+    fn castle_rook_for(&self, side: Color, m: Move) -> Square {
         let kingside = file_of(m.to()) == 6;
-        self.castle_rook[2 * self.side + if kingside { 0 } else { 1 }] as Square
+        self.castle_rook[2 * side + if kingside { 0 } else { 1 }] as Square
+    }
+
+    /// The moves played, oldest first, each with the square its UCI text names as the target
+    /// (the rook's cell for a Chess960 castling): what `unmake_move` and `move_to_uci` would
+    /// give one by one, without unmaking anything.
+    pub fn history_with_uci_targets(&self) -> impl DoubleEndedIterator<Item = (Move, Square)> + ExactSizeIterator + '_ {
+        let n = self.history.len();
+        self.history.iter().enumerate().map(move |(i, u)| {
+            let m = u.mv;
+            // Every move, the null move too, hands the turn over: the mover of the i-th is
+            // the side to move now when an even number of moves follow it.
+            let side = (self.side ^ (n - i)) & 1;
+            let to = if m.is_castle() && self.chess960 { self.castle_rook_for(side, m) } else { m.to() };
+            (m, to)
+        })
     }
 
     /// Parses UCI text into a legal move of this position (the checked entry point).

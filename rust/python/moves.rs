@@ -160,6 +160,20 @@ pub(crate) fn to_py_move(py: Python<'_>, board: &CoreBoard, m: CoreMove) -> Py<P
     interned(py, core_index(board, m))
 }
 
+/// The Move objects of the moves played on `board`, oldest first.
+pub(crate) fn history_py_moves<'a>(
+    py: Python<'a>,
+    board: &'a CoreBoard,
+) -> impl DoubleEndedIterator<Item = Py<PyMove>> + ExactSizeIterator + 'a {
+    board.history_with_uci_targets().map(move |(m, to)| {
+        if m.is_null() {
+            interned(py, 0)
+        } else {
+            interned(py, move_index(SQ64[m.from()] as usize, SQ64[to] as usize, m.promo()))
+        }
+    })
+}
+
 fn kind_or_none(what: &str, kind: Option<i64>) -> PyResult<u8> {
     match kind {
         // python-chess tests the field with `if`: 0 is no promotion (no drop), as None is.

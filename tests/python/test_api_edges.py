@@ -179,7 +179,56 @@ CASES: dict[str, Case] = {
     "push of Move(e2, e4, 0)": lambda lib: _push(lib.Board(), lib.Move(12, 28, 0)),
     "copy(stack=None)": lambda lib: len(_push_san(lib.Board(), "e4").copy(stack=None).move_stack),
     "copy(stack=0)": lambda lib: len(_push_san(lib.Board(), "e4").copy(stack=0).move_stack),
+    # drops onto a king's home square are no castling
+    "uci of Q@e8": lambda lib: lib.Board().uci(lib.Move.from_uci("Q@e8")),
+    "uci of N@e1 on a crazyhouse board": lambda lib: (
+        _variants(lib).CrazyhouseBoard(ZH_KNIGHT).uci(lib.Move.from_uci("N@e1"))
+    ),
+    "uci of N@e1 after e1 emptied": lambda lib: (
+        _variants(lib).CrazyhouseBoard(ZH_KNIGHT).uci(lib.Move.from_uci("N@e1"), chess960=True)
+    ),
+    "crazyhouse is_zeroing of a pawn drop": lambda lib: (
+        _variants(lib).CrazyhouseBoard(ZH_PAWN).is_zeroing(lib.Move.from_uci("P@d4"))
+    ),
+    "crazyhouse is_zeroing of a knight drop": lambda lib: (
+        _variants(lib).CrazyhouseBoard(ZH_KNIGHT).is_zeroing(lib.Move.from_uci("N@d4"))
+    ),
+    # variant state through transforms, EPD's positional arguments
+    "crazyhouse transform keeps the pockets": lambda lib: (
+        _variants(lib).CrazyhouseBoard("4k3/8/8/8/8/8/8/R3K2R[Qq] w KQ - 0 1").transform(lib.flip_vertical).fen()
+    ),
+    "three-check transform keeps the checks": lambda lib: (
+        _variants(lib).ThreeCheckBoard("4k3/8/8/8/8/8/8/R3K2R w KQ - 2+1 0 1").transform(lib.flip_horizontal).fen()
+    ),
+    "three-check epd(True)": lambda lib: _variants(lib).ThreeCheckBoard().epd(True),
+    "crazyhouse epd(True, 'fen')": lambda lib: _variants(lib).CrazyhouseBoard().epd(True, "fen"),
+    "atomic transform": lambda lib: _variants(lib).AtomicBoard().transform(lib.flip_vertical).fen(),
+    # pictures in a notebook
+    "Board._repr_svg_ width": lambda lib: _svg_size(lib.Board()._repr_svg_()),
+    "Board._repr_svg_ type is a str": lambda lib: isinstance(lib.Board()._repr_svg_(), str),
+    "Board._repr_svg_ has _repr_svg_": lambda lib: hasattr(lib.Board()._repr_svg_(), "_repr_svg_"),
+    "Piece._repr_svg_ has _repr_svg_": lambda lib: hasattr(lib.Piece(1, True)._repr_svg_(), "_repr_svg_"),
+    "SquareSet._repr_svg_ width": lambda lib: _svg_size(lib.SquareSet(1)._repr_svg_()),
+    "empty Board._repr_svg_ width": lambda lib: _svg_size(lib.Board(None)._repr_svg_()),
 }
+
+ZH_KNIGHT = "4k3/8/8/8/8/8/8/5K2[n] b - - 0 1"
+ZH_PAWN = "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"
+
+
+def _variants(lib: Any) -> Any:
+    import importlib
+
+    return importlib.import_module("kibitz.variant.boards" if lib is kibitz else "chess.variant")
+
+
+def _svg_size(svg: str) -> tuple[str, str]:
+    import re
+
+    head = svg[: svg.index(">")]
+    width, height = re.search(r'width="(\d+)"', head), re.search(r'height="(\d+)"', head)
+    assert width is not None and height is not None
+    return width.group(1), height.group(1)
 
 
 def _push(board: Any, move: Any) -> Any:

@@ -323,3 +323,42 @@ def test_960_castling_field_on_a_standard_board_is_as_python_chess_reads_it() ->
     fen = "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1"
     board, ref = kibitz.Board(fen), chess.Board(fen)
     assert (board.fen(), board.status(), board.castling_rights) == (ref.fen(), ref.status(), ref.castling_rights)
+
+
+def test_move_stack_and_peek_name_castlings_as_python_chess() -> None:
+    """`move_stack` and `peek()` read the moves from the history without unmaking them: each
+    castling must still be written with the rook of the side that castled (both sides castle
+    in most of these games, with null moves between, which also hand the turn over)."""
+    import random
+
+    rng = random.Random(960)
+    both_castled = 0
+    for _ in range(16):
+        ref = chess.Board.from_chess960_pos(rng.randrange(960))
+        board = kibitz.Board(ref.fen(), chess960=True)
+        castled = set()
+        for _ in range(80):
+            moves = list(ref.legal_moves)
+            if not moves:
+                break
+            # Castle when possible, else clear the back rank between king and rooks.
+            castles = [m for m in moves if ref.is_castling(m)]
+            back = 0 if ref.turn == chess.WHITE else 7
+            clearing = [
+                m
+                for m in moves
+                if chess.square_rank(m.from_square) == back
+                and ref.piece_type_at(m.from_square) not in (chess.KING, chess.ROOK)
+            ]
+            if not ref.is_check() and rng.random() < 0.1:
+                move = chess.Move.null()
+            else:
+                move = rng.choice(castles or clearing or moves)
+            if ref.is_castling(move):
+                castled.add(ref.turn)
+            ref.push(move)
+            board.push(kibitz.Move.from_uci(move.uci()))
+            assert [m.uci() for m in board.move_stack] == [m.uci() for m in ref.move_stack]
+            assert board.peek().uci() == ref.peek().uci()
+        both_castled += castled == {chess.WHITE, chess.BLACK}
+    assert both_castled >= 8, f"only {both_castled} of 16 games had both sides castle"

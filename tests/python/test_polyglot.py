@@ -154,11 +154,47 @@ def test_an_empty_book_has_no_entries_and_a_closed_one_refuses(tmp_path: Path) -
         assert list(reader.find_all(kibitz.Board())) == []
         with pytest.raises(IndexError):
             reader.weighted_choice(kibitz.Board())
-    reader = kpoly.open_reader(DEFAULT_BOOK)
-    reader.close()
-    assert len(reader) == 0
-    with pytest.raises(IndexError):
-        reader[0]
+    # A closed book raises ValueError on every read, as python-chess's closed map does (it
+    # is no empty book: a use after close must not look like "no book move").
+    for lib, module in ((kibitz, kpoly), (chess, chess.polyglot)):
+        reader = module.open_reader(DEFAULT_BOOK)
+        reader.close()
+        for read in (
+            len,
+            list,
+            lambda r: r[0],
+            lambda r: list(r.find_all(lib.Board())),
+            lambda r: r.choice(lib.Board()),
+            lambda r: r.weighted_choice(lib.Board()),
+        ):
+            with pytest.raises(ValueError):
+                read(reader)
+        # find() turns it into "no entry" there (its max() of nothing), and get() into None.
+        with pytest.raises(IndexError):
+            reader.find(lib.Board())
+        assert reader.get(lib.Board()) is None
+
+
+def test_keys_are_whatever_int_takes_and_entries_of_either_library_are_found(games_book: Path) -> None:
+    import numpy as np
+
+    key = chess.polyglot.zobrist_hash(chess.Board())
+    with kpoly.open_reader(games_book) as ours, chess.polyglot.open_reader(games_book) as theirs:
+        for as_key in (np.uint64(key), str(key), key):
+            assert [e.raw_move for e in ours.find_all(as_key)] == [e.raw_move for e in theirs.find_all(as_key)]
+            assert ours.find(as_key).raw_move == theirs.find(as_key).raw_move
+        entry, their_entry = ours.find(kibitz.Board()), theirs.find(chess.Board())
+        assert entry in ours and their_entry in ours and entry in theirs
+        assert (1, 2) not in ours and None not in ours
+    assert kpoly.ENTRY_STRUCT.format == chess.polyglot.ENTRY_STRUCT.format
+
+
+def test_python_chess_boards_with_an_en_passant_square_on_a1_hash_as_there() -> None:
+    # python-chess tests `if board.ep_square`: a square a1 counts as none.
+    board = chess.Board("8/8/8/8/8/8/1p6/K6k b - a1 0 1")
+    assert kpoly.zobrist_hash(board) == chess.polyglot.zobrist_hash(board)
+    hasher = kpoly.ZobristHasher(kpoly.POLYGLOT_RANDOM_ARRAY)
+    assert hasher(board) == chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)(board)
 
 
 def test_a_missing_book_raises_oserror(tmp_path: Path) -> None:

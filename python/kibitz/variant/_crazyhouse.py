@@ -219,9 +219,6 @@ class CrazyhouseBoard(NoTables, StateAlongStack):
     def is_en_passant(self, move: Any) -> bool:
         return not move.drop and bool(Board.is_en_passant(self, move))
 
-    def is_zeroing(self, move: Any) -> bool:
-        return not move.drop and bool(Board.is_zeroing(self, move))
-
     def is_castling(self, move: Any) -> bool:
         return not move.drop and bool(Board.is_castling(self, move))
 
@@ -310,9 +307,8 @@ class CrazyhouseBoard(NoTables, StateAlongStack):
     def board_fen(self, *, promoted: Optional[bool] = None) -> str:
         return str(Board.board_fen(self, promoted=True if promoted is None else promoted))
 
-    def epd(
+    def epd(  # python-chess's variant boards take these positionally too
         self,
-        *,
         shredder: bool = False,
         en_passant: str = "legal",
         promoted: Optional[bool] = None,

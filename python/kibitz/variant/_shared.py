@@ -182,6 +182,13 @@ class StateAlongStack(Board):
             board._before = history[len(history) - kept :] if kept else []
         return board
 
+    def transform(self, f: Callable[[int], int]) -> Self:
+        """A transformed copy without the move stack, keeping this variant's state (python-chess's
+        ``copy(stack=False)`` then ``apply_transform``)."""
+        board = self.copy(stack=False)
+        board.apply_transform(f)
+        return board
+
     def root(self) -> Self:
         board: Self = Board.root(self)
         history = self._history()

@@ -110,9 +110,8 @@ class ThreeCheckBoard(NoTables, EndsByRule, StateAlongStack):
     def _checks_field(self) -> str:
         return f"{max(self.remaining_checks[WHITE], 0):d}+{max(self.remaining_checks[BLACK], 0):d}"
 
-    def epd(
+    def epd(  # python-chess's variant boards take these positionally too
         self,
-        *,
         shredder: bool = False,
         en_passant: str = "legal",
         promoted: Optional[bool] = None,

@@ -247,13 +247,7 @@ impl PyBoard {
         if st.before.is_some() {
             return st.stack_moves(py);
         }
-        let mut b = st.core.clone();
-        let mut out = Vec::with_capacity(b.ply());
-        while let Some(m) = b.unmake_move() {
-            out.push(to_py_move(py, &b, m));
-        }
-        out.reverse();
-        Ok(out)
+        Ok(history_py_moves(py, &st.core).collect())
     }
 
     /// Half-moves since the start of the game as the fullmove number and side to move count
@@ -348,9 +342,9 @@ impl PyBoard {
                 None => break,
             }
         }
-        let mut b = s.core.clone();
-        match b.unmake_move() {
-            Some(m) => Ok(to_py_move(py, &b, m)),
+        let last = history_py_moves(py, &s.core).next_back();
+        match last {
+            Some(m) => Ok(m),
             None => Err(PyIndexError::new_err("peek at a board with no moves played")),
         }
     }
@@ -781,29 +775,29 @@ impl PyBoard {
         Ok(s)
     }
 
-    /// The board as an SVG picture for Jupyter, drawn by `kibitz.svg.render` (None when that
-    /// module is not available, so the notebook falls back to the text form).
-    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let (fen, last, check) = {
-            let st = self.st()?;
-            let mut b = st.core.clone();
-            let last = b.unmake_move().filter(|m| !m.is_null()).map(|m| {
-                let i = core_index(&b, m) as usize / 5;
-                (i / 64, i % 64)
-            });
-            let us = st.core.side_to_move();
-            let check = if st.checkers() != 0 { st.king64(us) } else { None };
-            (st.core.fen(), last, check)
-        };
+    /// The board as an SVG picture for Jupyter, as python-chess draws it: `kibitz.svg.board`
+    /// at 390 pixels with the last move and a king in check marked, asked of the board's own
+    /// methods (any position it holds, a subclass's overrides). None when that module is not
+    /// available, so the notebook falls back to the text form.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let py = slf.py();
         let svg = match py.import("kibitz.svg") {
             Ok(m) => m,
             Err(e) if e.is_instance_of::<pyo3::exceptions::PyModuleNotFoundError>(py) => return Ok(None),
             Err(e) => return Err(e),
         };
         let kwargs = PyDict::new(py);
+        kwargs.set_item("board", slf)?;
+        kwargs.set_item("size", 390)?;
+        let last = if slf.getattr("move_stack")?.is_truthy()? { Some(slf.call_method0("peek")?) } else { None };
         kwargs.set_item("lastmove", last)?;
+        let check = if slf.call_method0("is_check")?.is_truthy()? {
+            Some(slf.call_method1("king", (slf.getattr("turn")?,))?)
+        } else {
+            None
+        };
         kwargs.set_item("check", check)?;
-        svg.getattr("render")?.call((fen,), Some(&kwargs))?.extract().map(Some)
+        svg.getattr("board")?.call((), Some(&kwargs)).map(|picture| Some(picture.unbind()))
     }
 
     /// The position as 18 planes of 8x8 for neural networks, a NumPy array (the layout is

@@ -42,8 +42,8 @@ use super::errors::{fen_text_err, move_err, move_text_err, text, IllegalMoveErro
 use super::interrupt::run_interruptible;
 use super::lock::{TryGuard, TryLock};
 use super::moves::{
-    core_index, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move, untracked, ColorArg,
-    Flag, PyMove, PyPiece,
+    core_index, history_py_moves, interned, interned_ptr, move_index, name64, new_ref_inline, piece, to_py_move,
+    untracked, ColorArg, Flag, PyMove, PyPiece,
 };
 use crate::{
     color_of, divide_until, file_of, kind_of, perft_until, sq120, sq64, square_name, Board as CoreBoard, Move, BLACK,
@@ -587,12 +587,7 @@ impl State {
         if let Some(code) = self.via {
             out.push(PyMove::from_via(py, code)?);
         }
-        let mut b = self.core.clone();
-        let start = out.len();
-        while let Some(m) = b.unmake_move() {
-            out.push(to_py_move(py, &b, m));
-        }
-        out[start..].reverse();
+        out.extend(history_py_moves(py, &self.core));
         Ok(out)
     }
 

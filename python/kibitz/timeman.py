@@ -341,8 +341,7 @@ class TimeManager:
         self._last_iteration = max(took, self._last_iteration / 4)
         if self._pondering or not self.budget.timed:
             return False
-        # Only one legal move: play it once an iteration has scored it.
-        return self._only_move or self._stop_after_iteration(elapsed_ms)
+        return self._play_only_move() or self._stop_after_iteration(elapsed_ms)
 
     def ponderhit(self, *, elapsed_ms: float) -> Tuple[Optional[float], bool]:
         if not self._pondering:
@@ -352,8 +351,18 @@ class TimeManager:
         # that has pondered long enough stops at once, with its last iteration's move.
         if self.budget.hard is not None:
             self._hard = elapsed_ms + self.budget.hard
-        stop = bool(self.history) and self.budget.timed and (self._only_move or self._stop_after_iteration(elapsed_ms))
+        stop = (
+            bool(self.history)
+            and self.budget.timed
+            and (self._play_only_move() or self._stop_after_iteration(elapsed_ms))
+        )
         return self._hard, stop
+
+    def _play_only_move(self) -> bool:
+        """Only one legal move (among the root moves searched) on a clock: play it once an
+        iteration has scored it. A fixed move time is used whole even then: it asks for an
+        analysis of the move (its score, its line), as an analysis of a chosen move does."""
+        return self._only_move and not self.budget.fixed
 
     def _stop_after_iteration(self, elapsed_ms: float) -> bool:
         """After a finished iteration, ``elapsed_ms`` after the start: stop rather than

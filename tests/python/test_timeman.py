@@ -270,6 +270,14 @@ def test_only_move_is_played_after_one_iteration_on_a_clock_only():
     depth_only = TimeManager(timeman.UNLIMITED)
     depth_only.start(only_move=True, pondering=False)
     assert not depth_only.iteration(depth=1, best_move="e1f1", score_cp=0, elapsed_ms=1)
+    # A fixed move time analyses the move: used whole, as Stockfish uses it.
+    movetime = TimeManager.from_clock(movetime_ms=300)
+    movetime.start(only_move=True, pondering=False)
+    assert not any(movetime.iteration(depth=d, best_move="e1f1", score_cp=0, elapsed_ms=d) for d in range(1, 9))
+    pondered = TimeManager.from_clock(movetime_ms=300)
+    pondered.start(only_move=True, pondering=True)
+    pondered.iteration(depth=1, best_move="e1f1", score_cp=0, elapsed_ms=1)
+    assert pondered.ponderhit(elapsed_ms=2) == (302, False)
 
 
 def test_a_fixed_movetime_is_used_whole():

@@ -293,7 +293,11 @@ def test_bad_input_is_reported_and_nothing_lost(uci, line, problem):
     assert fen_line.split("Fen: ")[1] == good
     uci.send("setoption name OwnBook value false")
     uci.send("go depth 1")
-    assert legal_in(good, uci.expect("bestmove").split()[1])
+    if line.startswith("position"):
+        # The GUI's position is unknown: nothing is searched (the board is kept for `d`).
+        assert uci.expect("bestmove") == "bestmove (none)"
+    else:
+        assert legal_in(good, uci.expect("bestmove").split()[1])
 
 
 def test_bad_move_keeps_the_moves_before_it(uci):
@@ -654,3 +658,146 @@ def test_show_wdl_adds_win_draw_loss_per_mille_that_follow_the_score(uci):
             elif value < 0:
                 assert w < l, line
         assert seen > 0, out
+
+
+# --- analysis users: a forced move analysed, MultiPV lines, strength levels, bad positions --
+
+ONLY_KD7 = "4k2R/B7/2p2K2/1pPr1n2/1P2p3/4p3/r3P3/8 b - - 1 76"  # Black's only move: Kd7
+
+
+def _last_lines(lines):
+    """The last info line of each MultiPV line, by its number."""
+    out = {}
+    for line in lines:
+        words = line.split()
+        if line.startswith("info depth") and "pv" in words:
+            out[int(words[words.index("multipv") + 1]) if "multipv" in words else 1] = words
+    return out
+
+
+@real_search
+def test_a_movetime_analyses_an_only_move_for_the_whole_time(uci):
+    """A fixed move time is an analysis: even a forced move is searched for the whole
+    time (as Stockfish does), so that its score means something. On a clock the only move
+    is played after one iteration."""
+    uci.send("setoption name OwnBook value false")
+    uci.send(f"position fen {ONLY_KD7}")
+    t = time.monotonic()
+    uci.send("go movetime 400")
+    assert uci.expect("bestmove").split()[1] == "e8d7"
+    assert time.monotonic() - t >= 0.35
+    depth = int(_last_lines(uci.seen)[1][2])
+    assert depth >= 6, uci.seen[-3:]
+    uci.send("position startpos")
+    t = time.monotonic()
+    uci.send("go movetime 400 searchmoves g1f3")  # one root move to analyse
+    assert uci.expect("bestmove").split()[1] == "g1f3"
+    assert time.monotonic() - t >= 0.35
+    uci.send(f"position fen {ONLY_KD7}")
+    t = time.monotonic()
+    uci.send("go wtime 60000 btime 60000")
+    assert uci.expect("bestmove").split()[1] == "e8d7"
+    assert time.monotonic() - t < 0.35
+
+
+@real_search
+@pytest.mark.parametrize("nodes", [5000, 10000, 20000])
+def test_multipv_lines_as_the_search_ended_name_each_move_once(uci, nodes):
+    """A node limit stops the search inside an iteration, which may rank another move
+    first: the lines sent last (what a GUI and python-chess's analyse keep) must still name
+    each move once, and the first must be the bestmove."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("setoption name MultiPV value 3")
+    fens = [
+        "r2k1b1r/2qbpp1p/1pp3pn/p1n5/7P/P1P1PPP1/1PBP2K1/RNB3NR b - - 5 14",
+        "r1bqkb1r/1pp1p1pp/p1np1p2/6P1/2B1Q3/2N4P/PP1P1P2/R1B1K1NR w KQkq - 0 9",
+        chess.STARTING_FEN,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    ]
+    for fen in fens:
+        uci.send("ucinewgame")
+        uci.send(f"position fen {fen}")
+        start = len(uci.seen)
+        uci.send(f"go nodes {nodes}")
+        best = uci.expect("bestmove").split()[1]
+        lines = _last_lines(uci.seen[start:])
+        firsts = [words[words.index("pv") + 1] for _, words in sorted(lines.items())]
+        assert sorted(lines) == [1, 2, 3] and len(set(firsts)) == 3, (fen, firsts)
+        assert firsts[0] == best
+
+
+@real_search
+def test_a_strength_level_shows_only_the_lines_multipv_asks_for(uci):
+    uci.send("setoption name OwnBook value false")
+    uci.send("setoption name UCI_LimitStrength value true")
+    uci.send("setoption name UCI_Elo value 1400")
+    uci.send("position startpos moves e2e4")
+    uci.send("go movetime 300")
+    uci.expect("bestmove")
+    infos = [l for l in uci.seen if l.startswith("info depth")]
+    assert infos and all(" multipv 1 " in l for l in infos), infos
+    uci.send("setoption name MultiPV value 2")
+    start = len(uci.seen)
+    uci.send("go movetime 300")
+    uci.expect("bestmove")
+    assert sorted(_last_lines(uci.seen[start:])) == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "position fen 8/8/8/8/8/8/4k3/4K3 w - - 0 1",  # no legal placement: kings touch
+        "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1",  # no white king
+        "position fen",
+        "position frobnicate",
+    ],
+)
+def test_go_after_a_refused_position_searches_nothing(uci, position):
+    """The GUI's position is unknown after a refused `position`: searching the one before
+    it would answer a move that may be illegal in the GUI's (python-chess then raises), so
+    go answers bestmove (none) with the reason, until a good position comes."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos moves d2d4")
+    uci.send(position)
+    uci.send("go depth 3")
+    assert uci.expect("bestmove") == "bestmove (none)"
+    assert any(l.startswith("info string no position to search") for l in uci.seen)
+    uci.send("position startpos moves e2e4")
+    uci.send("go depth 3")
+    assert legal_in(
+        chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").fen(),
+        uci.expect("bestmove").split()[1],
+    )
+    uci.send(position)
+    uci.send("ucinewgame")  # a new game starts from the start position
+    uci.send("go depth 3")
+    assert legal_in(chess.STARTING_FEN, uci.expect("bestmove").split()[1])
+
+
+def test_searchmoves_naming_no_legal_move_searches_nothing(uci):
+    """python-chess's ``root_moves=[]`` sends ``searchmoves 0000``: no move may be chosen,
+    so the answer is bestmove (none), as Stockfish's."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos")
+    uci.send("go depth 3 searchmoves 0000")
+    assert uci.expect("bestmove") == "bestmove (none)"
+    uci.send("go depth 3 searchmoves e2e5 a1a8")
+    assert uci.expect("bestmove") == "bestmove (none)"
+    uci.send("go depth 3 searchmoves e2e5 g1f3")
+    assert uci.expect("bestmove").split()[1] == "g1f3"
+
+
+@real_search
+def test_a_ponderhit_after_the_ponder_search_ended_repeats_its_lines(uci):
+    """python-chess's play reads the lines that come after the ponderhit: a ponder search
+    that had already ended sends its lines again before bestmove, so the move has a score."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("position startpos moves e2e4 e7e5")
+    uci.send("go ponder depth 3 wtime 10000 btime 10000")
+    uci.expect("info depth 3")  # the ponder search has ended (no ponderhit yet)
+    assert bestmoves(uci.collect(0.3)) == []
+    start = len(uci.seen)
+    uci.send("ponderhit")
+    best = uci.expect("bestmove").split()[1]
+    after = [l for l in uci.seen[start:] if l.startswith("info depth") and " score " in l]
+    assert after and after[-1].split()[after[-1].split().index("pv") + 1] == best

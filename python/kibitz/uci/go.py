@@ -79,6 +79,9 @@ class GoParams:
     infinite: bool = False
     ponder: bool = False
     searchmoves: List[str] = field(default_factory=list)
+    # `searchmoves` was given: when it names no legal move (python-chess's `root_moves=[]`
+    # sends `searchmoves 0000`) there is no move to search, as Stockfish answers too.
+    searchmoves_given: bool = False
     at_once: bool = False  # depth, nodes or mate 0: the quickest legal answer, no waiting
     refused: bool = False  # a limit was given but refused (no number, not positive)
 
@@ -144,6 +147,7 @@ def parse_go(args: List[str], legal_moves: Set[str], say: Callable[[str], None])
             setattr(go, tok, True)
             i += 1
         elif tok == "searchmoves":
+            go.searchmoves_given = True
             i += 1
             while i < len(args) and args[i] not in GO_INT_PARAMS and args[i] not in GO_FLAGS:
                 m = move_text(args[i])

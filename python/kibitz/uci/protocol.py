@@ -91,6 +91,8 @@ class UciEngine:
         self.options = Options()
         self.debug = False
         self.board = Board()
+        # What the last `position` command got wrong when it set up nothing (None: it did).
+        self._refused_position: Optional[str] = None
         self._engine_factory = engine_factory
         # A 1 MB engine with the hand-written evaluation, for `eval` (made on first use).
         self._classical: Optional[EngineLike] = None
@@ -397,40 +399,36 @@ class UciEngine:
         else:
             self.prepare_engine()
         self.board = Board(chess960=self.options.get_bool("UCI_Chess960"))
+        self._refused_position = None
         return True
 
     def cmd_position(self, args: List[str]) -> bool:
         chess960 = self.options.get_bool("UCI_Chess960")
         if not args:
-            self.info("position needs startpos or fen <FEN>; position unchanged")
-            return True
+            return self._refuse_position("position needs startpos or fen <FEN>")
         try:
             mi = args.index("moves")
         except ValueError:
             mi = len(args)
         head, moves = args[:mi], args[mi + 1 :]
         if not head:
-            self.info("position needs startpos or fen <FEN> before moves; position unchanged")
-            return True
+            return self._refuse_position("position needs startpos or fen <FEN> before moves")
         if head[0] == "startpos":
             if len(head) > 1:
                 self.info(f"ignored {' '.join(head[1:])!r} after startpos")
             fen: Optional[str] = None
         elif head[0] == "fen":
             if len(head) < 2:
-                self.info("position fen needs a FEN; position unchanged")
-                return True
+                return self._refuse_position("position fen needs a FEN")
             fen = " ".join(head[1:])
         else:
-            self.info(f"position needs startpos or fen, not {head[0]!r}; position unchanged")
-            return True
+            return self._refuse_position(f"position needs startpos or fen, not {head[0]!r}")
         try:
             board = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
             if board._unplayable is not None:  # read as python-chess reads it, but not playable
                 raise FenError(board._unplayable)
         except FenError as e:
-            self.info(f"bad FEN {fen!r}: {e}; position unchanged")
-            return True
+            return self._refuse_position(f"bad FEN {fen!r}: {e}")
         for i, m in enumerate(moves, 1):
             try:
                 board.push_uci(move_text(m))
@@ -442,6 +440,15 @@ class UciEngine:
                 )
                 break
         self.board = board
+        self._refused_position = None
+        return True
+
+    def _refuse_position(self, problem: str) -> bool:
+        """A `position` command that sets up nothing: the board is kept for `d` and `eval`,
+        but a `go` before the next good `position` answers `bestmove (none)` rather than
+        search a position the GUI no longer has (its move could be illegal there)."""
+        self.info(f"{problem}; position unchanged, and go answers bestmove (none) until the next position")
+        self._refused_position = problem
         return True
 
     # -------------------------------------------------------------- go
@@ -476,6 +483,7 @@ class UciEngine:
             pondering=go.ponder,
             wait_for_stop=go.infinite or go.ponder or no_limit,
             clock_from=received,
+            unsearchable=self._refused_position,
         )
         if self.debug and timed:
             limits = clock_limits(go, board.turn, 0, self.options.get_int("Move Overhead"))

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 from kibitz import timeman
 from kibitz._core import Board, SearchResult
@@ -55,6 +55,15 @@ class SearchJob:
     clock_from: float = field(default_factory=time.monotonic)
     reported: set[int] = field(default_factory=set)  # multipv lines sent with a score and pv
     reported_nodes: int = 0  # the node count of the last info line sent
+    # The MultiPV lines shown: the option's count, though a strength level searches more
+    # lines to choose among (those stay unseen).
+    shown_lines: int = 1
+    # Why there is nothing to search (the last `position` was refused): bestmove (none).
+    unsearchable: Optional[str] = None
+    # The search's lines as info text, as it ended: sent again when a ponder search that
+    # had ended is answered at the ponderhit (a client reading from the ponderhit on, such
+    # as python-chess's play, would otherwise get no score).
+    final_info: List[str] = field(default_factory=list)
 
 
 class Searcher:
@@ -104,11 +113,16 @@ class Searcher:
                 self._info(f"search error: {type(e).__name__}: {e}")
                 best, ponder = self._any_legal_move(job.board), None
             # UCI: with `infinite` or while pondering, bestmove waits for stop / ponderhit.
+            waited, was_pondering = False, job.pondering  # a ponderhit clears `pondering`
             while job.wait_for_stop and not job.stop_event.is_set():
+                waited = True
                 job.release_event.wait()
                 job.release_event.clear()
                 if job.stop_event.is_set() or not job.wait_for_stop:
                     break
+            if waited and was_pondering and not job.stop_event.is_set():
+                for line in job.final_info:  # the ponderhit came after the search had ended
+                    self._send(line)
         finally:
             self._answer(job, best, ponder)
 
@@ -166,6 +180,12 @@ class Searcher:
 
     def _think(self, job: SearchJob) -> tuple[Optional[str], Optional[str]]:
         board, go = job.board, job.go
+        if job.unsearchable is not None:
+            self._info(f"no position to search: {job.unsearchable}")
+            return None, None
+        if go.searchmoves_given and not go.searchmoves:
+            self._info("searchmoves names no legal move: nothing to search")
+            return None, None
         legal = board.legal_moves_uci()
         if not legal:
             if board.is_checkmate():
@@ -179,6 +199,7 @@ class Searcher:
         limit = self._options.get_bool("UCI_LimitStrength")
         level = strength.level_for(self._options.get_int("UCI_Elo")) if limit else None
         multipv = self._options.get_int("MultiPV")
+        job.shown_lines = multipv
         nodes = go.nodes
         if level is not None:
             multipv = max(multipv, level.multipv)
@@ -250,11 +271,39 @@ class Searcher:
         return best, ponder
 
     def _report_lines(self, job: SearchJob, result: Any) -> None:
+        self._send_missing_lines(job, result)
+        show_wdl = self._options.get_bool("UCI_ShowWDL")
+        job.final_info = [format_info(line, show_wdl=show_wdl) for line in self._final_lines(job, result)]
+
+    def _final_lines(self, job: SearchJob, result: Any) -> List[Any]:
+        """The shown lines of the result, scored and with a pv, each with the search's totals."""
+        lines = [
+            line
+            for line in list(getattr(result, "lines", None) or []) or [result]
+            if (getattr(line, "multipv", None) or 1) <= job.shown_lines
+        ]
+        totals = {k: getattr(result, k, None) for k in ("nodes", "nps", "hashfull", "tbhits", "time_ms")}
+        out = []
+        for line in lines:
+            if not getattr(line, "pv", None):
+                continue
+            if getattr(line, "mate", None) is None and getattr(line, "score_cp", None) is None:
+                continue
+            final = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=list(line.pv))
+            final.__dict__.update(totals)
+            out.append(final)
+        return out
+
+    def _send_missing_lines(self, job: SearchJob, result: Any) -> None:
         """Send the scored lines of the result that no ``info`` line reported: a search
         stopped inside its first iteration (``go nodes 1``, MultiPV 256 on a 40 ms clock)
         reports none, and a client such as python-chess's ``analyse`` then has no score.
         Each MultiPV line with a score and a pv goes out, the first at least."""
-        lines = list(getattr(result, "lines", None) or []) or [result]
+        lines = [
+            line
+            for line in list(getattr(result, "lines", None) or []) or [result]
+            if (getattr(line, "multipv", None) or 1) <= job.shown_lines
+        ]
         for line in lines:
             multipv = getattr(line, "multipv", None) or 1
             if multipv in job.reported:
@@ -270,12 +319,16 @@ class Searcher:
             job.reported.add(multipv)
             job.reported_nodes = max(job.reported_nodes, getattr(line, "nodes", 0) or 0)
         # A search stopped inside an iteration (stop, a node limit, the clock) searched more
-        # than its last info line said: the best line once more with the totals, as Stockfish
+        # than its last info line said: its lines once more with the totals, as Stockfish
         # ends, so that a GUI (and python-chess's analyse) shows the nodes and time spent.
+        # Every shown line goes out, ranked as the search ended: the partial iteration may
+        # have put another move first, and the lines reported before it would then list
+        # that move twice.
         nodes = getattr(result, "nodes", None) or 0
         scored = getattr(result, "mate", None) is not None or getattr(result, "score_cp", None) is not None
         if nodes > job.reported_nodes and scored and getattr(result, "pv", None) and 1 in job.reported:
-            self._send(format_info(result, show_wdl=self._options.get_bool("UCI_ShowWDL")))
+            for final in self._final_lines(job, result):
+                self._send(format_info(final, show_wdl=self._options.get_bool("UCI_ShowWDL")))
             job.reported_nodes = nodes
 
     def _on_info(self, job: SearchJob, info: SearchResult) -> None:
@@ -285,6 +338,8 @@ class Searcher:
             self._info(f"info handling failed: {type(e).__name__}: {e}")
 
     def _handle_info(self, job: SearchJob, info: SearchResult) -> None:
+        if (getattr(info, "multipv", None) or 1) > job.shown_lines:
+            return  # a line a strength level searches to choose among, not shown
         self._send(format_info(info, show_wdl=self._options.get_bool("UCI_ShowWDL")))
         job.reported_nodes = max(job.reported_nodes, getattr(info, "nodes", 0) or 0)
         if getattr(info, "pv", None) and (

@@ -57,7 +57,7 @@ pub use eval::nnue::{
 };
 pub use eval::texel::quiescence_leaf;
 pub use eval::weights::{Weights, NUM_WEIGHTS, WEIGHTS, WEIGHT_FIELDS};
-pub use tablebase::{to_shakmaty, AddedTables, TablebaseError, Tablebases, VariantTablebases};
+pub use tablebase::{to_shakmaty, AddedTables, TablebaseError, Tablebases, VariantTablebases, DEFAULT_OPEN_FILES};
 // What the bindings use beyond the public surface, re-exported for them alone: they reach
 // the library only through this file (scripts/check_layers.py checks it).
 #[cfg(feature = "python")]

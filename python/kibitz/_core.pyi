@@ -1033,7 +1033,8 @@ class MissingTableError(KeyError):
 class Tablebase:
     """A set of Syzygy tables, probed without the GIL."""
 
-    def __new__(cls) -> Tablebase: ...
+    def __new__(cls, open_files: int | None = 128) -> Tablebase:
+        """At most ``open_files`` table files are open at once (None: no limit)."""
     def add_directory(self, path: str) -> tuple[int, list[tuple[str, str]]]:
         """Adds a directory's tables: (files added, [(file, why it was skipped)])."""
     def add_file(self, path: str) -> None:
@@ -1048,6 +1049,8 @@ class Tablebase:
         """WDL (-2..2) for the side to move."""
     def probe_dtz(self, board: Board) -> int:
         """DTZ in plies for the side to move."""
+    def set_open_files(self, limit: int) -> None:
+        """A new limit of open table files (at least one), kept at once."""
     def clear(self) -> None:
         """Forgets every table."""
 
@@ -1055,7 +1058,8 @@ class Tablebase:
 class VariantTablebase:
     """The Syzygy tables of Atomic, or of Antichess and Giveaway, probed by FEN without the GIL."""
 
-    def __new__(cls, uci_variant: str) -> VariantTablebase: ...
+    def __new__(cls, uci_variant: str, open_files: int | None = 128) -> VariantTablebase:
+        """At most ``open_files`` table files are open at once (None: no limit)."""
     @property
     def variant(self) -> str:
         """The variant, as given."""
@@ -1065,6 +1069,8 @@ class VariantTablebase:
         """WDL (-2..2) for the side to move."""
     def probe_dtz(self, fen: str) -> int:
         """DTZ in plies for the side to move."""
+    def set_open_files(self, limit: int) -> None:
+        """A new limit of open table files (at least one), kept at once."""
     def clear(self) -> None:
         """Forgets every table."""
 

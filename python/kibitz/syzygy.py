@@ -216,6 +216,13 @@ class Tablebase:
     Python, opened on first use, at most ``max_fds`` kept open); for standard chess the Rust
     tables hold the same files.
 
+    ``max_fds``: at most this many table files are open at once (None: no limit), as
+    python-chess keeps: the tables the Python prober has open (``lru``, at most
+    ``max_fds`` of them, as python-chess's) and the rest for the Rust tables (at least
+    one, so ``max_fds + 1`` when the Python prober holds ``max_fds``).
+    A set of six- or seven-piece tables has more files than a process may usually hold
+    open.
+
     ``VariantBoard`` is the board class of the positions probed: standard chess (kibitz's
     or python-chess's ``Board``), or a variant whose class names its tables, as
     python-chess's do: Atomic (``.atbw``/``.atbz``), Suicide (``.stbw``/``.stbz``),
@@ -238,7 +245,7 @@ class Tablebase:
         self.dtz: Dict[str, Table] = {}
         #: Table files the Rust tables could not use, as (path, reason).
         self.skipped: list[tuple[str, str]] = []
-        self._core = _CoreTablebase()
+        self._core = _CoreTablebase(max_fds)
         self._complete_cache: Dict[Tuple[str, bool], bool] = {}
         self._full_up_to: Optional[int] = None
         # Atomic's and Antichess's (Giveaway's) tables are also read in Rust, which refuses
@@ -248,7 +255,7 @@ class Tablebase:
         self._in_rust: Tuple[set[str], set[str]] = (set(), set())
         if not self._standard:
             try:
-                self._core_variant = _CoreVariantTablebase(VariantBoard.uci_variant)
+                self._core_variant = _CoreVariantTablebase(VariantBoard.uci_variant, max_fds)
             except ValueError:
                 pass
 
@@ -328,6 +335,11 @@ class Tablebase:
                 self.lru.appendleft(table)
                 if len(self.lru) > self.max_fds:
                     self.lru.pop().close()
+                # The Rust tables keep what the Python prober leaves of max_fds open.
+                rust_fds = max(1, self.max_fds - len(self.lru))
+                self._core.set_open_files(rust_fds)
+                if self._core_variant is not None:
+                    self._core_variant.set_open_files(rust_fds)
 
     # Which prober answers -------------------------------------------------------------
 

@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::board::PyBoard;
-use crate::{Board as CoreBoard, TablebaseError, Tablebases, VariantTablebases};
+use crate::{Board as CoreBoard, TablebaseError, Tablebases, VariantTablebases, DEFAULT_OPEN_FILES};
 
 pyo3::create_exception!(kibitz, MissingTableError, PyKeyError, "No table of the position's material is loaded.");
 
@@ -41,6 +41,7 @@ fn write<T>(lock: &RwLock<T>) -> PyResult<RwLockWriteGuard<'_, T>> {
 #[pyclass(module = "kibitz._core", name = "Tablebase", frozen)]
 pub struct PyTablebase {
     tables: RwLock<Tablebases>,
+    open_files: Option<usize>,
 }
 
 impl PyTablebase {
@@ -55,9 +56,12 @@ impl PyTablebase {
 
 #[pymethods]
 impl PyTablebase {
+    /// An empty set reading its files with at most `open_files` of them open at once
+    /// (None: no limit).
     #[new]
-    fn new() -> Self {
-        PyTablebase { tables: RwLock::new(Tablebases::new()) }
+    #[pyo3(signature = (open_files = Some(DEFAULT_OPEN_FILES)), text_signature = "(open_files=128)")]
+    fn new(open_files: Option<usize>) -> Self {
+        PyTablebase { tables: RwLock::new(Tablebases::with_open_files(open_files)), open_files }
     }
 
     /// Adds the tables of a directory; returns (files added, [(file, why skipped)]).
@@ -102,10 +106,16 @@ impl PyTablebase {
         self.probe(py, &core, true)
     }
 
+    /// A new limit of open table files (at least one), kept at once.
+    fn set_open_files(&self, limit: usize) -> PyResult<()> {
+        read(&self.tables)?.set_open_files(limit);
+        Ok(())
+    }
+
     /// Forgets every table (python-chess's `close`).
     fn clear(&self) -> PyResult<()> {
         let mut tables = write(&self.tables)?;
-        *tables = Tablebases::new();
+        *tables = Tablebases::with_open_files(self.open_files);
         Ok(())
     }
 }
@@ -116,6 +126,7 @@ impl PyTablebase {
 pub struct PyVariantTablebase {
     variant: String,
     tables: RwLock<VariantTablebases>,
+    open_files: Option<usize>,
 }
 
 impl PyVariantTablebase {
@@ -131,15 +142,17 @@ impl PyVariantTablebase {
 #[pymethods]
 impl PyVariantTablebase {
     /// The tables of the variant python-chess names `uci_variant` ("atomic", "antichess"
-    /// or "giveaway"); `ValueError` for another.
+    /// or "giveaway"), with at most `open_files` files open at once (None: no limit);
+    /// `ValueError` for another variant.
     #[new]
-    fn new(uci_variant: &str) -> PyResult<Self> {
-        let tables = VariantTablebases::new(uci_variant).ok_or_else(|| {
+    #[pyo3(signature = (uci_variant, open_files = Some(DEFAULT_OPEN_FILES)), text_signature = "(uci_variant, open_files=128)")]
+    fn new(uci_variant: &str, open_files: Option<usize>) -> PyResult<Self> {
+        let tables = VariantTablebases::new(uci_variant, open_files).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "no Syzygy tables of {uci_variant:?} are read in Rust (atomic, antichess, giveaway are)"
             ))
         })?;
-        Ok(PyVariantTablebase { variant: uci_variant.to_string(), tables: RwLock::new(tables) })
+        Ok(PyVariantTablebase { variant: uci_variant.to_string(), tables: RwLock::new(tables), open_files })
     }
 
     /// The variant, as given.
@@ -164,10 +177,16 @@ impl PyVariantTablebase {
         self.probe(py, fen, true)
     }
 
+    /// A new limit of open table files (at least one), kept at once.
+    fn set_open_files(&self, limit: usize) -> PyResult<()> {
+        read(&self.tables)?.set_open_files(limit);
+        Ok(())
+    }
+
     /// Forgets every table.
     fn clear(&self) -> PyResult<()> {
         let mut tables = write(&self.tables)?;
-        if let Some(empty) = VariantTablebases::new(&self.variant) {
+        if let Some(empty) = VariantTablebases::new(&self.variant, self.open_files) {
             *tables = empty;
         }
         Ok(())

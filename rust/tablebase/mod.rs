@@ -14,13 +14,16 @@
 //! bindings use it.
 
 mod error;
+mod files;
 mod variants;
 
 use error::convert_error;
 pub use error::TablebaseError;
+use files::new_tables;
 pub use variants::VariantTablebases;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use shakmaty::{Bitboard, ByColor, ByRole, CastlingMode, Chess, FromSetup, Setup};
 use shakmaty_syzygy::Tablebase;
@@ -46,11 +49,17 @@ fn is_table_name(path: &Path) -> bool {
     side(white) && side(black)
 }
 
+/// How many table files are kept open at once unless told otherwise (python-chess's
+/// `max_fds` default): well under the usual limit of 1,024 files a process may hold open,
+/// which a set of six- or seven-piece tables would pass.
+pub const DEFAULT_OPEN_FILES: usize = 128;
+
 /// A set of Syzygy tables, from one or more directories. Probing takes `&self` and may be
 /// shared between threads (tables are opened on first use, behind the crate's locks).
 pub struct Tablebases {
     inner: Tablebase<Chess>,
     files: usize,
+    open_files: Option<Arc<files::LimitedFiles>>,
 }
 
 impl Default for Tablebases {
@@ -60,9 +69,25 @@ impl Default for Tablebases {
 }
 
 impl Tablebases {
-    /// An empty set: every probe answers `MissingTable` / `TooManyPieces`.
+    /// An empty set: every probe answers `MissingTable` / `TooManyPieces`. At most
+    /// `DEFAULT_OPEN_FILES` table files are open at once.
     pub fn new() -> Tablebases {
-        Tablebases { inner: Tablebase::new(), files: 0 }
+        Tablebases::with_open_files(Some(DEFAULT_OPEN_FILES))
+    }
+
+    /// An empty set reading its files with at most `limit` of them open at once (None: no
+    /// limit; each file stays open once read).
+    pub fn with_open_files(limit: Option<usize>) -> Tablebases {
+        let (inner, open_files) = new_tables(limit);
+        Tablebases { inner, files: 0, open_files }
+    }
+
+    /// A new limit of open files (at least one), kept at once; no effect on a set made
+    /// without a limit.
+    pub fn set_open_files(&self, limit: usize) {
+        if let Some(files) = &self.open_files {
+            files.set_limit(limit);
+        }
     }
 
     /// Adds the tables of a directory: every file named as Syzygy names its tables

@@ -5,6 +5,7 @@
 //! the crate does not read, are left to the Python prober.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Antichess, Atomic};
@@ -12,6 +13,7 @@ use shakmaty::{CastlingMode, FromSetup, Position};
 use shakmaty_syzygy::{Syzygy, Tablebase};
 
 use super::error::{convert_error, TablebaseError};
+use super::files::{new_tables, LimitedFiles};
 
 /// Which variant's tables a `VariantTablebases` holds.
 enum Tables {
@@ -23,18 +25,33 @@ enum Tables {
 /// threads, as `Tablebases`.
 pub struct VariantTablebases {
     tables: Tables,
+    open_files: Option<Arc<LimitedFiles>>,
 }
 
 impl VariantTablebases {
     /// The tables of the variant python-chess names `uci_variant` ("atomic", "antichess"
-    /// or "giveaway"); `None` for any other.
-    pub fn new(uci_variant: &str) -> Option<VariantTablebases> {
-        let tables = match uci_variant {
-            "atomic" => Tables::Atomic(Tablebase::new()),
-            "antichess" | "giveaway" => Tables::Antichess(Tablebase::new()),
+    /// or "giveaway"), reading their files with at most `open_files` of them open (None:
+    /// no limit); `None` for any other variant.
+    pub fn new(uci_variant: &str, open_files: Option<usize>) -> Option<VariantTablebases> {
+        let (tables, open_files) = match uci_variant {
+            "atomic" => {
+                let (t, files) = new_tables(open_files);
+                (Tables::Atomic(t), files)
+            }
+            "antichess" | "giveaway" => {
+                let (t, files) = new_tables(open_files);
+                (Tables::Antichess(t), files)
+            }
             _ => return None,
         };
-        Some(VariantTablebases { tables })
+        Some(VariantTablebases { tables, open_files })
+    }
+
+    /// A new limit of open files, as `Tablebases::set_open_files`.
+    pub fn set_open_files(&self, limit: usize) {
+        if let Some(files) = &self.open_files {
+            files.set_limit(limit);
+        }
     }
 
     /// Adds one table file of the variant. Errs, adding nothing, when the name is not a

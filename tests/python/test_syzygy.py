@@ -7,6 +7,7 @@ and python-chess's own syzygy tests (its test.py, SyzygyTestCase) with kibitz in
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import types
@@ -613,3 +614,39 @@ class TestPythonChessSyzygyCase:
             ksyzygy.Tablebase().probe_dtz(kvk)
         with pytest.raises(ksyzygy.MissingTableError):
             ksyzygy.Tablebase(VariantBoard=chess.variant.AntichessBoard).probe_dtz(kvk)
+
+
+def _open_table_files() -> int:
+    """How many of this process's open files are table files."""
+    fds = Path("/proc/self/fd")
+    count = 0
+    for fd in fds.iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        count += target.endswith((".rtbw", ".rtbz"))
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to count open files")
+@pytest.mark.parametrize("max_fds", [2, 4, 9])
+def test_at_most_max_fds_table_files_are_open(max_fds: int) -> None:
+    """python-chess's max_fds: probes that reach every table keep about that many table
+    files open (a six- or seven-piece set has more files than a process may hold open; the
+    1,024 of the usual limit were passed before), and the answers stay python-chess's."""
+    rng = random.Random(max_fds)
+    boards = [en_passant_position(rng, 0) if rng.random() < 0.2 else of_table(rng, name) for name in TABLE_NAMES * 2]
+    before = _open_table_files()
+    with ksyzygy.open_tablebase(TABLES, max_fds=max_fds) as ours:
+        most = 0
+        for board in boards:
+            ours.get_wdl(board)
+            ours.get_dtz(board)
+            most = max(most, _open_table_files() - before)
+        # The Rust tables keep one open even when the Python prober holds max_fds.
+        assert 2 <= most <= max_fds + 1
+        with chess.syzygy.open_tablebase(str(TABLES)) as theirs:
+            for board in boards[::5]:
+                assert_same_answers(theirs, ours, board, ("probe_wdl", "probe_dtz"))
+    assert _open_table_files() == before  # close() closes them all

@@ -29,11 +29,12 @@ import dataclasses
 import enum
 import io
 import logging
+import operator
 import os
 import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from typing import Any, Generic, Literal, Optional, TextIO, TypeVar, Union, cast, overload
+from typing import Any, Generic, Literal, Optional, SupportsIndex, TextIO, TypeVar, Union, cast, overload
 
 from kibitz._bitboards import STATUS_BAD_CASTLING_RIGHTS as _BAD_CASTLING_RIGHTS
 from kibitz._core import Board, GameScanner, Move, STARTING_FEN, plain_tokens, read_plain_movetext
@@ -514,49 +515,67 @@ class GameNode(abc.ABC):
             return True
         return not parent.variations or parent.variations[0] is self
 
-    def __getitem__(self, move: Union[int, Move, GameNode]) -> ChildNode:
-        if isinstance(move, int):
+    @overload
+    def __getitem__(self, move: Union[SupportsIndex, Move, GameNode]) -> ChildNode: ...
+    @overload
+    def __getitem__(self, move: slice) -> list[ChildNode]: ...
+    def __getitem__(self, move: Any) -> Any:
+        """A child by index (any integer-like object, as a list takes it), by move or by
+        node; a slice gives a list of children. IndexError for an index out of range,
+        KeyError for a move or node that is no child."""
+        if isinstance(move, (int, slice)):
             return self.variations[move]
+        if not isinstance(move, (Move, GameNode)) and hasattr(type(move), "__index__"):
+            try:
+                index = operator.index(move)
+            except TypeError:
+                pass  # an __index__ that refuses: looked for among the moves, as python-chess does
+            else:
+                return self.variations[index]
         for variation in self.variations:
             if variation is move or variation.move == move:
                 return variation
         raise KeyError(move)
 
-    def __contains__(self, move: Union[int, Move, GameNode]) -> bool:
+    def __contains__(self, move: Union[SupportsIndex, Move, GameNode]) -> bool:
         try:
             self[move]
         except KeyError:
             return False
         return True
 
-    def variation(self, move: Union[int, Move, GameNode]) -> ChildNode:
-        """A child by index, by move or by node."""
+    @overload
+    def variation(self, move: Union[SupportsIndex, Move, GameNode]) -> ChildNode: ...
+    @overload
+    def variation(self, move: slice) -> list[ChildNode]: ...
+    def variation(self, move: Any) -> Any:
+        """A child by index, by move or by node (a list of children for a slice)."""
         return self[move]
 
-    def has_variation(self, move: Union[int, Move, GameNode]) -> bool:
+    def has_variation(self, move: Union[SupportsIndex, Move, GameNode]) -> bool:
         return move in self
 
-    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
+    def promote_to_main(self, move: Union[SupportsIndex, Move, GameNode]) -> None:
         """Makes the given child the first."""
         variation = self[move]
         self.variations.remove(variation)
         self.variations.insert(0, variation)
 
-    def promote(self, move: Union[int, Move, GameNode]) -> None:
+    def promote(self, move: Union[SupportsIndex, Move, GameNode]) -> None:
         """Moves the given child one place up."""
         variation = self[move]
         i = self.variations.index(variation)
         if i > 0:
             self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
 
-    def demote(self, move: Union[int, Move, GameNode]) -> None:
+    def demote(self, move: Union[SupportsIndex, Move, GameNode]) -> None:
         """Moves the given child one place down."""
         variation = self[move]
         i = self.variations.index(variation)
         if i < len(self.variations) - 1:
             self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
 
-    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
+    def remove_variation(self, move: Union[SupportsIndex, Move, GameNode]) -> None:
         self.variations.remove(self.variation(move))
 
     def add_variation(
@@ -746,7 +765,7 @@ def _walk(start: ChildNode, board: Board, visitor: BaseVisitor[Any], sidelines: 
     Each frame is a line being walked: [current node, its siblings still to visit as
     variations, moves pushed on the board for this line, whether the line is a variation].
     """
-    boards = type(visitor).visit_board is not BaseVisitor.visit_board
+    boards = _visits_boards(visitor)
     _accept_node(start, board, visitor, boards)
     siblings = start.parent.variations
     frames: list[list[Any]] = [
@@ -808,12 +827,19 @@ class ChildNode(GameNode):
         board = node.game().board()
         moves.reverse()
         if type(board).push is Board.push and board._unplayable is None:
-            board._push_all(moves)
-        else:
-            # A variant board's push keeps more than the position (three-check's counters),
-            # and a position kibitz cannot play is played move by move, as python-chess does.
-            for move in moves:
-                board.push(move)
+            try:
+                board._push_all(moves)
+            except ValueError:
+                # _push_all plays legal moves only; push also plays what python-chess's push
+                # plays (a null move in check, a pseudo-legal move into check): the line is
+                # played again from the start, move by move.
+                board = node.game().board()
+            else:
+                return board
+        # A variant board's push keeps more than the position (three-check's counters), and a
+        # position kibitz cannot play is played move by move, as python-chess does.
+        for move in moves:
+            board.push(move)
         return board
 
     def ply(self) -> int:
@@ -1065,7 +1091,7 @@ class Mainline(Generic[MainlineMapT]):
     def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
         node = self.start
         board = self.start.board()
-        boards = type(visitor).visit_board is not BaseVisitor.visit_board
+        boards = _visits_boards(visitor)
         while node.variations:
             child = node.variations[0]
             _accept_node(child, board, visitor, boards)
@@ -1141,6 +1167,35 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
     def handle_error(self, error: Exception) -> None:
         """An error met while reading; the default raises it."""
         raise error
+
+
+def _callback(visitor: BaseVisitor[Any], name: str) -> Any:
+    """The function behind the visitor's callback ``name``, looked up as python-chess calls it:
+    on the visitor, so that one set on the instance (``visitor.parse_san = ...``,
+    ``unittest.mock.patch.object``) overrides its class's; None where that is no method.
+    Where kibitz leaves out a call to a callback that does nothing, or does a visitor's work
+    inline, it asks this first. (The instance's ``__dict__`` is not looked at: reading it
+    makes every later attribute access on the instance slower.)"""
+    return getattr(getattr(visitor, name), "__func__", None)
+
+
+# The callbacks that reading movetext leaves out where they are BaseVisitor's no-ops, or does
+# inline for GameBuilder; the rest of BaseVisitor's movetext callbacks; and ``_callback`` for
+# each, in one call, where all of them are methods (the ordinary case).
+_MOVETEXT_CALLBACKS = ("begin_parse_san", "parse_san", "visit_board", "visit_comment", "visit_nag", "visit_move")
+_OTHER_MOVETEXT_CALLBACKS = ("visit_result", "begin_variation", "end_variation")
+_movetext_funcs = operator.attrgetter(*(name + ".__func__" for name in _MOVETEXT_CALLBACKS))
+_other_movetext_funcs = operator.attrgetter(*(name + ".__func__" for name in _OTHER_MOVETEXT_CALLBACKS))
+_header_funcs = operator.attrgetter("begin_headers.__func__", "visit_header.__func__")
+# BaseVisitor's callbacks of the two lists (but visit_move): a visitor with these looks at
+# nothing but the moves.
+_BASE_MOVETEXT_FUNCS = tuple(getattr(BaseVisitor, name) for name in _MOVETEXT_CALLBACKS[:-1])
+_BASE_OTHER_MOVETEXT_FUNCS = tuple(getattr(BaseVisitor, name) for name in _OTHER_MOVETEXT_CALLBACKS)
+
+
+def _visits_boards(visitor: BaseVisitor[Any]) -> bool:
+    """Whether the visitor's visit_board does anything (is not BaseVisitor's no-op)."""
+    return _callback(visitor, "visit_board") is not BaseVisitor.visit_board
 
 
 class GameBuilder(BaseVisitor[GameT]):
@@ -1236,6 +1291,13 @@ class HeadersBuilder(BaseVisitor[HeadersT]):
 
     def result(self) -> HeadersT:
         return self.headers
+
+
+# The callbacks by which GameBuilder and HeadersBuilder keep the headers, done inline by read_game.
+_HEADER_FUNCS: dict[type[Any], tuple[Any, Any]] = {
+    GameBuilder: (GameBuilder.begin_headers, GameBuilder.visit_header),
+    HeadersBuilder: (HeadersBuilder.begin_headers, HeadersBuilder.visit_header),
+}
 
 
 class BoardBuilder(BaseVisitor[Board]):
@@ -1458,8 +1520,14 @@ def read_game(handle: TextIO, *, Visitor: Any = GameBuilder) -> Any:
                     unmanaged = Headers({})
                 elif type(managed) is Headers and type(visitor) in (GameBuilder, HeadersBuilder):
                     # Their visit_header stores the tag in these Headers: done inline below
-                    # (TAG_REGEX admits only valid names and values without line breaks).
-                    roster, others = managed._tag_roster, managed._others
+                    # (TAG_REGEX admits only valid names and values without line breaks),
+                    # unless the instance has a begin_headers or visit_header of its own.
+                    try:
+                        inline = _header_funcs(visitor) == _HEADER_FUNCS[type(visitor)]
+                    except AttributeError:  # one that is no method (a function set on the instance)
+                        inline = False
+                    if inline:
+                        roster, others = managed._tag_roster, managed._others
         if not line.startswith("["):
             break
         empty_lines = 0
@@ -1556,34 +1624,46 @@ def _core_safe(line: str) -> bool:
 
 def _read_movetext(visitor: BaseVisitor[Any], board: Board, line: str, readline: Callable[[], str]) -> None:
     cls = type(visitor)
-    # Calls to the base class's no-op callbacks are left out.
-    call_begin_parse = cls.begin_parse_san is not BaseVisitor.begin_parse_san
-    call_visit_board = cls.visit_board is not BaseVisitor.visit_board
-    custom_parse = cls.parse_san is not BaseVisitor.parse_san
+    # The callbacks as python-chess calls them (on the instance); calls to BaseVisitor's
+    # no-op callbacks are left out.
+    try:
+        callbacks = _movetext_funcs(visitor)
+    except AttributeError:  # one that is no method (a function set on the instance)
+        callbacks = tuple(_callback(visitor, name) for name in _MOVETEXT_CALLBACKS)
+    begin_parse_san_func, parse_san_func, visit_board_func, visit_comment_func, visit_nag_func, visit_move_func = (
+        callbacks
+    )
+    call_begin_parse = begin_parse_san_func is not BaseVisitor.begin_parse_san
+    call_visit_board = visit_board_func is not BaseVisitor.visit_board
+    custom_parse = parse_san_func is not BaseVisitor.parse_san
     parse_san = visitor.parse_san
     visit_move = visitor.visit_move
     visit_nag = visitor.visit_nag
     handle_error = visitor.handle_error
-    # The tree is built inline for GameBuilder itself (not for subclasses, which may hook in).
-    builder = visitor if isinstance(visitor, GameBuilder) and cls is GameBuilder and visitor.Game is Game else None
+    # The tree is built inline for GameBuilder itself (not for subclasses, which may hook in,
+    # nor for an instance with callbacks of its own in place of those done inline).
+    builder = (
+        visitor
+        if isinstance(visitor, GameBuilder)
+        and cls is GameBuilder
+        and visitor.Game is Game
+        and not (call_begin_parse or call_visit_board or custom_parse)
+        and visit_move_func is GameBuilder.visit_move
+        and visit_comment_func is GameBuilder.visit_comment
+        and visit_nag_func is GameBuilder.visit_nag
+        else None
+    )
     stack = builder.variation_stack if builder is not None else []
     new_node = object.__new__
     # A visitor that looks only at moves (BaseVisitor's callbacks for the rest): whole runs of
     # plain lines are read in Rust (read_plain_movetext), this loop taking the other lines.
-    moves_only = builder is None and all(
-        getattr(cls, name) is getattr(BaseVisitor, name)
-        for name in (
-            "begin_parse_san",
-            "parse_san",
-            "visit_board",
-            "visit_comment",
-            "visit_nag",
-            "visit_result",
-            "begin_variation",
-            "end_variation",
-        )
-    )
-    move_callback = visit_move if cls.visit_move is not BaseVisitor.visit_move else None
+    moves_only = builder is None and callbacks[:-1] == _BASE_MOVETEXT_FUNCS
+    if moves_only:
+        try:
+            moves_only = _other_movetext_funcs(visitor) == _BASE_OTHER_MOVETEXT_FUNCS
+        except AttributeError:  # one that is no method (a function set on the instance)
+            moves_only = False
+    move_callback = visit_move if visit_move_func is not BaseVisitor.visit_move else None
 
     held: list[str] = []  # the line _NOT_PLAIN stands in for
 
@@ -1893,11 +1973,16 @@ def read_headers(handle: TextIO) -> Optional[Headers]:
         # The file read last, still where its last game left it: its next game's headers
         # in one call.
         _read_ahead = None
-        got = scanner.next_headers_if_following(handle, Headers)
+        try:
+            got = scanner.next_headers_if_following(handle, Headers)
+        except OSError:
+            if not _cannot_tell(handle):
+                raise
+            got = None
         if got is True or got.__class__ is Headers:
             _read_ahead = scanner
             return None if got is True else got
-        if got is not False:  # a "\r" ahead: line by line from here
+        if got is not False:  # a "\r" ahead, or a file that cannot tell: line by line from here
             if got is not None:
                 _READ_BY_LINE.add(handle)
             return read_game(handle, Visitor=HeadersBuilder)
@@ -1921,11 +2006,16 @@ def skip_game(handle: TextIO) -> bool:
         # The file read last, still where its last game left it: skipped in one call (an
         # int: 1 skipped, 0 at the end).
         _read_ahead = None
-        got = scanner.skip_if_following(handle)
+        try:
+            got = scanner.skip_if_following(handle)
+        except OSError:
+            if not _cannot_tell(handle):
+                raise
+            got = None
         if got.__class__ is int:
             _read_ahead = scanner
             return got == 1
-        if got is not False:  # a "\r" ahead: line by line from here
+        if got is not False:  # a "\r" ahead, or a file that cannot tell: line by line from here
             if got is not None:
                 _READ_BY_LINE.add(handle)
             return bool(read_game(handle, Visitor=SkipVisitor))
@@ -2002,6 +2092,18 @@ def _cr_ahead(handle: Any, start: int) -> bool:
     return False
 
 
+def _cannot_tell(handle: Any) -> bool:
+    """Whether the file refuses tell(): a text file being iterated (``for line in f``) does,
+    until the iteration ends or the file is sought. The scanner's ``*_if_following`` calls
+    ask for the position before they read or seek anything: where one fails so, the file is
+    read line by line from where it is."""
+    try:
+        handle.tell()
+    except OSError:
+        return True
+    return False
+
+
 def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[str, str], dict[str, str]]]:
     """The next game of a text file as the scanner reads it: ``(found, roster, others)``
     (the tags as ``Headers`` keeps them; both empty without ``headers``), the file set after
@@ -2015,10 +2117,13 @@ def _scan_file(handle: Any, headers: bool = True) -> Optional[tuple[bool, dict[s
         if type(handle) is not io.TextIOWrapper or handle in _READ_BY_LINE:
             return None
         kind = _encoding_kind(handle.encoding)
-        if kind == _OTHER:
+        if kind == _OTHER or not handle.seekable():  # a pipe, a socket, a terminal
             return None
-        start = handle.tell()
-        if start >> 64 or not handle.seekable():  # a cookie with decoder state in it
+        try:
+            start = handle.tell()
+        except OSError:  # a file being iterated (``for line in f``) cannot tell
+            return None
+        if start >> 64:  # a cookie with decoder state in it
             return None
         if _cr_ahead(handle, start):
             _READ_BY_LINE.add(handle)

@@ -62,3 +62,17 @@ def test_perft_releases_the_gil() -> None:
     worker.join()
     # With the GIL held for the whole perft (~1 s), this loop could not have run at all.
     assert ticks > 20
+
+
+def test_from_chess_keeps_a_history_with_a_null_move_in_check_and_a_move_into_check() -> None:
+    """python-chess's push plays these (so may its boards' stacks hold them): the kibitz
+    board plays them as its push does, position by position as python-chess's."""
+    ref = chess.Board("4k3/8/8/8/8/8/8/4K2r w - - 0 1")
+    for move in (chess.Move.null(), chess.Move.from_uci("e8d7"), chess.Move.from_uci("e1f1")):
+        ref.push(move)
+    board = kibitz.Board.from_chess(ref)
+    assert [m.uci() for m in board.move_stack] == [m.uci() for m in ref.move_stack]
+    while ref.move_stack:
+        assert board.fen() == ref.fen()
+        assert board.pop().uci() == ref.pop().uci()
+    assert board.fen() == ref.fen()

@@ -90,9 +90,10 @@ impl PyBoard {
     /// Builds a Board from a `chess.Board` of python-chess, history included (its root
     /// position, then every move of its move stack).
     #[classmethod]
-    fn from_chess(cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_chess(cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = cls.py();
         let root = board.call_method0("root")?;
-        let kwargs = PyDict::new(cls.py());
+        let kwargs = PyDict::new(py);
         kwargs.set_item("en_passant", "fen")?;
         let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
         let chess960: bool = board.getattr("chess960")?.extract()?;
@@ -100,7 +101,20 @@ impl PyBoard {
         for m in board.getattr("move_stack")?.try_iter()? {
             moves.push(m?.call_method0("uci")?.extract::<String>()?);
         }
-        PyBoard::replay(&fen, chess960, &moves)
+        match PyBoard::replay(&fen, chess960, &moves) {
+            Ok(replayed) => Ok(Py::new(py, replayed)?.into_any()),
+            Err(e) if e.is_instance_of::<IllegalMoveError>(py) => {
+                // python-chess's push also plays a null move in check and a pseudo-legal move
+                // into check, as `push` does here: the stack is played again with it.
+                let board = py.get_type::<PyBoard>().call((fen,), Some(&[("chess960", chess960)].into_py_dict(py)?))?;
+                let from_uci = py.get_type::<PyMove>().getattr("from_uci")?;
+                for m in &moves {
+                    board.call_method1("push", (from_uci.call1((m,))?,))?;
+                }
+                Ok(board.unbind())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Rebuilds a board from its root FEN and moves (what pickling stores).

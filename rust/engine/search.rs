@@ -115,6 +115,9 @@ pub(crate) struct Search<'a> {
     /// Syzygy tables to probe, and this thread's count of probes that answered.
     pub(crate) syzygy: Option<Syzygy>,
     tbhits: u64,
+    /// The root's rank in the tablebases (`tb_filter_root`), when it is in them: what the
+    /// shown scores say (a won, drawn or lost ending), where the search has found no mate.
+    tb_root_rank: Option<i32>,
 }
 
 /// Whether a stored score with bound `bound` settles a node searched with (alpha, beta):
@@ -199,6 +202,7 @@ impl<'a> Search<'a> {
             nnue: net.map(|n| (n, AccumulatorStack::new(n, board))),
             syzygy: None,
             tbhits: 0,
+            tb_root_rank: None,
         }
     }
 

@@ -186,3 +186,43 @@ def test_the_judge_counts_wins_the_fifty_move_rule_ends_as_draws(reference: ches
     kb8, nf6, kb7 = (chess.Move.from_uci(u) for u in ("c7b8", "e4f6", "c7b7"))
     assert [mover_result(reference, late, m) for m in (kb8, nf6, kb7)] == [0, -2, 0]
     assert [mover_result(reference, early, m) for m in (kb8, nf6, kb7)] == [-2, -2, 0]
+
+
+def test_the_score_shown_at_a_root_in_the_tables_is_the_tables_value(reference: chess.syzygy.Tablebase) -> None:
+    """A root the tables hold shows their value, not the evaluation's (a drawn KRvKB read
+    as +150 before): a draw 0, a win or loss a score beyond every evaluation, unless the
+    search has found the mate; and a ponder move also where the pv stops at a table hit."""
+    import random
+
+    from reference import random_placement
+
+    rng = random.Random(7)
+    engine = kibitz.Engine(16, syzygy_path=str(TABLES))
+    seen = set()
+    for material in ["KRvK", "KRvKB", "KPvK", "KvKP", "KBNvK", "KQvKR", "KNvK", "KRvKR", "KPvKP"] * 3:
+        left, right = material.split("v")
+        board = random_placement(rng, left + right.lower())
+        if board.castling_rights or not list(board.legal_moves):
+            continue
+        wdl = reference.probe_wdl(board)
+        if wdl != 0 and board.halfmove_clock + abs(reference.probe_dtz(board)) > 100:
+            wdl = 0
+        result = engine.search(kibitz.Board(board.fen()), nodes=3000)
+        shown = result.score_cp
+        if result.mate is not None:
+            assert (result.mate > 0) == (wdl > 0) and wdl != 0, (board.fen(), result.mate, wdl)
+        elif wdl > 0:
+            assert shown is not None and shown > 20_000, (board.fen(), shown)
+        elif wdl < 0:
+            assert shown is not None and shown < -20_000, (board.fen(), shown)
+        else:
+            assert shown == 0, (board.fen(), shown)
+        seen.add((wdl > 0) - (wdl < 0))
+        if len(list(board.legal_moves)) > 0 and result.best_move is not None:
+            after = board.copy()
+            after.push_uci(result.best_move)
+            if not after.is_game_over():
+                assert result.ponder is not None and chess.Move.from_uci(result.ponder) in after.legal_moves, (
+                    board.fen()
+                )
+    assert seen == {-1, 0, 1}

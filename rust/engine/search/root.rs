@@ -153,11 +153,16 @@ impl<'a> Search<'a> {
                 } else {
                     fallback
                 };
-                Line { multipv: i + 1, score, bound: r.bound, depth: r.depth, seldepth: r.seldepth, pv: r.pv.clone() }
+                let (score, bound) = self.shown(score, r.bound);
+                Line { multipv: i + 1, score, bound, depth: r.depth, seldepth: r.seldepth, pv: r.pv.clone() }
             })
             .collect();
         let best = root[0].mv;
-        let ponder = if root[0].pv.len() >= 2 { Some(root[0].pv[1]) } else { self.ponder_from_tt(best) };
+        let ponder = if root[0].pv.len() >= 2 {
+            Some(root[0].pv[1])
+        } else {
+            self.ponder_from_tt(best).or_else(|| self.tb_best_reply(best))
+        };
         SearchOutcome {
             best: Some(best),
             ponder,
@@ -182,63 +187,110 @@ impl<'a> Search<'a> {
         reply
     }
 
+    /// The tablebase reply to `best` (the best-ranked one), for a ponder move when neither
+    /// the pv nor the table has one: a pv that ends in a table position has no second move.
+    fn tb_best_reply(&mut self, best: Move) -> Option<Move> {
+        let tb = self.syzygy.clone()?;
+        self.tb_root_rank?;
+        self.board.make_move(best);
+        let mut replies = MoveList::new();
+        self.board.generate_legal(&mut replies);
+        let mut choice: Option<(i32, Move)> = None;
+        for &reply in replies.iter() {
+            match self.tb_rank(&tb, reply) {
+                Some(rank) if choice.is_none_or(|(r, _)| rank > r) => choice = Some((rank, reply)),
+                Some(_) => {}
+                None => {
+                    choice = None;
+                    break;
+                }
+            }
+        }
+        self.board.unmake_move();
+        choice.map(|(_, reply)| reply)
+    }
+
+    /// A root move's rank in the tablebases, by the DTZ of the position it leads to: a win
+    /// ranks by how soon the winning side zeroes the 50-move counter (a capture or pawn move
+    /// zeroes at once; a mate ranks above all), a loss by how late, a draw in between; with
+    /// `rule50`, a win or loss beyond the 50-move limit counts as a draw. None when the
+    /// table is missing.
+    fn tb_rank(&mut self, tb: &Syzygy, mv: Move) -> Option<i32> {
+        let zeroing = is_tactical(&self.board, mv) || kind_of(self.board.piece_at(mv.from())) == PAWN;
+        self.board.make_move(mv);
+        let rank = if !self.board.has_legal_move() {
+            if self.board.in_check() {
+                Some(2000) // mate at once
+            } else {
+                Some(0)
+            }
+        } else {
+            tb.tables.probe_dtz(&self.board).ok().map(|child| {
+                // `child` is the opponent's DTZ: negative when the opponent loses.
+                let plies = if zeroing { 1 } else { child.abs() + 1 };
+                // The child's own counter (0 after a zeroing move) plus its DTZ.
+                let beyond_50 = tb.rule50 && child.abs() + self.board.halfmove_clock() as i32 > 100;
+                match child.signum() {
+                    -1 if !beyond_50 => 1000 - plies,
+                    1 if !beyond_50 => -1000 + plies,
+                    _ => 0,
+                }
+            })
+        };
+        self.board.unmake_move();
+        if rank.is_some() {
+            self.tbhits += 1;
+        }
+        rank
+    }
+
     /// Cuts the root moves to those that keep the root's tablebase value, when the root is
-    /// in the tables (no castling rights, few enough pieces, every child's table present).
-    /// Each move is ranked by the DTZ of the position it leads to: a win ranks by how soon
-    /// the winning side zeroes the 50-move counter (a capture or pawn move zeroes at once),
-    /// a loss by how late, a draw in between; with `rule50`, a win or loss beyond the
-    /// 50-move limit counts as a draw. Keeps the best-ranked moves; true when it cut.
+    /// in the tables (no castling rights, few enough pieces, every child's table present):
+    /// the best-ranked ones (`tb_rank`). True when the root is in the tables; its rank is
+    /// then kept for the scores shown.
     fn tb_filter_root(&mut self, root: &mut Vec<RootMove>) -> bool {
         let Some(tb) = self.syzygy.clone() else { return false };
         let pieces = (self.board.occ[WHITE] | self.board.occ[BLACK]).count_ones();
-        if self.board.castling_rights() != 0 || pieces > tb.cardinality() || root.len() < 2 {
+        if self.board.castling_rights() != 0 || pieces > tb.cardinality() {
             return false;
         }
         let mut ranks = Vec::with_capacity(root.len());
         for r in root.iter() {
-            let zeroing = is_tactical(&self.board, r.mv) || kind_of(self.board.piece_at(r.mv.from())) == PAWN;
-            self.board.make_move(r.mv);
-            let rank = if !self.board.has_legal_move() {
-                if self.board.in_check() {
-                    Some(2000) // mate at once
-                } else {
-                    Some(0)
-                }
-            } else {
-                tb.tables.probe_dtz(&self.board).ok().map(|child| {
-                    // `child` is the opponent's DTZ: negative when the opponent loses.
-                    let plies = if zeroing { 1 } else { child.abs() + 1 };
-                    // The child's own counter (0 after a zeroing move) plus its DTZ.
-                    let beyond_50 = tb.rule50 && child.abs() + self.board.halfmove_clock() as i32 > 100;
-                    match child.signum() {
-                        -1 if !beyond_50 => 1000 - plies,
-                        1 if !beyond_50 => -1000 + plies,
-                        _ => 0,
-                    }
-                })
-            };
-            self.board.unmake_move();
-            match rank {
+            match self.tb_rank(&tb, r.mv) {
                 Some(v) => ranks.push(v),
                 None => return false, // a child's table is missing: search them all
             }
         }
-        self.tbhits += ranks.len() as u64;
-        let best = *ranks.iter().max().expect("at least two root moves");
+        let Some(&best) = ranks.iter().max() else { return false };
         let mut keep = ranks.iter().map(|&v| v == best);
         root.retain(|_| keep.next().unwrap_or(false));
+        self.tb_root_rank = Some(best);
         true
+    }
+
+    /// The score shown for a root move (and its bound): in the tablebases, the tables' value
+    /// where the search has found no mate -- a draw 0, a win `TB_WIN` less the plies to the
+    /// winner's zeroing move (as a win the tree search meets in the tables shows), a loss
+    /// the negative -- exact; else the search's score.
+    fn shown(&self, score: i32, bound: Bound) -> (i32, Bound) {
+        match self.tb_root_rank {
+            Some(rank) if score.abs() < MATE_BOUND => {
+                let shown = match rank.signum() {
+                    1 => TB_WIN - (1000 - rank).max(1),
+                    -1 => -(TB_WIN - (1000 + rank).max(1)),
+                    _ => 0,
+                };
+                (shown, Bound::Exact)
+            }
+            _ => (score, bound),
+        }
     }
 
     fn info(&self, root: &[RootMove], multipv: usize, depth: u32) -> Info {
         let lines = (0..multipv)
-            .map(|i| Line {
-                multipv: i + 1,
-                score: root[i].score,
-                bound: root[i].bound,
-                depth,
-                seldepth: root[i].seldepth,
-                pv: root[i].pv.clone(),
+            .map(|i| {
+                let (score, bound) = self.shown(root[i].score, root[i].bound);
+                Line { multipv: i + 1, score, bound, depth, seldepth: root[i].seldepth, pv: root[i].pv.clone() }
             })
             .collect();
         Info {

@@ -1,5 +1,6 @@
 """Type stubs for the Rust extension ``kibitz._core`` (checked by ``mypy.stubtest``)."""
 
+import os
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, TypeVar, Union, final
 
 from typing_extensions import Self, disjoint_base
@@ -799,12 +800,14 @@ class Engine:
         hash_mb: int = 16,
         threads: int = 1,
         *,
-        eval_file: str | None = None,
+        eval_file: str | os.PathLike[str] | None = None,
         nnue: bool = True,
         features: dict[str, bool] | None = None,
-        syzygy_path: str | None = None,
+        syzygy_path: str | os.PathLike[str] | None = None,
     ) -> Engine: ...
-    def set_syzygy(self, path: str | None, probe_depth: int = 1, probe_limit: int = 7, rule50: bool = True) -> int:
+    def set_syzygy(
+        self, path: str | os.PathLike[str] | None, probe_depth: int = 1, probe_limit: int = 7, rule50: bool = True
+    ) -> int:
         """Sets the Syzygy tables the search probes (':'-separated directories; None removes
         them); returns the number of table files."""
     @property
@@ -818,7 +821,7 @@ class Engine:
         """Every search feature and whether it is on."""
     def set_features(self, features: dict[str, bool]) -> None:
         """Sets the search features: the defaults with ``{name: bool}`` applied."""
-    def load_eval_file(self, path: str) -> None:
+    def load_eval_file(self, path: str | os.PathLike[str]) -> None:
         """Evaluates with the net in this file (NetError / OSError keep the current one)."""
     def use_embedded_net(self) -> None:
         """Goes back to the net embedded in kibitz."""
@@ -831,11 +834,11 @@ class Engine:
     @nnue.setter
     def nnue(self, on: bool) -> None:
         """True: the net; False: the hand-written evaluation (clears the table)."""
-    def evaluate(self, board: Board) -> int:
+    def evaluate(self, board: Any) -> int:
         """Static evaluation in centipawns, side to move's view (no search)."""
     def search(
         self,
-        board: Board,
+        board: Any,
         *,
         depth: int | None = None,
         nodes: int | None = None,
@@ -850,7 +853,7 @@ class Engine:
         hard_ms: float | None = None,
         ponder: bool = False,
         multipv: int = 1,
-        searchmoves: list[str] | None = None,
+        searchmoves: Iterable[Any] | None = None,
         on_info: Callable[[SearchResult], object] | None = None,
         time_manager: TimeManagerLike | None = None,
     ) -> SearchResult:

@@ -145,7 +145,9 @@ class Budget(NamedTuple):
 
     @property
     def timed(self) -> bool:
-        return self.hard is not None
+        """Whether the time stops the search: a cap, or a target alone (which then ends it
+        at the first iteration past its share, with no cap inside an iteration)."""
+        return self.hard is not None or self.soft is not None
 
     @staticmethod
     def explicit(soft: Optional[float], hard: Optional[float]) -> Budget:

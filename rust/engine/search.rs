@@ -260,8 +260,9 @@ impl<'a> Search<'a> {
         self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
-    /// Counts a node and says whether the search must stop: node limit (exact), stop flag
-    /// and hard time limit (every CHECK_EVERY nodes).
+    /// Counts a node and says whether the search must stop: node limit (exact for one
+    /// thread; the threads' total every CHECK_EVERY nodes), stop flag and hard time limit
+    /// (every CHECK_EVERY nodes).
     #[inline(always)]
     fn tick(&mut self) -> bool {
         if self.stopped {
@@ -276,7 +277,10 @@ impl<'a> Search<'a> {
             if !self.main {
                 self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
             }
+            // The node limit counts every thread's nodes: the main thread also stops the
+            // search when they all add up to it (one thread alone stops exactly, above).
             if self.stop.load(Ordering::Relaxed)
+                || (self.main && self.total_nodes() >= self.node_limit)
                 || ((self.hard.is_some() || self.deadline.is_some()) && self.past_cap(self.start.elapsed()))
             {
                 self.stopped = true;

@@ -303,6 +303,50 @@ fn read_net(path: &str) -> PyResult<Arc<Network>> {
 }
 
 /// The default features with `(name, on)` pairs applied; ValueError naming an unknown name.
+/// The position a search or an evaluation is asked about: a kibitz `Board` (standard chess
+/// or Chess960), or a python-chess board, read through `Board.from_chess` with its moves.
+/// A variant's board is refused: the engine plays standard chess, and would answer moves
+/// of another game.
+fn engine_board(board: &Bound<'_, PyAny>) -> PyResult<CoreBoard> {
+    let py = board.py();
+    let kind = || board.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_string());
+    let variant: Option<String> = board.getattr("uci_variant").ok().and_then(|v| v.extract().ok());
+    if let Some(v) = variant.as_deref().filter(|&v| v != "chess") {
+        return Err(PyValueError::new_err(format!(
+            "the engine plays standard chess and Chess960, not {v}: a {} is not searched",
+            kind()
+        )));
+    }
+    if let Ok(ours) = board.cast::<PyBoard>() {
+        return ours.get().snapshot();
+    }
+    if board.hasattr("move_stack")? && board.hasattr("root")? && board.hasattr("chess960")? {
+        let converted = py.get_type::<PyBoard>().call_method1("from_chess", (board,))?;
+        return converted.cast::<PyBoard>()?.get().snapshot();
+    }
+    Err(PyTypeError::new_err(format!("board must be a kibitz.Board or a python-chess Board, not {}", kind())))
+}
+
+/// A file or directory argument: a str, or any `os.PathLike` (a `pathlib.Path`).
+struct PathText(String);
+
+impl<'py> FromPyObject<'_, 'py> for PathText {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(text) = obj.extract::<String>() {
+            return Ok(PathText(text));
+        }
+        let fspath = obj.py().import("os")?.call_method1("fspath", (obj,))?;
+        fspath.extract::<String>().map(PathText).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a path as str or os.PathLike of str, got {}",
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+        })
+    }
+}
+
 fn make_features(pairs: std::collections::HashMap<String, bool>) -> PyResult<Features> {
     let mut f = Features::default();
     for (name, on) in pairs {
@@ -420,13 +464,14 @@ impl PyEngine {
     fn new(
         hash_mb: AnyInt,
         threads: AnyInt,
-        eval_file: Option<String>,
+        eval_file: Option<PathText>,
         nnue: bool,
         features: Option<std::collections::HashMap<String, bool>>,
-        syzygy_path: Option<String>,
+        syzygy_path: Option<PathText>,
     ) -> PyResult<Self> {
+        let eval_file = eval_file.map(|p| p.0);
         let syzygy = match syzygy_path {
-            Some(path) => Some(load_syzygy(&path, 1, 7, true)?),
+            Some(PathText(path)) => Some(load_syzygy(&path, 1, 7, true)?),
             None => None,
         };
         let mb = check_hash(hash_mb)?;
@@ -443,6 +488,7 @@ impl PyEngine {
         engine.features = features;
         // The `nnue` feature switched off turns the net off too.
         let choice = EvalChoice { nnue: nnue && features.nnue, file };
+        engine.features.nnue = choice.nnue;
         engine.set_threads(n);
         engine.set_net(choice.net());
         engine.set_syzygy(syzygy);
@@ -463,7 +509,14 @@ impl PyEngine {
     /// `Syzygy50MoveRule`. Returns the number of table files loaded; a directory that cannot
     /// be read is an OSError and changes nothing.
     #[pyo3(signature = (path, probe_depth = 1, probe_limit = 7, rule50 = true))]
-    fn set_syzygy(&self, path: Option<String>, probe_depth: i32, probe_limit: usize, rule50: bool) -> PyResult<usize> {
+    fn set_syzygy(
+        &self,
+        path: Option<PathText>,
+        probe_depth: i32,
+        probe_limit: usize,
+        rule50: bool,
+    ) -> PyResult<usize> {
+        let path = path.map(|p| p.0);
         let syzygy = match path.as_deref() {
             None | Some("") | Some("<empty>") => None,
             Some(p) => Some(load_syzygy(p, probe_depth, probe_limit, rule50)?),
@@ -497,12 +550,15 @@ impl PyEngine {
     }
 
     /// Sets the search features: the defaults with `{name: bool}` applied (an unknown name
-    /// is a ValueError and changes nothing). `nnue` also sets the `nnue` attribute.
+    /// is a ValueError and changes nothing). `nnue`, when given, also sets the `nnue`
+    /// attribute; when not given, the evaluation in use stays.
     fn set_features(&self, features: std::collections::HashMap<String, bool>) -> PyResult<()> {
-        let f = make_features(features)?;
+        let nnue = features.get("nnue").copied();
+        let mut f = make_features(features)?;
         let mut engine = self.idle()?;
-        engine.features = f;
         let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
+        f.nnue = nnue.unwrap_or(choice.nnue);
+        engine.features = f;
         if choice.nnue != f.nnue {
             choice.nnue = f.nnue;
             engine.set_net(choice.net());
@@ -514,7 +570,8 @@ impl PyEngine {
     /// A file that cannot be read raises `OSError`, one that is not a valid net (bad
     /// header, truncated, corrupt) raises `NetError`, a `ValueError`; either way the engine
     /// keeps the evaluation it had.
-    fn load_eval_file(&self, path: String) -> PyResult<()> {
+    fn load_eval_file(&self, path: PathText) -> PyResult<()> {
+        let PathText(path) = path;
         let net = read_net(&path)?;
         let mut engine = self.idle()?;
         let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
@@ -548,6 +605,7 @@ impl PyEngine {
     #[setter]
     fn set_nnue(&self, on: bool) -> PyResult<()> {
         let mut engine = self.idle()?;
+        engine.features.nnue = on; // `features` says what the search uses
         let mut choice = self.eval.lock().unwrap_or_else(|p| p.into_inner());
         if choice.nnue != on {
             choice.nnue = on;
@@ -556,17 +614,20 @@ impl PyEngine {
         Ok(())
     }
 
-    /// The static evaluation of `board` in centipawns from the side to move's point of
-    /// view: the net's when `nnue` is on (the default), else the hand-written one; no search.
-    fn evaluate(&self, board: PyRef<'_, PyBoard>) -> PyResult<i32> {
-        let root = board.snapshot()?;
-        drop(board);
+    /// The static evaluation of `board` (as `search` takes it) in centipawns from the side
+    /// to move's point of view: the net's when `nnue` is on (the default), else the
+    /// hand-written one; no search.
+    fn evaluate(&self, board: &Bound<'_, PyAny>) -> PyResult<i32> {
+        let root = engine_board(board)?;
         let engine = self.idle()?;
         Ok(engine.static_eval(&root))
     }
 
-    /// Searches `board` and returns a SearchResult. Limits combine: the search ends at the
-    /// first one reached (none = until `stop()`). Time is the time manager's: `time_manager`
+    /// Searches `board` (a kibitz `Board`, or a python-chess board with its moves; a
+    /// variant's board is a ValueError: the engine plays standard chess and Chess960) and
+    /// returns a SearchResult. Limits combine: the search ends at the first one reached
+    /// (none = until `stop()`). `nodes` counts every thread's nodes (exact with one thread,
+    /// a few thousand past it with more); `searchmoves` lists UCI text or Move objects. Time is the time manager's: `time_manager`
     /// (an object with `kibitz.timeman.TimeManagerLike`'s three methods), or by default
     /// `kibitz.timeman.TimeManager` made from the clock (`wtime_ms` / `btime_ms`, `winc_ms` /
     /// `binc_ms`, `movestogo`, as UCI's `go` gives them; the side to move's are used),
@@ -583,7 +644,7 @@ impl PyEngine {
     fn search(
         &self,
         py: Python<'_>,
-        board: PyRef<'_, PyBoard>,
+        board: &Bound<'_, PyAny>,
         depth: Option<AnyInt>,
         nodes: Option<AnyInt>,
         movetime_ms: Option<Bound<'_, PyAny>>,
@@ -597,12 +658,11 @@ impl PyEngine {
         hard_ms: Option<Bound<'_, PyAny>>,
         ponder: bool,
         multipv: AnyInt,
-        searchmoves: Option<Vec<String>>,
+        searchmoves: Option<Bound<'_, PyAny>>,
         on_info: Option<Py<PyAny>>,
         time_manager: Option<Py<PyAny>>,
     ) -> PyResult<PySearchResult> {
-        let root = board.snapshot()?;
-        drop(board);
+        let root = engine_board(board)?;
         // Every number is range-checked here, before it reaches the search: a bad value is a
         // ValueError naming the argument, never a panic or an OverflowError.
         let depth = depth.map(search_depth).transpose()?;
@@ -645,8 +705,26 @@ impl PyEngine {
         let time_left = msf(time_name, time.as_ref())?;
         let inc = msf(inc_name, inc.as_ref())?;
         let mut moves = Vec::new();
-        for text in searchmoves.unwrap_or_default() {
-            moves.push(root.parse_uci(&text).map_err(move_err)?);
+        if let Some(list) = searchmoves.filter(|l| !l.is_none()) {
+            if list.is_instance_of::<pyo3::types::PyString>() {
+                return Err(PyTypeError::new_err(
+                    "searchmoves must be a list of moves (UCI text or Move objects), not a str",
+                ));
+            }
+            // UCI text, or a Move of kibitz or python-chess (its `uci()`).
+            for item in list.try_iter()? {
+                let item = item?;
+                let text: String = match item.extract() {
+                    Ok(text) => text,
+                    Err(_) => item.call_method0("uci").and_then(|t| t.extract()).map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "searchmoves: {} is neither UCI text nor a Move",
+                            item.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ))
+                    })?,
+                };
+                moves.push(root.parse_uci(&text).map_err(move_err)?);
+            }
         }
         if let Some(cb) = &on_info {
             if !cb.bind(py).is_callable() {

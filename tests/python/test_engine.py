@@ -437,3 +437,93 @@ def test_search_features_are_set_by_argument_and_by_hidden_uci_options_never_by_
     code = "import kibitz; e = kibitz.Engine(1); print(e.nnue, e.features['nmp'], e.features['corr'])"
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert r.stdout.split() == ["True", "True", "False"], r.stdout + r.stderr
+
+
+# --- what Python programmers hand the engine --------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["AntichessBoard", "RacingKingsBoard", "KingOfTheHillBoard", "CrazyhouseBoard"])
+def test_a_variant_board_is_refused_not_searched_as_standard_chess(engine: kibitz.Engine, variant: str) -> None:
+    """The engine plays standard chess: a variant's board (a kibitz.Board subclass, or
+    python-chess's) would get a move of another game (an illegal one in Racing Kings)."""
+    import chess.variant
+
+    from kibitz.variant import boards
+
+    for board in (getattr(boards, variant)(), getattr(chess.variant, variant)()):
+        with pytest.raises(ValueError, match=board.uci_variant):
+            engine.search(board, depth=2)
+        with pytest.raises(ValueError, match=board.uci_variant):
+            engine.evaluate(board)
+
+
+def test_a_python_chess_board_is_searched_with_its_history(engine: kibitz.Engine) -> None:
+    ref = chess.Board()
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]:
+        ref.push_san(san)  # Ng8 now repeats the start a third time: the history counts
+    ours = kibitz.Board.from_chess(ref)
+    engine.clear()
+    a = engine.search(ref, depth=6)
+    engine.clear()
+    b = engine.search(ours, depth=6)
+    assert (a.best_move, a.score_cp, a.nodes) == (b.best_move, b.score_cp, b.nodes)
+    assert engine.evaluate(ref) == engine.evaluate(ours)
+    with pytest.raises(TypeError, match="kibitz.Board or a python-chess Board"):
+        engine.search("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", depth=1)
+
+
+def test_searchmoves_takes_moves_of_either_library_and_paths_may_be_path_objects(engine: kibitz.Engine) -> None:
+    board = kibitz.Board()
+    for moves in (["a2a3", "h2h3"], [kibitz.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]):
+        assert engine.search(board, depth=3, searchmoves=moves).best_move in ("a2a3", "h2h3")
+    with pytest.raises(TypeError, match="list of moves"):
+        engine.search(board, depth=3, searchmoves="a2a3")
+    with pytest.raises(TypeError, match="neither UCI text nor a Move"):
+        engine.search(board, depth=3, searchmoves=[3])
+    tables = DATA / "syzygy"
+    with_tables = kibitz.Engine(16, syzygy_path=tables)
+    assert with_tables.syzygy_files > 0
+    assert with_tables.set_syzygy(tables) == with_tables.syzygy_files
+    with pytest.raises(OSError):
+        kibitz.Engine(16, eval_file=DATA / "no-such.nnue")
+
+
+def test_set_features_keeps_the_evaluation_unless_it_names_nnue() -> None:
+    board = kibitz.Board(MIDDLEGAME)
+    hand = kibitz.Engine(16, nnue=False)
+    written = hand.evaluate(board)
+    assert hand.features["nnue"] is False
+    hand.set_features({"lmr": False})
+    assert hand.nnue is False and hand.evaluate(board) == written and hand.features["nnue"] is False
+    hand.nnue = True
+    assert hand.features["nnue"] is True and hand.evaluate(board) != written
+    hand.set_features({"nnue": False})
+    assert hand.nnue is False and hand.evaluate(board) == written
+
+
+def test_a_node_limit_counts_every_threads_nodes() -> None:
+    engine = kibitz.Engine(16, threads=2)
+    for nodes in (20_000, 50_000):
+        r = engine.search(kibitz.Board(MIDDLEGAME), nodes=nodes)
+        # The threads' nodes are added up every 1,024 of each one's nodes, and the helper
+        # ends its last stretch: a few thousand past the limit at most (it was twice it).
+        assert nodes <= r.nodes <= nodes + 8 * 1024, (nodes, r.nodes)
+
+
+def test_a_target_alone_ends_the_search(engine: kibitz.Engine) -> None:
+    """`soft_ms` without a cap used to search on until stop() (depth 23 and more)."""
+    t = time.monotonic()
+    r = engine.search(kibitz.Board(MIDDLEGAME), soft_ms=100)
+    assert time.monotonic() - t < 5 and r.depth < 40
+
+
+def test_a_slow_on_info_does_not_carry_the_search_past_its_cap(engine: kibitz.Engine) -> None:
+    calls = []
+
+    def slow(info: object) -> None:
+        calls.append(info)
+        time.sleep(0.3)
+
+    engine.clear()
+    engine.search(kibitz.Board(MIDDLEGAME), movetime_ms=100, on_info=slow)
+    assert len(calls) == 1  # the cap had passed when the first report returned

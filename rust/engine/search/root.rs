@@ -126,6 +126,11 @@ impl<'a> Search<'a> {
                 self.stopped = true;
                 break;
             }
+            // The report (a caller's callback) may have taken long: the cap still holds.
+            if (self.hard.is_some() || self.deadline.is_some()) && self.past_cap(self.start.elapsed()) {
+                self.stopped = true;
+                break;
+            }
             // A forced mate found at full width needs no deeper search once confirmed twice.
             if limits.depth.is_none()
                 && mate_in(root[0].score).is_some_and(|m| m > 0 && (depth as i32) >= 2 * m + 6)

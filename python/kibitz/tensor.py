@@ -132,6 +132,8 @@ def to_tensors(
     C-contiguous float32 or uint8 array of that shape) the planes go there and ``out`` is
     returned; ``dtype`` is then ``out``'s."""
     np = _numpy()
+    if isinstance(boards_or_fens, (str, bytes)):
+        raise TypeError("to_tensors takes a list of boards or FENs; for one position use to_tensor")
     items = boards_or_fens if isinstance(boards_or_fens, (list, tuple)) else list(boards_or_fens)
     n = len(items)
     if out is None:

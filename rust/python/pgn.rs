@@ -9,6 +9,7 @@
 use std::io::{Error as IoError, Read};
 
 use super::errors::{fen_err, move_err};
+use super::moves::Flag;
 use super::tensor::{dtype_arg, write_ones};
 use crate::{plain_tokens, Plain};
 use crate::{
@@ -199,7 +200,7 @@ impl PyPgnReader {
         &mut self,
         py: Python<'py>,
         max_positions: usize,
-        canonical: bool,
+        canonical: Flag,
         dtype: &str,
     ) -> PyResult<
         Option<(
@@ -211,6 +212,7 @@ impl PyPgnReader {
             u64,
         )>,
     > {
+        let canonical = canonical.0;
         let dtype = dtype_arg(dtype)?;
         let mut games = Vec::new();
         let (mut n, mut skipped, mut seen) = (0usize, 0u64, false);

@@ -9,6 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyByteArray, PyString};
 
 use super::board::PyBoard;
+use super::moves::Flag;
 use crate::{fill_planes, set_planes, Board as CoreBoard, PLANE_VALUES};
 
 /// The element types planes can be written as.
@@ -75,13 +76,14 @@ pub(crate) fn write_ones(board: &CoreBoard, canonical: bool, dtype: Dtype, bytes
 
 /// One position's planes as a new bytearray (1,152 values of `dtype`, native byte order).
 #[pyfunction]
-#[pyo3(signature = (board, canonical=false, dtype="float32"))]
+#[pyo3(signature = (board, canonical=Flag(false), dtype="float32"), text_signature = "(board, canonical=False, dtype='float32')")]
 pub(crate) fn board_planes<'py>(
     py: Python<'py>,
     board: PyRef<'_, PyBoard>,
-    canonical: bool,
+    canonical: Flag,
     dtype: &str,
 ) -> PyResult<Bound<'py, PyByteArray>> {
+    let canonical = canonical.0;
     let dtype = dtype_arg(dtype)?;
     let size = match dtype {
         Dtype::F32 => 4,
@@ -263,7 +265,11 @@ pub(crate) fn board_tensor<'py>(
     let kind = if name == "uint8" { Dtype::U8 } else { Dtype::F32 };
     let array = match array_api(py) {
         Some(api) => slf.borrow().with_core(|core| new_planes_array(py, api, core, canonical, kind))??,
-        None => np.ndarray.bind(py).call1((np.shape.bind(py), dt, board_planes(py, slf.borrow(), canonical, name)?))?,
+        None => np.ndarray.bind(py).call1((
+            np.shape.bind(py),
+            dt,
+            board_planes(py, slf.borrow(), Flag(canonical), name)?,
+        ))?,
     };
     match converted {
         None => Ok(array),
@@ -304,16 +310,17 @@ fn strict_fen(fen: &str, chess960: bool) -> Option<CoreBoard> {
 /// caller (kibitz.tensor.to_tensors) owns the memory, made and checked it, and keeps it
 /// alive for the call.
 #[pyfunction]
-#[pyo3(signature = (items, address, nbytes, canonical=false, dtype="float32", chess960=false))]
+#[pyo3(signature = (items, address, nbytes, canonical=Flag(false), dtype="float32", chess960=Flag(false)), text_signature = "(items, address, nbytes, canonical=False, dtype='float32', chess960=False)")]
 pub(crate) fn fill_planes_at(
     py: Python<'_>,
     items: &Bound<'_, PyAny>,
     address: usize,
     nbytes: usize,
-    canonical: bool,
+    canonical: Flag,
     dtype: &str,
-    chess960: bool,
+    chess960: Flag,
 ) -> PyResult<usize> {
+    let (canonical, chess960) = (canonical.0, chess960.0);
     let dtype = dtype_arg(dtype)?;
     // Each item is a kibitz Board (read in place under its lock, with the GIL: a few
     // hundred nanoseconds each) or a FEN (parsed and filled with the GIL released).

@@ -247,3 +247,38 @@ def test_readme_python_example(lineno: int, code: str) -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(code, f"README.md:{lineno}", "exec"), namespace)
     assert out.getvalue().splitlines() == expected, f"README.md:{lineno}"
+
+
+def _impossible_check_cases() -> list:
+    """The published cases whose FEN holds a check no last move could have given (perft
+    suites keep such positions: the count is still the written position's)."""
+    from kibitz._bitboards import Status
+    from perft_data import load_perftsuite, load_tricky
+
+    cases = []
+    for case in load_perftsuite() + load_tricky():
+        fen = case.fen if len(case.fen.split()) > 4 else case.fen + " 0 1"
+        status = chess.Board(fen).status()
+        if status & (chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS) and not status & ~(
+            chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
+        ):
+            cases.append((case.name, fen, case.counts))
+    assert int(Status.IMPOSSIBLE_CHECK) == chess.STATUS_IMPOSSIBLE_CHECK
+    return cases
+
+
+IMPOSSIBLE_CHECKS = _impossible_check_cases()
+
+
+def test_the_suites_hold_positions_with_impossible_checks() -> None:
+    assert len(IMPOSSIBLE_CHECKS) >= 5
+
+
+@pytest.mark.parametrize("name, fen, counts", IMPOSSIBLE_CHECKS, ids=[c[0] for c in IMPOSSIBLE_CHECKS])
+def test_a_check_no_last_move_could_give_is_counted(
+    capsys: pytest.CaptureFixture[str], name: str, fen: str, counts: dict[int, int]
+) -> None:
+    depth = max(d for d, n in counts.items() if n <= 2_000_000)
+    rc, out, err = run(capsys, "perft", "--fen", fen, str(depth))
+    assert rc == 0, err
+    assert f"Nodes searched: {counts[depth]}" in out

@@ -378,3 +378,51 @@ def test_cli_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert e.value.code == 2 and "depth must be a positive integer" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["perft-diff", "3"])  # neither --engine nor --script
+
+
+def test_moves_go_to_the_engine_in_its_notation_whatever_form_was_given() -> None:
+    """``--moves`` takes castling either way (and kibitz plays it); the generator must get
+    it as it reads it, king takes rook in Chess960, else it counts another position (the
+    test engine, as Stockfish, stops reading the moves at one it does not take)."""
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    with UciEngine(engine_cmd("perft_engine.py"), chess960=True) as eng:
+        assert find_difference(eng.divide, 2, fen, ["e1g1"], chess960=True) is None
+        assert find_difference(eng.divide, 2, fen, ["e1h1", "e8a8"], chess960=True) is None
+    with UciEngine(engine_cmd("perft_engine.py")) as eng:
+        assert find_difference(eng.divide, 2, fen, ["e1h1"]) is None
+        assert find_difference(eng.divide, 2, fen.replace(" w ", "\nw "), ["e1g1"]) is None  # one line
+        with pytest.raises(ValueError, match="null move"):
+            find_difference(eng.divide, 2, None, ["e2e4", "0000"])
+
+
+def test_an_engine_that_dies_part_way_down_leaves_what_was_found() -> None:
+    """The descent had found a difference when the engine died: the report keeps it, and
+    names the position it was asked about."""
+    calls: list[list[str]] = []
+
+    def dies_below_the_root(fen: str | None, moves: Sequence[str], depth: int) -> dict[str, int]:
+        calls.append(list(moves))
+        if moves:
+            raise EngineError("engine 'x' exited with code 134 while perft-diff waited.")
+        board = chess.Board(fen)
+        counts = {m.uci(): reference.perft(_after(board, m), depth - 1) for m in board.legal_moves}
+        counts["a1b1"] += 3
+        return counts
+
+    with pytest.raises(
+        EngineError,
+        match=r"exited with code 134 .*It was asked about .*then a1b1\) at depth 2.*a1b1 at depth 3: kibitz",
+    ):
+        find_difference(dies_below_the_root, 3, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert calls[-1] == ["a1b1"]
+
+
+def _after(board: chess.Board, move: chess.Move) -> chess.Board:
+    child = board.copy()
+    child.push(move)
+    return child
+
+
+def test_unread_answer_lines_are_quoted_when_a_move_then_seems_missing() -> None:
+    result = parse_divide_lines(["e2e4: 20", "O-O: 5", "Nodes searched: 25"])
+    assert result.unread == ["O-O: 5"]

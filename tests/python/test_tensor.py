@@ -5,6 +5,7 @@ pinned) and castling, canonical mirroring, both dtypes, batches from Boards and 
 from __future__ import annotations
 
 import io
+from typing import Any
 import random
 import re
 
@@ -186,3 +187,36 @@ def test_every_other_dtype_is_refused_by_its_exact_name() -> None:
             to_tensors([kibitz.Board()], out=out)
     with pytest.raises(ValueError, match=re.escape("dtype '<f4' (little-endian float32) differs from out's '>f4'")):
         to_tensors([kibitz.Board()], out=np.zeros((1, 18, 8, 8), dtype=">f4"), dtype="<f4")
+
+
+def test_flags_as_python_tests_them_and_bad_input_raises_at_the_call(tmp_path: Any) -> None:
+    """`canonical` given as 0/1 or a NumPy bool works as True/False (python-chess tests its
+    flags with `if`); a bare FEN string, a file object where paths are read, zero workers
+    and a missing file raise when called, not at the first chunk."""
+    import numpy as np
+
+    from kibitz.analysis.shards import pgn_to_tensors_parallel
+    from kibitz.analysis.training import pgn_to_tensors
+    from kibitz.tensor import board_to_tensor, to_tensors
+
+    board = kibitz.Board()
+    board.push_san("e4")
+    want = board.to_tensor(canonical=True)
+    for flag in (1, np.True_, "yes"):
+        assert (board.to_tensor(flag) == want).all()
+        assert (board_to_tensor(board, flag) == want).all()
+        assert (to_tensors([board], flag)[0] == want).all()
+    assert (board.to_tensor(0) == board.to_tensor(canonical=False)).all()
+    with pytest.raises(TypeError, match="to_tensor"):
+        to_tensors(kibitz.STARTING_FEN)
+    missing = tmp_path / "missing.pgn"
+    with pytest.raises(FileNotFoundError):
+        pgn_to_tensors(missing)
+    with pytest.raises(FileNotFoundError):
+        pgn_to_tensors_parallel(missing)
+    (tmp_path / "one.pgn").write_text('[Result "1-0"]\n\n1. e4 e5 1-0\n')
+    with pytest.raises(ValueError, match="workers"):
+        pgn_to_tensors_parallel(tmp_path, workers=0)
+    with open(tmp_path / "one.pgn") as f, pytest.raises(TypeError, match="paths"):
+        pgn_to_tensors_parallel(f)
+    assert sum(len(c.moves) for c in pgn_to_tensors_parallel(tmp_path, backend="serial")) == 2

@@ -71,6 +71,11 @@ def _expand(sources: Union[PathLike, Iterable[PathLike]]) -> List[str]:
     """The files of ``sources`` (paths; a directory gives its PGN files, sorted by name)."""
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
+    elif hasattr(sources, "read"):
+        raise TypeError(
+            "PGN sources here are paths (each worker opens its own shard), not an open file: "
+            "read a file object with pgn_to_tensors"
+        )
     files: List[str] = []
     for source in sources:
         path = os.fspath(source)
@@ -278,19 +283,27 @@ def pgn_to_tensors_parallel(
     ``ray.init`` takes it; the files must be visible to every node; the planes are
     read-only views of Ray's object store). Chunks come in the
     order of the sources and their shards, games numbered across all of them; at most a few
-    shards per worker are in flight, so memory stays bounded whatever the input's size."""
+    shards per worker are in flight, so memory stays bounded whatever the input's size.
+    Bad arguments and missing files raise here, not at the first chunk."""
     dt = _plane_dtype(dtype)
     chunk = _check_chunk(chunk)
     name = dt.newbyteorder("=").name
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive number of processes (or None: one per core), not {workers!r}")
+    if backend not in ("serial", "pool", "ray"):
+        raise ValueError(f"backend must be 'serial', 'pool' or 'ray', not {backend!r}")
     shards = pgn_shards(sources, shard_bytes)
     if backend == "serial":
         results: Iterator[Tuple[List[Any], int]] = (_read_shard_raw(s, chunk, canonical, name) for s in shards)
     elif backend == "pool":
         results = _pool(shards, chunk, canonical, name, workers or default_workers())
-    elif backend == "ray":
-        results = _ray(shards, chunk, canonical, name, address)
     else:
-        raise ValueError(f"backend must be 'serial', 'pool' or 'ray', not {backend!r}")
+        results = _ray(shards, chunk, canonical, name, address)
+    return _numbered(results, dt)
+
+
+def _numbered(results: Iterator[Tuple[List[Any], int]], dt: Any) -> Iterator[PgnChunk]:
+    """The chunks of the shards' results, games numbered across all of them."""
     first_game = 0
     for parts, games_read in results:
         yield from _as_chunks(parts, dt, first_game)

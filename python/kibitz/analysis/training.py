@@ -26,14 +26,19 @@ def pgn_to_tensors(
     moves, unescaped quotes in tags, FEN tags as ``Board(fen)`` reads them included. Games
     without a result (``*``) or with a problem that stops their replay (an illegal move, a
     null move in check...) are left out and counted in ``skipped``. Reading, replay and
-    planes are in Rust; each array is a view of a buffer made for it (no copy)."""
+    planes are in Rust; each array is a view of a buffer made for it (no copy). Bad
+    arguments and a missing file raise here, not at the first chunk."""
     np = _numpy()
     dt = _plane_dtype(dtype)
     name = dt.newbyteorder("=").name
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive number of positions, not {chunk!r}")
     chunk = min(chunk, 1 << 40)  # any larger is the whole file anyway
-    opened = _Opened(source)
+    return _chunks(np, _Opened(source), chunk, canonical, name, dt)
+
+
+def _chunks(np: Any, opened: Any, chunk: int, canonical: bool, name: str, dt: Any) -> Iterator[PgnChunk]:
+    """The chunks of an opened source (closed when the chunks end or are dropped)."""
     try:
         reader = PgnReader(opened, lenient=True)
         while (part := reader.planes_chunk(chunk, canonical, name)) is not None:

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
-from kibitz._core import STARTING_FEN, Board
+from kibitz._core import STARTING_FEN, Board, InvalidMoveError
 
 __all__ = [
     "DivideResult",
@@ -115,6 +115,9 @@ class DivideResult:
 
     counts: dict[str, int]
     total: int
+    # Lines of the answer that were neither a count, the total, blank nor info (a few):
+    # quoted when a move then seems missing (``O-O: 5``, ``a1b1: -3``).
+    unread: List[str] = field(default_factory=list)
 
 
 DivideFn = Callable[[Optional[str], Sequence[str], int], Union[DivideResult, Mapping[str, int]]]
@@ -184,7 +187,7 @@ def parse_divide_lines(lines: Iterable[str], what: str = "the answer") -> Divide
             f"and the total as Stockfish prints them. {_quote('It printed', unexpected)}"
         )
     _check_has_moves(counts, total, what)
-    return DivideResult(counts, total)
+    return DivideResult(counts, total, unexpected)
 
 
 def _add_count(counts: dict[str, int], move: str, n: int, what: str) -> None:
@@ -204,7 +207,7 @@ def _check_has_moves(counts: Mapping[str, int], total: int, what: str) -> None:
 
 def _quote(label: str, lines: Sequence[str]) -> str:
     if not lines:
-        return f"{label} nothing."
+        return f"{label}: none."
     return f"{label}: " + " | ".join(repr(s) for s in lines[:QUOTE_LINES])
 
 
@@ -237,7 +240,9 @@ class UciEngine:
         self._proc: Optional[subprocess.Popen[str]] = None
         self._lines: queue.Queue[Optional[str]] = queue.Queue(MAX_QUEUED_LINES)
         self._stderr: list[str] = []
+        self._stderr_thread: Optional[threading.Thread] = None
         self._started = 0.0  # when the current wait began (for the timeout message)
+        self._answered = 0  # divides answered so far
 
     # -- process plumbing --------------------------------------------------------------
 
@@ -264,7 +269,8 @@ class UciEngine:
             raise EngineError(f"cannot start engine {self.command!r}: {e}") from None
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._pump_stderr, args=(self._proc.stderr,), daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._pump_stderr, args=(self._proc.stderr,), daemon=True)
+        self._stderr_thread.start()
         try:
             self._handshake()
         except BaseException:
@@ -318,6 +324,8 @@ class UciEngine:
                 code = self._proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 pass
+        if code is not None and self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=2)  # its last error lines, read to the end
         how = f"exited with code {code}" if code is not None else "closed its output"
         return EngineError(
             f"engine {self.command!r} {how} while perft-diff waited for {waiting_for}. "
@@ -397,7 +405,9 @@ class UciEngine:
         counts: dict[str, int] = {}
         other: list[str] = []
         while True:
-            line = self._read(deadline, f"'Nodes searched: N' after {go!r} (does it implement go perft?)", other)
+            # The hint only while the engine has answered no `go perft` yet.
+            hint = "" if self._answered else " (does it implement go perft?)"
+            line = self._read(deadline, f"'Nodes searched: N' after {go!r}{hint}", other)
             text = line.strip()
             if not text or text.startswith("info"):
                 continue
@@ -409,7 +419,8 @@ class UciEngine:
             if t:
                 total = int(t.group(1))
                 _check_has_moves(counts, total, f"engine {self.command!r}")
-                return DivideResult(counts, total)
+                self._answered += 1
+                return DivideResult(counts, total, other)
             if text.startswith("bestmove"):
                 raise EngineError(
                     f"engine {self.command!r} searched instead of counting: it answered {go!r} with "
@@ -575,10 +586,18 @@ def find_difference(
         raise ValueError(f"depth must be at least 1, got {depth}")
     root = Board(fen, chess960=chess960) if fen is not None else Board(chess960=chess960)
     root_fen = root.fen()
+    if fen is not None:
+        fen = " ".join(fen.split())  # one line: a newline in it would end the engine's command
     board = root.copy()
+    # The moves go to the generator as kibitz writes them in the board's mode (castling as
+    # king takes rook in Chess960, else the king's two squares), whichever form was given.
+    path = []
     for m in moves:
-        board.push_uci(m)
-    path = list(moves)
+        given = board.parse_uci(m)
+        if not given:
+            raise InvalidMoveError(f"a null move ({m!r}) cannot be sent: UCI engines take none in 'position ... moves'")
+        path.append(board.uci(given))
+        board.push(given)
     steps: list[Step] = []
     expected: Optional[int] = None  # what the generator counted for this subtree one level up
     d = depth
@@ -600,11 +619,26 @@ def find_difference(
 
     while True:
         ours = board.divide(d)
-        theirs = _as_result(divide(fen, list(path), d))
+        try:
+            theirs = _as_result(divide(fen, list(path), d))
+        except EngineError as e:
+            if not steps:
+                raise
+            # A generator that dies or hangs part-way down: what was found, and the
+            # position it was asked about (often the bug sought).
+            found = "; ".join(f"{s.move} at depth {s.depth}: kibitz {s.ours}, it {s.theirs}" for s in steps)
+            said = str(e).rstrip()
+            raise EngineError(
+                f"{said}{' ' if said.endswith('.') else '. '}It was asked about {board.fen()} (the root, then {' '.join(path)}) at depth {d}, "
+                f"after these differences on the way down: {found}"
+            ) from None
         missing = sorted(set(ours) - set(theirs.counts))
         extra = sorted(set(theirs.counts) - set(ours))
         if missing or extra:
-            return report("moves", missing=missing, extra=extra)
+            note = ""
+            if theirs.unread:
+                note = "lines of its answer perft-diff could not read: " + " | ".join(repr(u) for u in theirs.unread)
+            return report("moves", missing=missing, extra=extra, note=note)
         differing = [m for m in sorted(ours) if ours[m] != theirs.counts[m]]
         if not differing:
             their_total = sum(theirs.counts.values())
@@ -666,6 +700,8 @@ def format_difference(
     if diff.kind == "moves":
         out.append(f"  moves it misses: {' '.join(diff.missing) if diff.missing else '(none)'}")
         out.append(f"  moves it has that are not legal: {' '.join(diff.extra) if diff.extra else '(none)'}")
+        if diff.note:
+            out.append(f"  {diff.note}")
     else:
         out.append(f"  {diff.note}")
     flags = " --chess960" if diff.chess960 else ""

@@ -816,13 +816,13 @@ impl PyBoard {
 
     /// The position as 18 planes of 8x8 for neural networks, a NumPy array (the layout is
     /// `kibitz.tensor`'s: pieces, castling rights, legal en passant, side to move).
-    #[pyo3(signature = (canonical=false, dtype=None))]
+    #[pyo3(signature = (canonical=Flag(false), dtype=None), text_signature = "($self, canonical=False, dtype=None)")]
     fn to_tensor<'py>(
         slf: &Bound<'py, Self>,
-        canonical: bool,
+        canonical: Flag,
         dtype: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::python::tensor::board_tensor(slf, canonical, dtype)
+        crate::python::tensor::board_tensor(slf, canonical.0, dtype)
     }
 }
 

@@ -227,6 +227,41 @@ def test_betza_pieces_match_named_types(tmp_path: Path) -> None:
             assert_same_divide(b, fsf, 3)
 
 
+NAMED_TYPES = (
+    "commoner fers wazir alfil fersAlfil silver gold archbishop chancellor amazon centaur aiwok bers "
+    "dragonHorse knibis biskni kniroo rookni shogiPawn lance shogiKnight euroshogiKnight breakthrough "
+    "cannon horse elephant banner knight bishop rook queen"
+).split()
+# A piece X on e5 of a 9x9 board: alone, among pieces of both sides to take and to be
+# blocked or jumped by (immobile z/Z), and near the edges.
+NAMED_TYPE_BOARDS = [
+    "1k7/9/9/9/4X4/9/9/9/7K1",
+    "1k7/9/4z4/3Z1z3/2z1X1Z2/4Z4/9/4z4/7K1",
+    "1k7/4z4/9/9/1z2X3z/9/9/4Z4/7K1",
+    "1k7/9/9/3zZz3/3ZXZ3/3zZz3/9/9/7K1",
+]
+
+
+@needs_fairy
+@pytest.mark.parametrize("name", NAMED_TYPES)
+def test_each_named_piece_type_moves_as_fairy_stockfish_moves_it(tmp_path: Path, name: str) -> None:
+    """The named types (`shogiKnight = n`) are Fairy-Stockfish 11.1's: the same moves from
+    e5 on boards with pieces to take, to be blocked by and to hop over, for either side
+    (a shogi knight leaps only to the two squares ahead, a breakthrough piece takes only
+    diagonally forward)."""
+    path = tmp_path / f"t{name.lower()}.ini"
+    path.write_text(
+        f"[t{name.lower()}]\nmaxFile = 9\nmaxRank = 9\nking = k\nimmobile = z\n{name} = x\n"
+        "castling = false\nstartFen = 1k7/9/9/9/4X4/9/9/9/7K1 w - - 0 1\n"
+    )
+    with Fairy(f"t{name.lower()}", variant_path=str(path)) as fsf:
+        for placement in NAMED_TYPE_BOARDS:
+            for fen in (f"{placement} w - - 0 1", f"{placement.replace('X', 'x')} b - - 0 1"):
+                ours = sorted(m for m in Board(str(path), fen).legal_moves if m.startswith("e5"))
+                theirs = sorted(m for m in fsf.divide(fen, 1)[0] if m.startswith("e5"))
+                assert ours == theirs, (name, fen)
+
+
 # -- the Board API ---------------------------------------------------------------------------
 
 

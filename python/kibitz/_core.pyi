@@ -777,7 +777,9 @@ class SearchResult:
         """The principal variation as UCI text."""
     @property
     def bound(self) -> str:
-        """ "exact", "lower" or "upper"."""
+        """ "exact", or "lower" / "upper" when the score is only a bound: a search stopped
+        inside an iteration reports that iteration's line (as Stockfish does); a move that
+        had just failed high or low there has a bound, not a score."""
     @property
     def lines(self) -> list[SearchResult]:
         """All MultiPV lines, best first."""

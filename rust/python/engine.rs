@@ -73,6 +73,11 @@ pub struct PySearchResult {
     wdl: (u32, u32, u32),
     #[pyo3(get)]
     pv: Vec<String>,
+    /// "exact", or "lower" / "upper" when the score is only a bound: a search stopped inside
+    /// an iteration (a node or time limit, `stop()`) reports that iteration's line, as
+    /// Stockfish does, and a move that had just failed high or low there has a bound, not a
+    /// score. For a settled evaluation, read a search to a `depth`, or the `on_info` of the
+    /// last finished iteration.
     #[pyo3(get)]
     bound: String,
     #[pyo3(get)]

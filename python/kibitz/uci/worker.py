@@ -271,17 +271,22 @@ class Searcher:
         return best, ponder
 
     def _report_lines(self, job: SearchJob, result: Any) -> None:
-        self._send_missing_lines(job, result)
         show_wdl = self._options.get_bool("UCI_ShowWDL")
         job.final_info = [format_info(line, show_wdl=show_wdl) for line in self._final_lines(job, result)]
+        self._send_missing_lines(job, result)
 
-    def _final_lines(self, job: SearchJob, result: Any) -> List[Any]:
-        """The shown lines of the result, scored and with a pv, each with the search's totals."""
-        lines = [
+    @staticmethod
+    def _shown_lines(job: SearchJob, result: Any) -> List[Any]:
+        """The result's MultiPV lines (the result itself when it has none) that are shown."""
+        return [
             line
             for line in list(getattr(result, "lines", None) or []) or [result]
             if (getattr(line, "multipv", None) or 1) <= job.shown_lines
         ]
+
+    def _final_lines(self, job: SearchJob, result: Any) -> List[Any]:
+        """The shown lines of the result, scored and with a pv, each with the search's totals."""
+        lines = self._shown_lines(job, result)
         totals = {k: getattr(result, k, None) for k in ("nodes", "nps", "hashfull", "tbhits", "time_ms")}
         out = []
         for line in lines:
@@ -299,12 +304,7 @@ class Searcher:
         stopped inside its first iteration (``go nodes 1``, MultiPV 256 on a 40 ms clock)
         reports none, and a client such as python-chess's ``analyse`` then has no score.
         Each MultiPV line with a score and a pv goes out, the first at least."""
-        lines = [
-            line
-            for line in list(getattr(result, "lines", None) or []) or [result]
-            if (getattr(line, "multipv", None) or 1) <= job.shown_lines
-        ]
-        for line in lines:
+        for line in self._shown_lines(job, result):
             multipv = getattr(line, "multipv", None) or 1
             if multipv in job.reported:
                 continue
@@ -327,8 +327,8 @@ class Searcher:
         nodes = getattr(result, "nodes", None) or 0
         scored = getattr(result, "mate", None) is not None or getattr(result, "score_cp", None) is not None
         if nodes > job.reported_nodes and scored and getattr(result, "pv", None) and 1 in job.reported:
-            for final in self._final_lines(job, result):
-                self._send(format_info(final, show_wdl=self._options.get_bool("UCI_ShowWDL")))
+            for text in job.final_info:
+                self._send(text)
             job.reported_nodes = nodes
 
     def _on_info(self, job: SearchJob, info: SearchResult) -> None:

@@ -25,8 +25,8 @@ use crate::{
 };
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use pyo3::types::PyInt;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// Largest table accepted (MB): far beyond the machines this runs on, but it keeps a typo
 /// from asking for exabytes. Sizes below it that the system cannot give raise MemoryError.
@@ -95,6 +95,71 @@ impl PySearchResult {
     #[getter]
     fn lines(&self, py: Python<'_>) -> Vec<Py<PySearchResult>> {
         self.lines.iter().map(|l| l.clone_ref(py)).collect()
+    }
+
+    /// Pickling (a result crosses process boundaries in `multiprocessing` and Ray): the
+    /// fields in declaration order, rebuilt by `_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let py = slf.py();
+        let r = slf.get();
+        let state = PyTuple::new(
+            py,
+            [
+                r.best_move.clone().into_pyobject(py)?.into_any(),
+                r.ponder.clone().into_pyobject(py)?.into_any(),
+                r.score_cp.into_pyobject(py)?.into_any(),
+                r.mate.into_pyobject(py)?.into_any(),
+                r.depth.into_pyobject(py)?.into_any(),
+                r.seldepth.into_pyobject(py)?.into_any(),
+                r.nodes.into_pyobject(py)?.into_any(),
+                r.time_ms.into_pyobject(py)?.into_any(),
+                r.nps.into_pyobject(py)?.into_any(),
+                r.hashfull.into_pyobject(py)?.into_any(),
+                r.tbhits.into_pyobject(py)?.into_any(),
+                r.wdl.into_pyobject(py)?.into_any(),
+                r.pv.clone().into_pyobject(py)?.into_any(),
+                r.bound.clone().into_pyobject(py)?.into_any(),
+                r.checkmate.into_pyobject(py)?.to_owned().into_any(),
+                r.stalemate.into_pyobject(py)?.to_owned().into_any(),
+                r.multipv.into_pyobject(py)?.into_any(),
+                PyList::new(py, r.lines.iter().map(|l| l.clone_ref(py)))?.into_any(),
+            ],
+        )?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The inverse of `__reduce__` (not for direct use).
+    #[staticmethod]
+    fn _from_state(state: &Bound<'_, PyTuple>) -> PyResult<Self> {
+        if state.len() != 18 {
+            return Err(PyValueError::new_err(format!("SearchResult state: expected 18 fields, got {}", state.len())));
+        }
+        let bound: String = state.get_item(13)?.extract()?;
+        if !matches!(bound.as_str(), "exact" | "lower" | "upper") {
+            return Err(PyValueError::new_err(format!(
+                "SearchResult state: bound must be exact, lower or upper, got {bound:?}"
+            )));
+        }
+        Ok(PySearchResult {
+            best_move: state.get_item(0)?.extract()?,
+            ponder: state.get_item(1)?.extract()?,
+            score_cp: state.get_item(2)?.extract()?,
+            mate: state.get_item(3)?.extract()?,
+            depth: state.get_item(4)?.extract()?,
+            seldepth: state.get_item(5)?.extract()?,
+            nodes: state.get_item(6)?.extract()?,
+            time_ms: state.get_item(7)?.extract()?,
+            nps: state.get_item(8)?.extract()?,
+            hashfull: state.get_item(9)?.extract()?,
+            tbhits: state.get_item(10)?.extract()?,
+            wdl: state.get_item(11)?.extract()?,
+            pv: state.get_item(12)?.extract()?,
+            bound,
+            checkmate: state.get_item(14)?.extract()?,
+            stalemate: state.get_item(15)?.extract()?,
+            multipv: state.get_item(16)?.extract()?,
+            lines: state.get_item(17)?.extract()?,
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -527,3 +527,40 @@ def test_a_slow_on_info_does_not_carry_the_search_past_its_cap(engine: kibitz.En
     engine.clear()
     engine.search(kibitz.Board(MIDDLEGAME), movetime_ms=100, on_info=slow)
     assert len(calls) == 1  # the cap had passed when the first report returned
+
+
+_RESULT_FIELDS = (
+    "best_move", "ponder", "score_cp", "mate", "depth", "seldepth", "nodes", "time_ms", "nps", "hashfull",
+    "tbhits", "wdl", "pv", "bound", "checkmate", "stalemate", "multipv",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "k7/8/1Q6/8/8/8/8/7K b - - 0 1"])
+def test_a_result_pickles_with_its_lines(engine: kibitz.Engine, fen: str) -> None:
+    # Results cross process boundaries (multiprocessing, Ray); every field and every
+    # MultiPV line must survive, for a search, a checkmated root and a stalemated one.
+    import multiprocessing.reduction
+    import pickle
+
+    r = engine.search(kibitz.Board(fen), depth=3, multipv=2)
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(r, protocol=proto))
+        assert type(back) is kibitz.SearchResult
+        for name in _RESULT_FIELDS:
+            assert getattr(back, name) == getattr(r, name), (proto, name)
+        assert [[getattr(x, n) for n in _RESULT_FIELDS] for x in back.lines] == [
+            [getattr(x, n) for n in _RESULT_FIELDS] for x in r.lines
+        ]
+        assert repr(back) == repr(r)
+    assert multiprocessing.reduction.ForkingPickler.loads(multiprocessing.reduction.ForkingPickler.dumps(r)).pv == r.pv
+
+
+def test_a_forged_result_state_is_refused(engine: kibitz.Engine) -> None:
+    r = engine.search(kibitz.Board(), depth=1)
+    rebuild, (state,) = r.__reduce__()
+    with pytest.raises(ValueError, match="bound"):
+        rebuild(state[:13] + ("sideways",) + state[14:])
+    with pytest.raises(ValueError, match="18 fields"):
+        rebuild(state[:5])
+    with pytest.raises(TypeError):
+        rebuild(state[:4] + ("deep",) + state[5:])

@@ -313,6 +313,29 @@ def test_bad_move_keeps_the_moves_before_it(uci):
     assert any("zzz" in l for l in out)
 
 
+def test_a_null_move_passes_the_turn_but_never_in_check(uci):
+    # python-chess sends 0000 for a null move in a board's history (to see what a side
+    # threatens); played in check it would leave the side that passed in check, which no
+    # game reaches: it is refused like an illegal move, and the moves before it are kept.
+    uci.send("setoption name OwnBook value false")
+    ref = chess.Board()
+    for m in ("e2e4", "0000", "d2d4"):
+        ref.push_uci(m)
+    uci.send("position startpos moves e2e4 0000 d2d4")
+    uci.send("d")
+    assert uci.expect(lambda l: "Fen:" in l).split("Fen: ")[1] == ref.fen()
+    fen = "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1"
+    uci.send(f"position fen {fen} moves 0000 e2e1")
+    out = uci.sync()
+    msg = [l for l in out if l.startswith("info string") and "0000" in l]
+    assert msg and "move 1 of 2" in msg[0] and "null move in check" in msg[0], out
+    uci.send("d")
+    assert uci.expect(lambda l: "Fen:" in l).split("Fen: ")[1] == fen
+    uci.send("go depth 3")
+    assert legal_in(fen, uci.expect("bestmove").split()[1])
+    assert not any("search error" in l for l in uci.seen), uci.seen
+
+
 def test_bad_go_parameters(uci):
     uci.send("setoption name OwnBook value false")
     uci.send("go depth banana")  # depth ignored: a go without limits, which runs until stop
@@ -741,6 +764,33 @@ def test_a_strength_level_shows_only_the_lines_multipv_asks_for(uci):
     uci.send("go movetime 300")
     uci.expect("bestmove")
     assert sorted(_last_lines(uci.seen[start:])) == [1, 2]
+
+
+@real_search
+def test_a_strength_levels_last_line_is_the_move_it_plays(uci):
+    """A weak level often plays another move than its best line's: the last line 1 before
+    bestmove must then be the played move's line (a GUI shows it, python-chess's play()
+    returns its score and pv); before, the pv shown could start with any other move."""
+    uci.send("setoption name OwnBook value false")
+    uci.send("setoption name UCI_LimitStrength value true")
+    uci.send("setoption name UCI_Elo value 1000")
+    board = chess.Board()
+    for multipv in (1, 2):
+        uci.send(f"setoption name MultiPV value {multipv}")
+        for ply in range(10):
+            uci.send(f"position startpos moves {' '.join(m.uci() for m in board.move_stack)}".rstrip())
+            start = len(uci.seen)
+            uci.send("go movetime 200")
+            best = uci.expect("bestmove").split()[1]
+            infos = [l.split() for l in uci.seen[start:] if l.startswith("info depth")]
+            ones = [w for w in infos if "pv" in w and w[w.index("multipv") + 1] == "1"]
+            assert ones and ones[-1][ones[-1].index("pv") + 1] == best, (board.fen(), best, infos[-3:])
+            lines = _last_lines(uci.seen[start:])
+            assert sorted(lines) == list(range(1, multipv + 1))
+            pv_board = board.copy()
+            for m in ones[-1][ones[-1].index("pv") + 1 :]:
+                pv_board.push_uci(m)  # the pv shown is legal from the position
+            board.push_uci(best)
 
 
 @pytest.mark.parametrize(

@@ -431,7 +431,13 @@ class UciEngine:
             return self._refuse_position(f"bad FEN {fen!r}: {e}")
         for i, m in enumerate(moves, 1):
             try:
-                board.push_uci(move_text(m))
+                text = move_text(m)
+                # A null move (python-chess sends 0000 for one in a board's history, e.g. to
+                # ask what a side threatens) passes the turn; in check that would leave the
+                # side that passed in check, a position no game reaches and no search takes.
+                if text == "0000" and board.is_check():
+                    raise IllegalMoveError("a null move in check")
+                board.push_uci(text)
             except (IllegalMoveError, InvalidMoveError, ValueError) as e:
                 kind = "illegal" if isinstance(e, IllegalMoveError) else "bad"
                 self.info(

@@ -66,6 +66,12 @@ class SearchJob:
     final_info: List[str] = field(default_factory=list)
 
 
+def vars_of(line: Any) -> dict[str, Any]:
+    """What an info line is made of, read from a search report (a ``SearchResult`` has no
+    ``__dict__``)."""
+    return {k: getattr(line, k, None) for k in (*INFO_FIELDS, "pv")}
+
+
 class Searcher:
     """Runs the ``go`` jobs of one session, each in a thread of its own (one at a time: the
     session stops a running job before it starts the next).
@@ -262,6 +268,8 @@ class Searcher:
                 i = strength.choose(lines, level, self._rng)
                 line_pv = list(lines[i].pv)
                 if line_pv and line_pv[0] in legal:
+                    if line_pv[0] != best:
+                        self._announce_choice(job, result, lines, i)
                     best = line_pv[0]
                     ponder = line_pv[1] if len(line_pv) > 1 else None
         if best is None or best not in legal:
@@ -269,6 +277,22 @@ class Searcher:
                 self._info(f"search gave an illegal move {best!r}; playing a legal one")
             best, ponder = legal[0], None
         return best, ponder
+
+    def _announce_choice(self, job: SearchJob, result: Any, lines: List[Any], chosen: int) -> None:
+        """A strength level plays another line than the best one: the shown lines go out once
+        more with the chosen line first (numbered 1, the others after it), so that the last
+        line 1 a GUI shows, and the score and pv python-chess's ``play`` returns, are those of
+        the move played. (Stockfish's Skill Level shows every line it chooses among instead;
+        here only the MultiPV lines asked for are shown.)"""
+        order = [lines[chosen]] + [line for j, line in enumerate(lines) if j != chosen]
+        renumbered = SimpleNamespace(
+            lines=[SimpleNamespace(**{**vars_of(line), "multipv": n}) for n, line in enumerate(order, 1)],
+            **{k: getattr(result, k, None) for k in ("nodes", "nps", "hashfull", "tbhits", "time_ms")},
+        )
+        show_wdl = self._options.get_bool("UCI_ShowWDL")
+        job.final_info = [format_info(line, show_wdl=show_wdl) for line in self._final_lines(job, renumbered)]
+        for text in job.final_info:
+            self._send(text)
 
     def _report_lines(self, job: SearchJob, result: Any) -> None:
         show_wdl = self._options.get_bool("UCI_ShowWDL")

@@ -715,7 +715,7 @@ class Board:  # not final: python-chess's Board is subclassed, and so is this on
         """A copy with the history."""
     def __deepcopy__(self, memo: Any, /) -> Board:
         """A copy with the history."""
-    def __reduce__(self) -> tuple[Any, tuple[str, bool, list[str]]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickles as root FEN and moves."""
     def __eq__(self, other: object, /) -> bool:
         """The same position and move counters, as python-chess (not the history)."""

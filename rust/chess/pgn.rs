@@ -15,13 +15,16 @@
 //! included, is read in bounded memory; every pass of the tokenizer consumes input, so any
 //! input is read to its end. A malformed game (a broken tag, a move that is not SAN, an
 //! illegal or ambiguous move, a bad FEN tag, a variation never closed, a file that ends inside
-//! the game) still comes out, with `error` saying what is wrong and where; the reader then
+//! a comment, a variation or a move) still comes out, with `error` saying what is wrong and where; the reader then
 //! goes on with the next game, which a tag section at the start of a line begins.
 //!
 //! Where python-chess (`chess.pgn.read_game`) reads past a fault, so does the replay: a tag
 //! line it ignores, a variation left open when the next game's tags begin and the input ending
 //! inside the game are reported in `error` but leave `whole` set, with the main line read to
 //! its end, so that training data (`kibitz.pgn_to_tensors`) loses no game python-chess reads.
+//! An input that ends between two tokens of a game without its result token ends that game
+//! with no error at all (a game pasted without `*`), and the old en-passant suffix `e.p.`
+//! after a move is read past, as there.
 
 use std::io::{ErrorKind, Read};
 
@@ -570,6 +573,8 @@ impl<R: Read> PgnReader<R> {
         let mut depth = 0u32; // variation nesting
         let mut opened_on = 0u64; // line of the outermost open variation's '('
         let mut ended = tags_only;
+        // The input ended in a token that is no move here (a move cut short, `Nf` of `Nf3`).
+        let mut cut = false;
         while let Some(b) = self.peek()?.filter(|_| !tags_only) {
             match b {
                 b'[' if self.at_line_start => {
@@ -630,13 +635,34 @@ impl<R: Read> PgnReader<R> {
                     if token.iter().all(u8::is_ascii_digit) && token != b"0000" {
                         continue; // a move number; its dots are skipped as they come
                     }
+                    if token.last() == Some(&b'e') && self.peek()? == Some(b'.') {
+                        // The old suffix of an en-passant capture, `exd6 e.p.` (or `exd6e.p.`),
+                        // which python-chess reads past; any other `e.` is no move.
+                        self.bump();
+                        let p = self.peek()? == Some(b'p');
+                        if p {
+                            self.bump();
+                        }
+                        if p && self.peek()? == Some(b'.') {
+                            self.bump();
+                            token.pop();
+                            if token.is_empty() {
+                                continue;
+                            }
+                        } else {
+                            token.push(b'.');
+                            if p {
+                                token.push(b'p');
+                            }
+                        }
+                    }
                     if matches!(&token[..], b"1-0" | b"0-1" | b"1/2-1/2") {
                         game.result = Some(String::from_utf8_lossy(&token).into_owned());
                         ended = true;
                         break;
                     }
                     let at_end = self.peek()?.is_none();
-                    self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
+                    cut = !self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
                     if at_end {
                         break;
                     }
@@ -661,7 +687,7 @@ impl<R: Read> PgnReader<R> {
                     if depth == 0 {
                         if token == b"@@@@" {
                             let at_end = self.peek()?.is_none();
-                            self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
+                            cut = !self.movetext_move(&token, line, at_end, board.as_mut(), &mut unplayable, &mut game);
                         } else {
                             game.stop(format!("not a move in SAN: {} on line {line}", quote(&token)));
                         }
@@ -674,18 +700,22 @@ impl<R: Read> PgnReader<R> {
             }
         }
         if !ended {
-            game.note(if depth > 0 {
-                format!("truncated: the input ends inside the variation opened on line {opened_on}")
-            } else {
-                "truncated: the input ends before the game's result".to_string()
-            });
+            // An input that ends between two tokens ends its last game there, without a
+            // result token, as python-chess reads it (a game pasted without `*`); one that
+            // ends inside a variation or inside a move has lost what followed.
+            if depth > 0 {
+                game.note(format!("truncated: the input ends inside the variation opened on line {opened_on}"));
+            } else if cut {
+                game.note("truncated: the input ends inside a move".to_string());
+            }
         }
         Ok(Some(game))
     }
 
     /// A move of the main line (`token`, SAN or a null move) played on `board`. A token the
     /// input ends in may be cut short: it is played when it reads as a legal move (as
-    /// python-chess would read it), else left (the game is reported truncated).
+    /// python-chess would read it), else left (and false returned: the game is reported
+    /// truncated).
     fn movetext_move(
         &self,
         token: &[u8],
@@ -694,19 +724,21 @@ impl<R: Read> PgnReader<R> {
         board: Option<&mut Board>,
         unplayable: &mut Option<String>,
         game: &mut PgnGame,
-    ) {
+    ) -> bool {
         if let Some(why) = unplayable.take() {
             if !at_end {
                 game.stop(why);
             }
-            return;
+            return !at_end;
         }
-        let Some(board) = board else { return };
+        let Some(board) = board else { return true };
         if let Err(why) = play(board, token, line, self.null_moves, game) {
             if !at_end {
                 game.stop(why);
             }
+            return !at_end;
         }
+        true
     }
 
     /// The game's start position from its FEN and Variant tags (the last of each, as

@@ -11,6 +11,7 @@ mod lock;
 mod moves;
 pub(crate) mod pgn;
 mod pgn_scan;
+mod search_result;
 mod squareset;
 mod syzygy;
 mod tensor;
@@ -31,7 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<views::PyPseudoLegalMoves>()?;
     m.add_class::<views::PySquareSet>()?;
     m.add_class::<engine::PyEngine>()?;
-    m.add_class::<engine::PySearchResult>()?;
+    m.add_class::<search_result::PySearchResult>()?;
     m.add("FenError", m.py().get_type::<FenError>())?;
     m.add("InvalidMoveError", m.py().get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;

@@ -228,10 +228,12 @@ def test_win_probability_is_lichess_win_percent():
     for cp in (-2000, -1000, -350, -1, 0, 1, 120, 999, 1000, 5000):
         capped = max(-1000, min(1000, cp))
         assert judgement.win_probability({"cp": cp}, True) == pytest.approx(lichess_win_percent(capped) / 100)
-    assert judgement.win_probability({"mate": 3}, False) == 1.0
-    assert judgement.win_probability({"mate": -1}, True) == 0.0
-    assert judgement.win_probability({"mate": 0}, True) == 0.0  # White to move is mated
-    assert judgement.win_probability({"mate": 0}, False) == 1.0
+    # A mate counts as 1000 centipawns for the side that mates (lichess's Win% of a mate).
+    assert judgement.win_probability({"mate": 3}, False) == pytest.approx(lichess_win_percent(1000) / 100)
+    assert judgement.win_probability({"mate": -1}, True) == pytest.approx(lichess_win_percent(-1000) / 100)
+    # The side to move mated (White here, then Black).
+    assert judgement.win_probability({"mate": 0}, True) == pytest.approx(lichess_win_percent(-1000) / 100)
+    assert judgement.win_probability({"mate": 0}, False) == pytest.approx(lichess_win_percent(1000) / 100)
 
 
 def test_judgement_thresholds():
@@ -252,9 +254,11 @@ def test_judgement_thresholds():
     # A move from +0.5 pawn to -3 pawns for White: lichess calls that a blunder.
     drop = (lichess_win_percent(50) - lichess_win_percent(-300)) / 100
     assert drop > 0.15 and judgement.judge(drop) == "blunder"
-    # Accuracy: lichess's curve, 100 at no loss, falling with the loss.
-    assert judgement.move_accuracy(0.0) == pytest.approx(103.1668 - 3.1669)
-    assert judgement.move_accuracy(0.2) == pytest.approx(103.1668 * math.exp(-0.04354 * 20) - 3.1669)
+    # Accuracy: lichess's curve plus its point of bonus, 100 at no loss, falling with the loss.
+    assert judgement.move_accuracy(0.0) == 100.0
+    assert judgement.move_accuracy(0.2) == pytest.approx(
+        103.1668100711649 * math.exp(-0.04354415386753951 * 20) - 3.166924740191411 + 1
+    )
     assert judgement.move_accuracy(1.0) == 0.0
 
 
@@ -319,7 +323,7 @@ def test_mixed_file_records_and_exit_status(mixed):
             assert rec["positions"][-1]["terminal"] == "checkmate"
     # Fool's mate: the last position is mate for Black, whatever the search budget.
     assert recs[0]["positions"][-1]["score"] == {"mate": 0}
-    assert recs[0]["positions"][-1]["win"] == 0.0
+    assert recs[0]["positions"][-1]["win"] == round(lichess_win_percent(-1000) / 100, 4)
 
 
 def test_losses_and_judgements_follow_from_the_scores(mixed):

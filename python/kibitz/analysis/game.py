@@ -18,11 +18,12 @@ from kibitz import openings
 from kibitz._core import Board, Engine, san_line
 from kibitz.analysis.judgement import (
     MARKS,
+    accuracy_percent,
     capped_cp,
-    judge,
-    move_accuracy,
+    game_accuracy,
+    judgement,
     side_summary,
-    win_probability,
+    win_percent,
 )
 from kibitz.analysis.reader import InputGame
 
@@ -198,7 +199,7 @@ def analyse_game(
             "ply": ply,
             "fen": board.fen(),
             "score": score,
-            "win": round(win_probability(score, white_to_move), 4),
+            "win": round(win_percent(score, white_to_move) / 100.0, 4),
             "best": r.best_move,
             "pv": list(r.pv),
             "depth": r.depth,
@@ -226,20 +227,23 @@ def analyse_game(
         before, after = positions[ply], positions[ply + 1]
         white_moved = before["fen"].split()[1] == "w"
         sign = 1 if white_moved else -1
-        wp_before = win_probability(before["score"], white_moved)
-        wp_after = win_probability(after["score"], not white_moved)
-        loss = max(0.0, sign * (wp_before - wp_after))
+        # White's Win% before and after; Black's drop is White's rise.
+        wp_before = win_percent(before["score"], white_moved)
+        wp_after = win_percent(after["score"], not white_moved)
+        mover_before, mover_after = (wp_before, wp_after) if white_moved else (wp_after, wp_before)
         cp_loss = max(0, sign * (capped_cp(before["score"], white_moved) - capped_cp(after["score"], not white_moved)))
         move = {
             "uci": uci,
             "san": sans[ply],
-            "win_loss": round(loss, 4),
+            "win_loss": round(max(0.0, mover_before - mover_after) / 100.0, 4),
             "cp_loss": cp_loss,
-            "accuracy": round(move_accuracy(loss), 1),
-            "judgement": judge(loss),
+            "accuracy": round(accuracy_percent(mover_before, mover_after), 1),
+            "judgement": judgement(before["score"], after["score"], white_moved),
         }
         before["move"] = move
         sides[white_moved].append(move)
+    white_first = positions[0]["fen"].split()[1] == "w"
+    white_accuracy, black_accuracy = game_accuracy([p["score"] for p in positions[1:]], white_first)
 
     return {
         "game": game.index,
@@ -250,8 +254,8 @@ def analyse_game(
         "start_fen": game.start_fen,
         "result": game.result,
         "opening": opening_of(positions),
-        "white": side_summary(sides[True]),
-        "black": side_summary(sides[False]),
+        "white": side_summary(sides[True], white_accuracy),
+        "black": side_summary(sides[False], black_accuracy),
         "positions": positions,
     }
 

@@ -46,6 +46,8 @@ FSYNC_INTERVAL = 0.05
 PROGRESS_INTERVAL = 0.5
 # Most local worker processes a core (each holds an engine and its table; more only wait).
 MAX_WORKERS_PER_CORE = 4
+# The GAMES argument that names the standard input (as ``-o -`` names the standard output).
+STDIN = "-"
 
 
 def record_line(record: dict[str, Any]) -> bytes:
@@ -327,6 +329,11 @@ def _stdout_fd() -> Optional[int]:
         return None
 
 
+def _stdin() -> Any:
+    """The standard input as a binary stream (as it is where it has no binary one)."""
+    return getattr(sys.stdin, "buffer", None) or sys.stdin
+
+
 def _open_outputs(args: argparse.Namespace) -> list[Output]:
     """The output files (records, annotated PGN), opened and locked; ``check_distinct`` has
     made sure that neither is the input or the other."""
@@ -368,6 +375,9 @@ def run(args: argparse.Namespace) -> int:
         hash_mb=args.hash,
         syzygy=args.syzygy,
     )
+    # GAMES "-" is the standard input: read as a stream, named so in messages.
+    from_stdin = args.games == STDIN
+    input_name = "the standard input" if from_stdin else args.games
     # With --report and no -o the records go to the report only.
     to_stdout = args.output in (None, "-") and not (args.report and args.output is None)
     if args.resume and (to_stdout or args.output is None):
@@ -388,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
     # not after hours of analysis.
     try:
         check_distinct(
-            [("the input", args.games)],
+            [("the input", 0 if from_stdin else args.games)],
             [
                 ("the records", _stdout_fd() if to_stdout else None if args.output in (None, "-") else args.output),
                 ("the annotated PGN", args.pgn_out),
@@ -411,9 +421,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             return fail(f"cannot read {args.output}: {e.strerror or e}")
     try:
-        opened, games = open_games(args.games)
+        opened, games = open_games(_stdin() if from_stdin else args.games)
     except (OSError, ValueError) as e:
-        return fail(f"cannot read {args.games}: {getattr(e, 'strerror', None) or e}")
+        return fail(f"cannot read {input_name}: {getattr(e, 'strerror', None) or e}")
     try:
         outputs = _open_outputs(args)
     except OutputError as e:
@@ -432,11 +442,11 @@ def run(args: argparse.Namespace) -> int:
                     if game is None or not same_game(rec, game):
                         which = f"game {rec.get('game')}" if game is None else game.describe()
                         return fail(
-                            f"{args.output} does not continue {args.games}: its record of {printable(which)}"
+                            f"{args.output} does not continue {input_name}: its record of {printable(which)}"
                             " is not of the input's game as it reads now; not resuming"
                         )
             except (OSError, ValueError, EOFError) as e:
-                return fail(f"reading {args.games} failed: {e}")
+                return fail(f"reading {input_name} failed: {e}")
         try:
             if records_out is not None:
                 records_out.start(keep_bytes if args.resume else 0)
@@ -449,7 +459,7 @@ def run(args: argparse.Namespace) -> int:
                     pgn_out.fsync()
         except OSError as e:
             return fail(f"cannot write the outputs: {e.strerror or e}")
-        return _analyse(args, limits, opened, games, records_out, pgn_out, skip, bad)
+        return _analyse(args, limits, opened, games, records_out, pgn_out, skip, bad, input_name)
     finally:
         for out in outputs:
             out.close()
@@ -464,6 +474,7 @@ def _analyse(
     pgn_out: Optional[Output],
     skip: int,
     bad: int,
+    input_name: str,
 ) -> int:
     """The run proper, once every output is open and cut: records in input order, written
     as they come; a read error ends it after every game read so far is written."""
@@ -473,12 +484,14 @@ def _analyse(
         for out in outputs:
             out.fsync()
 
-    report = _report_builder(args, skip)
+    from_stdin = args.games == STDIN
+    report = _report_builder(args, skip, "" if from_stdin else args.games)
     counted = Counted(games)
     # Positions are counted as they are searched only for a bar to show them (not on Ray,
     # whose tasks run on other machines).
     counter = backends.position_counter() if Progress.shown() and args.backend != "ray" else None
-    progress = Progress(args.games, counted, opened.fraction_read, counter, skip)
+    # The input's totals come from a second reading of a file; the standard input is read once.
+    progress = Progress("" if from_stdin else args.games, counted, opened.fraction_read, counter, skip)
     if args.backend == "ray":
         records = backends.ray_cluster(iter(counted), limits, args.ray_address)
     else:
@@ -493,7 +506,7 @@ def _analyse(
                 rec = next(records, None)
             except (OSError, ValueError, EOFError) as e:
                 fsync()
-                progress.say(f"kibitz analyse: reading {args.games} failed after {skip + done} games: {e}")
+                progress.say(f"kibitz analyse: reading {input_name} failed after {skip + done} games: {e}")
                 return 2
             except (BrokenProcessPool, MemoryError) as e:
                 fsync()
@@ -604,14 +617,15 @@ def _local_workers(asked: Optional[int], progress: Any) -> int:
     return asked
 
 
-def _report_builder(args: argparse.Namespace, skip: int) -> Any:
-    """The ``--report`` page's builder, holding the records a resumed run keeps; or None."""
+def _report_builder(args: argparse.Namespace, skip: int, games: str) -> Any:
+    """The ``--report`` page's builder (titled after the input file ``games``, or the
+    default title for ""), holding the records a resumed run keeps; or None."""
     if not getattr(args, "report", None):
         return None
     from kibitz.cli.report import default_title
     from kibitz.report import ReportBuilder
 
-    builder = ReportBuilder(default_title(args.games))
+    builder = ReportBuilder(default_title(games))
     if skip:
         for rec in _records_of(args.output, skip):
             builder.add(rec)
@@ -639,7 +653,7 @@ def add_parser(sub: Any) -> None:
         "could not start, a file failed or a worker died (out of memory), 130 after Ctrl-C, "
         "141 when the output pipe closed, 143 after SIGTERM.",
     )
-    p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst")
+    p.add_argument("games", metavar="GAMES", help="PGN file: .pgn, .pgn.gz or .pgn.zst; - reads the standard input")
     p.add_argument(
         "-o", "--output", metavar="OUT.jsonl", default=None, help="where the records go (default: standard output)"
     )

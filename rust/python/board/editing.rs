@@ -43,7 +43,11 @@ impl PyBoard {
         for (square, p) in mapping.cast::<PyDict>()?.iter() {
             placement[square.extract::<SquareIndex>()?.index()] = piece_code(&p)?;
         }
-        self.edit(|s| s.placement = placement)
+        // python-chess's clears the board first: no piece keeps a promoted mark.
+        self.edit(|s| {
+            s.placement = placement;
+            s.promoted = 0;
+        })
     }
 
     // ---- python-chess's writable attributes: each an edit of the position ----
@@ -159,7 +163,7 @@ impl PyBoard {
     /// rights and en passant swapped; no move stack.
     fn mirror(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let setup = setup_of(&*slf.get().st()?);
-        PyBoard::new_of(&slf.get_type(), State::from_setup(&setup.mirrored())?)
+        PyBoard::new_of(&slf.get_type(), State::from_setup(&setup.mirrored())?, false)
     }
 
     /// `mirror()` in place (the move stack is cleared).
@@ -172,7 +176,7 @@ impl PyBoard {
     fn transform(slf: &Bound<'_, Self>, f: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let setup = setup_of(&*slf.get().st()?);
         let mapped = setup.transformed::<PyErr>(|m| Ok(f.call1((m,))?.extract::<Mask>()?.0))?;
-        PyBoard::new_of(&slf.get_type(), State::from_setup(&mapped)?)
+        PyBoard::new_of(&slf.get_type(), State::from_setup(&mapped)?, false)
     }
 
     /// `transform(f)` in place (the move stack is cleared).

@@ -194,7 +194,7 @@ unsafe extern "C" fn copy_raw(
             // A subclass's copy is of its class, made as python-chess makes it.
             if pyo3::ffi::Py_TYPE(slf) != BOARD_TYPE.load(Ordering::Relaxed) {
                 let ty = pyo3::Borrowed::from_ptr(py, slf).get_type();
-                return Ok(PyBoard::new_of(&ty, copy)?.into_ptr());
+                return Ok(PyBoard::new_of(&ty, copy, false)?.into_ptr());
             }
             Ok(PyBoard::new_exact(py, copy)?.into_ptr())
         })

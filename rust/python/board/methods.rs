@@ -34,8 +34,28 @@ impl PyBoard {
             PyBoard::untrack(slf);
             return Ok(());
         }
+        // python-chess's constructor sets the position through `clear()` (no FEN), `reset()`
+        // (the class's starting FEN) or `set_fen(fen)`: a subclass that overrides the one its
+        // arguments choose has it called, after the position is set here as it would be.
+        let hook = match &fen {
+            FenArg::Empty => ("clear", None),
+            FenArg::Start => ("reset", Some(PyString::new(py, crate::STARTPOS))),
+            FenArg::Text(f) => ("reset", Some(f.clone())),
+        };
         let st = state_from_fen(fen, chess960)?;
         *slf.get().st()? = st;
+        let (mut name, fen) = hook;
+        if let Some(f) = &fen {
+            if !PyAnyMethods::eq(f.as_any(), slf.get_type().getattr("starting_fen")?)? {
+                name = "set_fen";
+            }
+        }
+        if overrides(slf, name) {
+            match (name, fen) {
+                ("set_fen", Some(f)) => slf.call_method1(name, (f,))?,
+                _ => slf.call_method0(name)?,
+            };
+        }
         Ok(())
     }
 
@@ -147,7 +167,7 @@ impl PyBoard {
             return Ok(Py::new(cls.py(), board)?.into_any());
         }
         let st = board.st()?.copy_with_stack(usize::MAX);
-        PyBoard::new_of(cls, st)
+        PyBoard::new_of(cls, st, false)
     }
 
     /// The same position as a `chess.Board` of python-chess (which must be installed),
@@ -676,7 +696,7 @@ impl PyBoard {
         // python-chess's root has the board's Chess960 flag as it is now (pop and root
         // restore positions, not the flag).
         let flag_differs = st.core.is_chess960() != chess960;
-        let root = PyBoard::new_of(&slf.get_type(), st)?;
+        let root = PyBoard::new_of(&slf.get_type(), st, true)?;
         if flag_differs {
             root.bind(slf.py()).setattr("chess960", chess960)?;
         }
@@ -685,16 +705,16 @@ impl PyBoard {
 
     fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let st = slf.get().st()?.copy_with_stack(usize::MAX);
-        PyBoard::new_of(&slf.get_type(), st)
+        PyBoard::new_of(&slf.get_type(), st, false)
     }
 
     fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let st = slf.get().st()?.copy_with_stack(usize::MAX);
-        PyBoard::new_of(&slf.get_type(), st)
+        PyBoard::new_of(&slf.get_type(), st, false)
     }
 
     /// Pickles as the root FEN and the moves since (so boards go through multiprocessing).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Pickled<'py>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let st = slf.get().st()?;
         let (fen, moves) = st.root_and_moves();
         let chess960 = st.core.is_chess960();
@@ -704,8 +724,20 @@ impl PyBoard {
             Some(b) => Some(Bound::new(slf.py(), PyBoard::from_state(b.copy_with_stack(usize::MAX)))?),
             None => None,
         };
-        let args = (fen, chess960, moves, st.root_castling, st.root_promoted, below, st.via);
-        Ok((slf.get_type().getattr("_from_moves")?, args))
+        let args: Pickled<'py> = (fen, chess960, moves, st.root_castling, st.root_promoted, below, st.via);
+        drop(st);
+        let py = slf.py();
+        let rebuild = slf.get_type().getattr("_from_moves")?;
+        // A subclass's instance attributes go along, as python-chess's pickles (its boards'
+        // `__dict__`) keep them: the rebuilt board's `__dict__` is updated with them.
+        if !slf.get_type().is(py.get_type::<PyBoard>()) {
+            if let Ok(dict) = slf.getattr(pyo3::intern!(py, "__dict__")) {
+                if dict.is_truthy()? {
+                    return Ok(PyTuple::new(py, [rebuild, args.into_pyobject(py)?.into_any(), dict])?.into_any());
+                }
+            }
+        }
+        Ok(PyTuple::new(py, [rebuild, args.into_pyobject(py)?.into_any()])?.into_any())
     }
 
     /// Equal as python-chess's boards are: the same position (pieces, side to move, usable
@@ -858,12 +890,17 @@ fn as_illegal_uci(py: Python<'_>, e: PyErr, uci: &Bound<'_, PyString>, st: &Stat
 /// Whether `board` is of a subclass that defines its own `push`: python-chess's `push_san`
 /// and `push_uci` go through `self.push`, so such a subclass sees every move.
 fn overrides_push(board: &Bound<'_, PyBoard>) -> bool {
+    overrides(board, "push")
+}
+
+/// Whether `board` is of a subclass that defines its own method `name`.
+fn overrides(board: &Bound<'_, PyBoard>, name: &str) -> bool {
     let ty = board.get_type();
     if ty.is(board.py().get_type::<PyBoard>()) {
         return false;
     }
     let base = board.py().get_type::<PyBoard>();
-    match (ty.getattr("push"), base.getattr("push")) {
+    match (ty.getattr(name), base.getattr(name)) {
         (Ok(a), Ok(b)) => !a.is(&b),
         _ => false,
     }

@@ -755,16 +755,21 @@ impl PyBoard {
     }
 
     /// A new board of class `ty` (Board or a subclass) holding `state`. A subclass's board is
-    /// made as python-chess makes its copies, `ty(None, chess960=...)`, so that its
-    /// `__init__` runs; the state is then put in.
-    pub(crate) fn new_of(ty: &Bound<'_, PyType>, state: State) -> PyResult<Py<PyAny>> {
+    /// made as python-chess makes its copies, `ty(None)` (its `root()`, `ty(None,
+    /// chess960=...)`: `with_chess960`), so that its `__init__` runs, one that takes no
+    /// `chess960` too; the state is then put in.
+    pub(crate) fn new_of(ty: &Bound<'_, PyType>, state: State, with_chess960: bool) -> PyResult<Py<PyAny>> {
         let py = ty.py();
         if ty.is(py.get_type::<PyBoard>()) {
             return Ok(PyBoard::new_exact(py, state)?.into_any());
         }
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("chess960", state.core.is_chess960())?;
-        let obj = ty.call((py.None(),), Some(&kwargs))?;
+        let obj = if with_chess960 {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("chess960", state.core.is_chess960())?;
+            ty.call((py.None(),), Some(&kwargs))?
+        } else {
+            ty.call1((py.None(),))?
+        };
         *obj.cast::<PyBoard>()?.get().st()? = state;
         Ok(obj.unbind())
     }

@@ -178,11 +178,20 @@ fn the_result_is_the_tag_unless_it_is_missing_or_a_star() {
 
 #[test]
 fn a_game_the_input_ends_in_is_whole_and_its_last_move_is_played() {
+    // Ending between two tokens, it is a game without its result token (as python-chess
+    // reads a game pasted without `*`): no error, the Result tag's result.
     let games = read_all(&b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3"[..]);
     let g = &games[0];
     assert_eq!(g.moves, ["e2e4", "e7e5", "g1f3"]);
-    assert!(g.whole && g.error.as_deref().unwrap().starts_with("truncated"));
-    // A token cut short is left, not reported as a bad move.
+    assert!(g.whole && g.error.is_none(), "{:?}", g.error);
+    assert_eq!(g.final_result(), "1-0");
+    // The old en-passant suffix, apart or glued to the move, is read past.
+    for text in ["1. e4 a6 2. e5 d5 3. exd6 e.p. Nf6 *", "1. e4 a6 2. e5 d5 3. exd6e.p. Nf6 *"] {
+        let games = read_all(text.as_bytes());
+        assert_eq!(games[0].moves, ["e2e4", "a7a6", "e4e5", "d7d5", "e5d6", "g8f6"], "{text}");
+        assert!(games[0].error.is_none(), "{text}: {:?}", games[0].error);
+    }
+    // A token cut short is left, not reported as a bad move, and the game is truncated.
     let games = read_all(&b"1. e4 e5 2. N"[..]);
     assert_eq!(games[0].moves, ["e2e4", "e7e5"]);
     assert!(games[0].whole && games[0].error.as_deref().unwrap().starts_with("truncated"));

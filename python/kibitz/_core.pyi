@@ -110,6 +110,8 @@ _MoveLike = Union["Move", Any, str]
 class Move:
     """A move from a square to a square, possibly a promotion; equal to a chess.Move with the same fields."""
 
+    __match_args__ = ("from_square", "to_square", "promotion", "drop")
+
     def __new__(
         cls, from_square: int, to_square: int, promotion: int | None = None, drop: int | None = None
     ) -> Move: ...
@@ -151,6 +153,8 @@ class Move:
 @final
 class Piece:
     """A piece type and colour; equal to a chess.Piece with the same fields."""
+
+    __match_args__ = ("piece_type", "color")
 
     def __new__(cls, piece_type: int, color: bool | None) -> Piece: ...
     @property

@@ -30,6 +30,8 @@ class Outcome:
     """The end of a game: why (``termination``) and who won (``winner``: WHITE, BLACK or None)."""
 
     __slots__ = ("termination", "winner")
+    # python-chess's dataclass fields, for ``case Outcome(termination, winner)``.
+    __match_args__ = ("termination", "winner")
     termination: Termination
     winner: bool | None
 

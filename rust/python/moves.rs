@@ -373,6 +373,12 @@ impl PyMove {
 
 #[pymethods]
 impl PyMove {
+    /// python-chess's dataclass fields, in order, for `case Move(from_square, to_square)`.
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str, &'static str, &'static str) {
+        ("from_square", "to_square", "promotion", "drop")
+    }
+
     #[new]
     #[pyo3(signature = (from_square, to_square, promotion = None, drop = None))]
     fn new(
@@ -586,6 +592,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ColorArg {
 
 #[pymethods]
 impl PyPiece {
+    /// python-chess's dataclass fields, in order, for `case Piece(piece_type, color)`.
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str) {
+        ("piece_type", "color")
+    }
+
     /// `Piece(piece_type, color)`; a colour of None is Black, as python-chess's falsy colour.
     #[new]
     fn new(py: Python<'_>, piece_type: i64, color: Option<ColorArg>) -> PyResult<Py<PyPiece>> {

@@ -109,3 +109,22 @@ def test_set_piece_map_clears_the_promoted_marks() -> None:
         b.set_piece_map(lib.Board("1q2k3/8/8/8/8/8/8/4K3 w - - 0 1").piece_map())
         seen.append((int(b.promoted), b.fen(promoted=True)))
     assert seen[0] == seen[1] == (0, "1q2k3/8/8/8/8/8/8/4K3 b - - 0 1")
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_moves_pieces_and_outcomes_match_patterns_by_their_fields(lib: ModuleType) -> None:
+    def describe(x: object) -> str:
+        match x:
+            case lib.Move(f, t, p, None):
+                return f"move {f} {t} {p}"
+            case lib.Piece(kind, color):
+                return f"piece {kind} {color}"
+            case lib.Outcome(termination, winner):
+                return f"outcome {termination.name} {winner}"
+        return "other"
+
+    board = lib.Board("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1")
+    seen = [describe(lib.Move.from_uci("e7e8q")), describe(lib.Piece.from_symbol("n"))]
+    board.push_san("Qg7#")
+    seen.append(describe(board.outcome()))
+    assert seen == ["move 52 60 5", "piece 2 False", "outcome CHECKMATE True"]

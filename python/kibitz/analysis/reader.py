@@ -7,6 +7,7 @@ grow with the file. A malformed game still comes out, with ``error`` saying what
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import os
@@ -237,9 +238,27 @@ class _Opened:
 def _games(opened: _Opened) -> Iterator[InputGame]:
     try:
         last: Optional[InputGame] = None
+        # A game without its result token is whole where the input ends between two tokens
+        # (a pasted game), unless a compressed input was cut there: such a game waits for
+        # the next one (or the end) to be told apart.
+        held: Optional[InputGame] = None
         for index, line, headers, fen, chess960, moves, result, error in PgnReader(opened):
+            if held is not None:
+                yield held
+                held = None
             last = InputGame(index, line, headers, fen, chess960, moves, result, error)
-            yield last
+            if result is None and error is None:
+                held = last
+            else:
+                yield last
+        if held is not None:
+            if opened.cut is not None:
+                held = dataclasses.replace(
+                    held, error=f"truncated: the input ends before the game's result: {opened.cut}"
+                )
+            yield held
+            if opened.cut is not None and not opened.damaged:
+                return
         if opened.cut is not None and (last is None or last.error is None or opened.damaged):
             # Cut between two games, or damaged: say so in a game of its own rather than end
             # quietly (a game cut in the middle is already reported truncated).

@@ -578,3 +578,23 @@ def test_ray_backend_from_the_command_line(mixed, tmp_path):
     r = run_cli("analyse", str(src), "-o", str(out), "--pgn-out", str(pgn), "--nodes", NODES, "--backend", "ray")
     assert r.returncode == 1, r.stderr
     assert out.read_bytes() == out1.read_bytes() and pgn.read_bytes() == pgn1.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "kwargs, kind",
+    [
+        ({"nodes": "100"}, TypeError),
+        ({"nodes": True}, TypeError),
+        ({"depth": 2.5}, TypeError),
+        ({"workers": "2"}, TypeError),
+        ({"workers": 2.5}, TypeError),
+        ({"multipv": None}, TypeError),
+        ({"movetime_ms": "5"}, TypeError),
+        ({"nodes": 0}, ValueError),
+        ({"workers": 0}, ValueError),
+    ],
+)
+def test_analyse_games_names_a_bad_argument_before_reading(tmp_path, kwargs, kind):
+    # Said when called (the file is not even read), naming the argument and its type.
+    with pytest.raises(kind, match=next(iter(kwargs))):
+        kibitz.analysis.analyse_games(tmp_path / "no such file.pgn", **kwargs)

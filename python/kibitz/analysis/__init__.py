@@ -8,6 +8,7 @@ process pool, Ray), ``cli`` (the subcommand, its output files and ``--resume``).
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Iterator, Optional
 
 from kibitz.analysis.game import Limits
@@ -38,6 +39,14 @@ def analyse_games(
     positions they decide (``"tb": {"wdl": ..., "dtz": ...}`` in the record)."""
     from kibitz.analysis import backends
 
+    optional = {"nodes": nodes, "depth": depth, "workers": workers}
+    for name, value in (*optional.items(), ("multipv", multipv), ("hash_mb", hash_mb)):
+        if (value is not None or name not in optional) and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral)
+        ):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+    if movetime_ms is not None and (isinstance(movetime_ms, bool) or not isinstance(movetime_ms, numbers.Real)):
+        raise TypeError(f"movetime_ms must be a number, got {type(movetime_ms).__name__} {movetime_ms!r}")
     for name, value in (("nodes", nodes), ("depth", depth)):
         if value is not None and value < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
@@ -49,12 +58,12 @@ def analyse_games(
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     limits = Limits(nodes=nodes, depth=depth, movetime_ms=movetime_ms, multipv=multipv, hash_mb=hash_mb, syzygy=syzygy)
     limits.check()
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
     games = read_games(source)
     if backend == "ray":
         return backends.ray_cluster(games, limits, ray_address)
     n = backends.default_workers() if workers is None else workers
-    if n < 1:
-        raise ValueError(f"workers must be at least 1, got {n}")
     return backends.pool(games, limits, n)
 
 

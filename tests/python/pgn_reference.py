@@ -211,6 +211,15 @@ def outcome(f: Any) -> tuple[str, Any]:
         return "failed", None
 
 
+def python_chess_games(text: str) -> list[chess.pgn.Game]:
+    """Every game of the text as python-chess's ``read_game`` reads them."""
+    f = io.StringIO(text)
+    games = []
+    while (g := chess.pgn.read_game(f)) is not None:
+        games.append(g)
+    return games
+
+
 def read_all(text: str) -> list[tuple[Optional[kibitz.pgn.Game], Optional[chess.pgn.Game]]]:
     """Every game of the text read by both libraries, side by side (a None pair ends it)."""
     ours, theirs = io.StringIO(text), io.StringIO(text)

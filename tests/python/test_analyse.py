@@ -24,6 +24,7 @@ import chess.pgn
 import pytest
 
 import kibitz
+from pgn_reference import python_chess_games
 from kibitz.analysis import judgement
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -99,14 +100,6 @@ NODES = "400"
 
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kibitz", *args], capture_output=True, timeout=timeout)
-
-
-def python_chess_games(text: str) -> list[chess.pgn.Game]:
-    f = io.StringIO(text)
-    games = []
-    while (g := chess.pgn.read_game(f)) is not None:
-        games.append(g)
-    return games
 
 
 def unescape(value: str) -> str:

@@ -22,11 +22,10 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-import chess
-import chess.pgn
 import pytest
 
 import kibitz
+from pgn_reference import python_chess_games
 from kibitz.analysis import judgement
 
 # ---------------------------------------------------------------- the reference
@@ -345,14 +344,6 @@ def test_records_carry_lichess_figures(analysed):
 
 
 # ---------------------------------------------------------------- the reader
-
-
-def python_chess_games(text: str) -> list[chess.pgn.Game]:
-    f = io.StringIO(text)
-    out = []
-    while (g := chess.pgn.read_game(f)) is not None:
-        out.append(g)
-    return out
 
 
 def assert_reads_as_python_chess(text: str) -> list[kibitz.InputGame]:

@@ -175,17 +175,15 @@ def judgement(before: dict[str, int], after: dict[str, int], white_moved: bool) 
 
 
 def move_accuracy(loss: float) -> float:
-    """lichess's accuracy of a move (0..100) from its loss of win probability (0..1): 100
-    when nothing is lost, else its curve plus its point of bonus, clamped."""
-    if not loss > 0:
-        return 100.0
-    acc = ACC_A * math.exp(-ACC_K * (loss * 100.0)) - ACC_B + ACC_BONUS
-    return max(0.0, min(100.0, acc))
+    """lichess's accuracy of a move (0..100) from its loss of win probability (0..1):
+    ``accuracy_percent`` of that drop."""
+    return accuracy_percent(100.0, 100.0 - 100.0 * loss)
 
 
 def accuracy_percent(before: float, after: float) -> float:
     """lichess's accuracy of a move (0..100) from the mover's Win% (0..100) before and
-    after it: ``move_accuracy`` of the drop."""
+    after it: 100 when nothing is lost, else its curve of the drop in points plus its point
+    of bonus, clamped."""
     if after >= before:
         return 100.0
     return max(0.0, min(100.0, ACC_A * math.exp(-ACC_K * (before - after)) - ACC_B + ACC_BONUS))

@@ -66,6 +66,10 @@ class SearchJob:
     final_info: List[str] = field(default_factory=list)
 
 
+# What a search's info lines carry of the whole search, whichever line they are.
+TOTALS = ("nodes", "nps", "hashfull", "tbhits", "time_ms")
+
+
 def vars_of(line: Any) -> dict[str, Any]:
     """What an info line is made of, read from a search report (a ``SearchResult`` has no
     ``__dict__``)."""
@@ -287,17 +291,21 @@ class Searcher:
         order = [lines[chosen]] + [line for j, line in enumerate(lines) if j != chosen]
         renumbered = SimpleNamespace(
             lines=[SimpleNamespace(**{**vars_of(line), "multipv": n}) for n, line in enumerate(order, 1)],
-            **{k: getattr(result, k, None) for k in ("nodes", "nps", "hashfull", "tbhits", "time_ms")},
+            **{k: getattr(result, k, None) for k in TOTALS},
         )
-        show_wdl = self._options.get_bool("UCI_ShowWDL")
-        job.final_info = [format_info(line, show_wdl=show_wdl) for line in self._final_lines(job, renumbered)]
-        for text in job.final_info:
+        for text in self._keep_final_info(job, renumbered):
             self._send(text)
 
     def _report_lines(self, job: SearchJob, result: Any) -> None:
+        self._keep_final_info(job, result)
+        self._send_missing_lines(job, result)
+
+    def _keep_final_info(self, job: SearchJob, result: Any) -> List[str]:
+        """The final info lines of ``result`` (``_final_lines``, formatted), kept in the job
+        for a re-send (the totals, a late ponderhit) and returned."""
         show_wdl = self._options.get_bool("UCI_ShowWDL")
         job.final_info = [format_info(line, show_wdl=show_wdl) for line in self._final_lines(job, result)]
-        self._send_missing_lines(job, result)
+        return job.final_info
 
     @staticmethod
     def _shown_lines(job: SearchJob, result: Any) -> List[Any]:
@@ -311,14 +319,14 @@ class Searcher:
     def _final_lines(self, job: SearchJob, result: Any) -> List[Any]:
         """The shown lines of the result, scored and with a pv, each with the search's totals."""
         lines = self._shown_lines(job, result)
-        totals = {k: getattr(result, k, None) for k in ("nodes", "nps", "hashfull", "tbhits", "time_ms")}
+        totals = {k: getattr(result, k, None) for k in TOTALS}
         out = []
         for line in lines:
             if not getattr(line, "pv", None):
                 continue
             if getattr(line, "mate", None) is None and getattr(line, "score_cp", None) is None:
                 continue
-            final = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=list(line.pv))
+            final = SimpleNamespace(**{**vars_of(line), "pv": list(line.pv)})
             final.__dict__.update(totals)
             out.append(final)
         return out
@@ -338,7 +346,7 @@ class Searcher:
                 best = getattr(line, "best_move", None)
                 if best is None:
                     continue
-                line = SimpleNamespace(**{k: getattr(line, k, None) for k in INFO_FIELDS}, pv=[best])
+                line = SimpleNamespace(**{**vars_of(line), "pv": [best]})
             self._send(format_info(line, show_wdl=self._options.get_bool("UCI_ShowWDL")))
             job.reported.add(multipv)
             job.reported_nodes = max(job.reported_nodes, getattr(line, "nodes", 0) or 0)

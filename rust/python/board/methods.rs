@@ -37,22 +37,21 @@ impl PyBoard {
         // python-chess's constructor sets the position through `clear()` (no FEN), `reset()`
         // (the class's starting FEN) or `set_fen(fen)`: a subclass that overrides the one its
         // arguments choose has it called, after the position is set here as it would be.
-        let hook = match &fen {
-            FenArg::Empty => ("clear", None),
-            FenArg::Start => ("reset", Some(PyString::new(py, crate::STARTPOS))),
-            FenArg::Text(f) => ("reset", Some(f.clone())),
+        let text = match &fen {
+            FenArg::Empty => None,
+            FenArg::Start => Some(PyString::new(py, crate::STARTPOS)),
+            FenArg::Text(f) => Some(f.clone()),
         };
         let st = state_from_fen(fen, chess960)?;
         *slf.get().st()? = st;
-        let (mut name, fen) = hook;
-        if let Some(f) = &fen {
-            if !PyAnyMethods::eq(f.as_any(), slf.get_type().getattr("starting_fen")?)? {
-                name = "set_fen";
-            }
-        }
+        let name = match &text {
+            None => "clear",
+            Some(f) if PyAnyMethods::eq(f.as_any(), slf.get_type().getattr("starting_fen")?)? => "reset",
+            Some(_) => "set_fen",
+        };
         if overrides(slf, name) {
-            match (name, fen) {
-                ("set_fen", Some(f)) => slf.call_method1(name, (f,))?,
+            match text {
+                Some(f) if name == "set_fen" => slf.call_method1(name, (f,))?,
                 _ => slf.call_method0(name)?,
             };
         }

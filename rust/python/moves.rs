@@ -165,13 +165,16 @@ pub(crate) fn history_py_moves<'a>(
     py: Python<'a>,
     board: &'a CoreBoard,
 ) -> impl DoubleEndedIterator<Item = Py<PyMove>> + ExactSizeIterator + 'a {
-    board.history_with_uci_targets().map(move |(m, to)| {
-        if m.is_null() {
-            interned(py, 0)
-        } else {
-            interned(py, move_index(SQ64[m.from()] as usize, SQ64[to] as usize, m.promo()))
-        }
-    })
+    board.history_with_uci_targets().map(move |(m, to)| history_py_move(py, m, to))
+}
+
+/// The interned Move of one item of `history_with_uci_targets`.
+pub(crate) fn history_py_move(py: Python<'_>, m: CoreMove, to: usize) -> Py<PyMove> {
+    if m.is_null() {
+        interned(py, 0)
+    } else {
+        interned(py, move_index(SQ64[m.from()] as usize, SQ64[to] as usize, m.promo()))
+    }
 }
 
 fn kind_or_none(what: &str, kind: Option<i64>) -> PyResult<u8> {

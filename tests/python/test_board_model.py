@@ -4,9 +4,11 @@ Each case asks python-chess and kibitz the same question."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import pickle
 import random
+import sys
 from typing import Any, Callable, List
 
 import chess
@@ -149,6 +151,9 @@ class AssignLikePythonChess(RuleBasedStateMachine):
         # Subclasses of both boards, as programs written for python-chess make them.
         self.ours = _OurSubclass()
         self.theirs = _TheirSubclass()
+        # The move_stack lists first handed out: python-chess's is an attribute, one list
+        # for the board's life.
+        self.lists = (self.ours.move_stack, self.theirs.move_stack)
 
     @rule(data=st.data())
     def push(self, data: st.DataObject) -> None:
@@ -265,6 +270,9 @@ class AssignLikePythonChess(RuleBasedStateMachine):
             theirs.chess960,
         )
         assert [m.uci() for m in ours.move_stack] == [m.uci() for m in theirs.move_stack]
+        # The same list at every read, brought up to date by the read.
+        assert (ours.move_stack is self.lists[0]) == (theirs.move_stack is self.lists[1])
+        assert [m.uci() for m in self.lists[0]] == [m.uci() for m in self.lists[1]]
         assert ours.root().fen() == theirs.root().fen()
         if theirs.move_stack:
             assert ours.peek().uci() == theirs.peek().uci()
@@ -591,3 +599,58 @@ def test_methods_take_python_chess_s_parameters_by_the_same_names(ours: Any, the
         assert all(p.kind == p.KEYWORD_ONLY and p.default is not p.empty for p in extra), (name, extra)
         checked += 1
     assert checked > (60 if ours is kibitz.Board else 20)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_move_stack_is_one_list_brought_up_to_date_at_each_read(seed: int) -> None:
+    """A plain Board's move_stack is python-chess's one list: random pushes, pops and
+    set-ups with the list read in between (a read after each change syncs only what
+    changed), a list the caller emptied or grew rebuilt from the board at the next read,
+    and a copy with a list of its own."""
+    rng = random.Random(seed)
+    ours, theirs = kibitz.Board(), chess.Board()
+    kept = ours.move_stack
+    for _ in range(rng.randrange(20, 120)):
+        roll = rng.random()
+        if roll < 0.6 and not theirs.is_game_over():
+            move = rng.choice(list(theirs.legal_moves))
+            theirs.push(move)
+            ours.push(kibitz.Move.from_uci(move.uci()))
+        elif roll < 0.85 and theirs.move_stack:
+            for _ in range(rng.randrange(1, 4)):
+                if theirs.move_stack:
+                    assert ours.pop().uci() == theirs.pop().uci()
+        elif roll < 0.9:
+            # The caller changes the list: the board keeps its moves and the next read
+            # shows them again.
+            if rng.random() < 0.5:
+                ours.move_stack.clear()
+            else:
+                ours.move_stack.append(kibitz.Move.null())
+        elif roll < 0.93:
+            fen = theirs.fen()
+            theirs.set_fen(fen)
+            ours.set_fen(fen)
+        else:
+            copied = ours.copy()
+            assert copied.move_stack is not ours.move_stack
+            assert copied.move_stack == ours.move_stack
+        if rng.random() < 0.7:
+            assert ours.move_stack is kept
+            assert [m.uci() for m in kept] == [m.uci() for m in theirs.move_stack]
+            assert len(ours.move_stack) == len(theirs.move_stack)
+            if theirs.move_stack:
+                assert ours.move_stack[-1].uci() == theirs.move_stack[-1].uci()
+
+
+@pytest.mark.parametrize("make", [kibitz.Board, _OurSubclass, lambda: kibitz.Board().copy()])
+def test_a_freed_board_releases_its_move_stack_list(make: Callable[[], Any]) -> None:
+    board = make()
+    board.push_uci("e2e4")
+    kept = board.move_stack
+    held = sys.getrefcount(kept)
+    del board
+    gc.collect()
+    assert sys.getrefcount(kept) == held - 1
+    assert [m.uci() for m in kept] == ["e2e4"]

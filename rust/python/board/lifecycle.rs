@@ -5,7 +5,8 @@
 //! with a cycle-collector header, tracked) and frees it through a trampoline (thread-local
 //! bookkeeping, a panic guard, tp_free read with `PyType_GetSlot`): about 330 of the 860
 //! instructions a `copy()` took (callgrind). A board is plain data that closes no reference
-//! cycle (the only Python objects it holds are tuples of interned Moves, which hold nothing),
+//! cycle (the only Python objects it holds are tuples of interned Moves, which hold nothing,
+//! and the `move_stack` list, which holds Moves unless its caller puts the board itself in it),
 //! so `install`, at import and before any board exists, makes the Board class an ordinary,
 //! uncollected type with a deallocator of its own:
 //! - `Py_TPFLAGS_HAVE_GC` cleared and tp_free set to `PyObject_Free` (PyO3 marks every class
@@ -120,6 +121,8 @@ pub(super) fn copy_exact(py: Python<'_>, board: &PyBoard) -> PyResult<Option<*mu
             Ok(st) => {
                 let dst = value_ptr(obj, off);
                 TryLock::write_in_place(std::ptr::addr_of_mut!((*dst).state), |v| st.write_copy_all(v));
+                // A copy hands out a list of its own.
+                std::ptr::addr_of_mut!((*dst).stack).write(TryLock::new(None));
                 Ok(Some(obj))
             }
             Err(e) => {
@@ -144,8 +147,11 @@ unsafe extern "C" fn board_dealloc(obj: *mut pyo3::ffi::PyObject) {
         // A drop that panicked would leak what it had not dropped yet; the memory is still
         // freed (no panic may unwind into CPython).
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let PyBoard { state } = &mut *value;
+            let PyBoard { state, stack } = &mut *value;
             state.get_mut().drop_released(py);
+            if let Some(list) = stack.get_mut().take() {
+                list.release(py);
+            }
         }));
         let ty = ffi::Py_TYPE(obj);
         if ty == BOARD_TYPE.load(Ordering::Relaxed) {

@@ -273,14 +273,18 @@ impl PyBoard {
         Ok(self.st()?.stack_len())
     }
 
-    /// The moves played since set-up, oldest first.
+    /// The moves played since set-up, oldest first: the same list at every read, brought up
+    /// to date with the board (`stack_list`).
     #[getter]
-    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+    fn move_stack(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
         let st = self.st()?;
+        let mut slot = self.stack.try_lock().ok_or_else(|| PyRuntimeError::new_err(BUSY))?;
+        let list = slot.get_or_insert_with(|| Box::new(StackList::new(py)));
         if st.before.is_some() {
-            return st.stack_moves(py);
+            // Boards before assignments: the whole stack, into the same list.
+            return list.set_all(py, st.stack_moves(py)?);
         }
-        Ok(history_py_moves(py, &st.core).collect())
+        list.sync(py, &st.core)
     }
 
     /// Half-moves since the start of the game as the fullmove number and side to move count

@@ -18,7 +18,8 @@
 //! This file holds the board's state and the helpers the methods share. The methods Python
 //! sees are `#[pymethods]` blocks grouped by idea: `methods` (construction, FEN, moves,
 //! notation, perft, objects that behave), `squares` (pieces and squares), `outcome` (the end
-//! of the game), `editing` (placement and attribute changes); the live views it hands out
+//! of the game), `editing` (placement and attribute changes); `stack_list` keeps the list
+//! `move_stack` hands out, up to date at each read; the live views it hands out
 //! (`legal_moves`, `SquareSet`) are in `super::views`, which reads this file's state.
 
 mod editing;
@@ -35,8 +36,10 @@ mod san;
 mod setup;
 mod shared;
 mod squares;
+mod stack_list;
 
 use shared::SharedCore;
+use stack_list::StackList;
 
 use super::errors::{fen_text_err, move_err, move_text_err, text, IllegalMoveError, InvalidPositionError};
 use super::interrupt::run_interruptible;
@@ -679,6 +682,9 @@ type Pickled<'py> = (String, bool, Vec<String>, u64, u64, Option<Bound<'py, PyBo
 #[pyclass(module = "kibitz", name = "Board", frozen, subclass)]
 pub struct PyBoard {
     state: TryLock<State>,
+    /// The list `move_stack` hands out, kept between reads (`stack_list`); None until the
+    /// first read.
+    stack: TryLock<Option<Box<StackList>>>,
 }
 
 /// A square argument as python-chess takes one: it indexes a list of the 64 squares, so
@@ -751,7 +757,7 @@ static OUTCOME: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
 
 impl PyBoard {
     pub(crate) fn from_state(state: State) -> PyBoard {
-        PyBoard { state: TryLock::new(state) }
+        PyBoard { state: TryLock::new(state), stack: TryLock::new(None) }
     }
 
     /// A new board of class `ty` (Board or a subclass) holding `state`. A subclass's board is

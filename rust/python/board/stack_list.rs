@@ -56,10 +56,9 @@ impl StackList {
     pub(super) fn sync(&mut self, py: Python<'_>, core: &CoreBoard) -> PyResult<Py<PyList>> {
         let list = self.list.bind(py);
         let chess960 = core.is_chess960();
-        let history = core.history_with_uci_targets();
-        let n = history.len();
+        let n = core.ply();
         let kept = if self.valid && self.chess960 == chess960 && list.len() == self.moves.len() {
-            self.moves.iter().zip(history).take_while(|(a, (b, _))| *a == b).count()
+            self.moves.iter().zip(core.move_history()).take_while(|(a, b)| *a == b).count()
         } else {
             0
         };

@@ -328,13 +328,28 @@ def score_text(score: dict[str, Any], fen: str) -> str:
     return ("+" if s > 0 else "") + f"{s / 100:.2f}"
 
 
+def lichess_curve(cp: float) -> float:
+    """lichess's win chance in percent of a score in centipawns (lila's winningChances)."""
+    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
+
+
 def win_chance(score: dict[str, Any], fen: str) -> float:
-    """White's win chance in percent, lichess's curve (as docs/report.md gives it)."""
+    """White's win chance in percent as lichess's evaluation graph plots it (lila's acpl
+    chart): a mate, or the checkmate, as an infinite score, clamped to +-1000 like any."""
     s = compact_score(score, fen)
     if isinstance(s, str):
-        return 0.0 if s[1] == "-" else 100.0
-    cp = max(-1000, min(1000, s))
-    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * cp)) - 1)
+        return lichess_curve(-1000 if s[1] == "-" else 1000)
+    return lichess_curve(max(-1000, min(1000, s)))
+
+
+def gauge_chance(score: dict[str, Any], fen: str) -> float:
+    """White's win chance in percent as lichess's evaluation gauge fills (lila's
+    povChances): a mate in n as (21 - min(10, n)) * 100 centipawns, unclamped."""
+    s = compact_score(score, fen)
+    if isinstance(s, str):
+        cp = (21 - min(10, int(s[2:]))) * 100
+        return lichess_curve(-cp if s[1] == "-" else cp)
+    return win_chance(score, fen)
 
 
 def numbered(fen: str, san: str) -> str:
@@ -506,9 +521,18 @@ def test_graph_has_axes_whole_dots_and_a_tooltip(driver: Any, report: tuple[Path
             graph,
         )
         assert cut == 0
-    # 3... Nf6?? leaves White mating at once: its dot sits at 100 %, whole.
+    # 3... Nf6?? leaves White mating at once: its dot sits where lichess's chart puts a mate,
+    # White's +1000 (97.5 %), measured on the value axis.
     sec = section(driver, 1)
-    assert sec.find_element(By.CSS_SELECTOR, 'circle.dot[data-ply="6"]').get_attribute("cy") == "8.0"
+    axis = {
+        t.get_attribute("data-value"): float(t.get_attribute("y"))
+        for t in sec.find_elements(By.CSS_SELECTOR, "svg.graph text.axis-y")
+    }
+    mated = records[0]["positions"][6]
+    expected = axis["100"] + (1 - win_chance(mated["score"], mated["fen"]) / 100) * (axis["0"] - axis["100"])
+    assert abs(win_chance(mated["score"], mated["fen"]) - 97.5) < 0.1
+    cy = float(sec.find_element(By.CSS_SELECTOR, 'circle.dot[data-ply="6"]').get_attribute("cy"))
+    assert abs(cy - expected) < 0.06, (cy, expected)
     # The tooltip: move number, move, evaluation and win chance of the position under the pointer.
     record = records[2]
     sec = section(driver, record["game"])
@@ -555,9 +579,10 @@ def test_eval_bar_follows_the_board(driver: Any, report: tuple[Path, list[dict[s
     sec.find_element(By.CSS_SELECTOR, ".board").click()
     for ply, pos in enumerate(record["positions"]):
         assert board_state(sec)[0] == ply
-        win = win_chance(pos["score"], pos["fen"])
+        win = gauge_chance(pos["score"], pos["fen"])
         share = fill.size["height"] / bar.size["height"]
         assert abs(share - win / 100) < 0.02, (ply, share, win)
+        assert abs(float(bar.get_attribute("data-white")) - win) <= 0.0501, (ply, win)
         assert bar.get_attribute("data-score") == score_text(pos["score"], pos["fen"])
         cp = compact_score(pos["score"], pos["fen"])
         # The side ahead has the larger share, where that is a visible difference (a score
@@ -578,6 +603,21 @@ def test_eval_bar_follows_the_board(driver: Any, report: tuple[Path, list[dict[s
     sec.find_element(By.CSS_SELECTOR, "button.flip").click()
     assert abs(fill.location["y"] - bar.location["y"]) <= 2
     sec.find_element(By.CSS_SELECTOR, "button.flip").click()
+    # Mates fill the bar as lichess's gauge does: game 1's mate in one and its checkmate.
+    first = records[0]
+    sec = section(driver, first["game"])
+    sec.find_element(By.CSS_SELECTOR, ".board").click()
+    bar = sec.find_element(By.CSS_SELECTOR, ".evalbar")
+    mates = 0
+    for ply, pos in enumerate(first["positions"]):
+        assert board_state(sec)[0] == ply
+        if isinstance(compact_score(pos["score"], pos["fen"]), str):
+            mates += 1
+            win = gauge_chance(pos["score"], pos["fen"])
+            assert 98 < win < 100
+            assert abs(float(bar.get_attribute("data-white")) - win) <= 0.0501, (ply, win)
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert mates >= 2
 
 
 def test_arrow_keys_move_a_game_opened_from_the_table_at_once(

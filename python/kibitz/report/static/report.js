@@ -17,7 +17,7 @@
   // proportions, so at the usual 600-odd pixels one unit is about a pixel.
   var GRAPH_W = 620, GRAPH_H = 150;
   // Room around the plot: the value labels on the left, the move numbers below, and half a
-  // judgement dot (radius 4) at the top and right so that a dot at 100 % or on the last
+  // judgement dot (radius 4) at the top and right so that a dot at the top or on the last
   // move is drawn whole; 14 on the right also holds half of a three-digit move number.
   var PLOT = { l: 40, r: 14, t: 8, b: 22 };
   // At most this many move numbers under the graph: one every 2, 5, 10, ... moves.
@@ -317,11 +317,26 @@
 
   // ------------------------------------------------------------------ evaluation graph
 
-  // White's win chance in percent, lichess's curve: 50 + 50 * (2 / (1 + exp(-k * cp)) - 1).
-  function winChance(score) {
-    if (typeof score === "string") return score.charAt(1) === "-" ? 0 : 100;
-    var cp = Math.max(-CP_CAP, Math.min(CP_CAP, score));
+  // White's win chance in percent for a score in centipawns, lichess's curve:
+  // 50 + 50 * (2 / (1 + exp(-k * cp)) - 1).
+  function curve(cp) {
     return 50 + 50 * (2 / (1 + Math.exp(-WIN_SLOPE * cp)) - 1);
+  }
+
+  // As lichess's evaluation graph plots a position: cp clamped to +-CP_CAP, and a mate (or
+  // the checkmate itself) at the clamp of the side that mates, so 97.5 % or 2.5 %.
+  function winChance(score) {
+    if (typeof score === "string") return curve(score.charAt(1) === "-" ? -CP_CAP : CP_CAP);
+    return curve(Math.max(-CP_CAP, Math.min(CP_CAP, score)));
+  }
+
+  // As lichess's evaluation gauge fills for a position: a centipawn score as on the graph,
+  // a mate in n as (21 - min(10, n)) * 100 centipawns, not clamped (mate in 1 99.9 %, mate
+  // in 10 or more 98.3 %).
+  function gaugeChance(score) {
+    if (typeof score !== "string") return winChance(score);
+    var cp = (21 - Math.min(10, parseInt(score.slice(2), 10))) * 100;
+    return curve(score.charAt(1) === "-" ? -cp : cp);
   }
 
   function scoreText(score) {
@@ -457,7 +472,7 @@
         list.scrollTop = Math.max(0, top - list.clientHeight / 2);
       }
     }
-    var sc = g.e[ply], white = winChance(sc);
+    var sc = g.e[ply], white = gaugeChance(sc);
     // The bar: White's share from the bottom (from the top when the board is flipped).
     view.barWhite.style.height = white.toFixed(1) + "%";
     view.bar.classList.toggle("flipped", view.flipped);

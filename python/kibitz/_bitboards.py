@@ -332,9 +332,8 @@ def scan_reversed(bb: Bitboard) -> Iterator[Square]:
         bb ^= 1 << top
 
 
-def popcount(bb: Bitboard) -> int:
-    """The number of set squares."""
-    return bin(bb).count("1")
+# The number of set squares: int.bit_count itself, as python-chess takes it (an int only).
+popcount: Callable[[Bitboard], int] = int.bit_count
 
 
 def square_distance(a: Square, b: Square) -> int:

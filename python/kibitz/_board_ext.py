@@ -412,6 +412,8 @@ def _castling_rook(board: Board, move: Any) -> int:
 
 # kibitz's own move views of the class (a subclass may replace the attributes).
 _OWN_LEGAL = Board.__dict__["legal_moves"]
+# kibitz's own masked legal move generator, whatever a subclass overrides.
+_OWN_GENERATE_LEGAL = Board.__dict__["generate_legal_moves"]
 
 
 def _own_legal(board: Board) -> Any:
@@ -441,16 +443,26 @@ def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterato
 @method
 def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal castling moves; ``to_mask`` is matched against the rook's square."""
-    kings = self.kings & self.occupied_co[self.turn]
-    moves = [m for m in _own_legal(self) if kings >> m.from_square & 1 and Board.is_castling(self, m)]
+    kings = self.kings & self.occupied_co[self.turn] & int(from_mask)
+    if not kings:
+        return iter(())
+    # Only the king's moves are generated: castling is one of them.
+    moves = [m for m in _OWN_GENERATE_LEGAL(self, kings, bb.BB_ALL) if Board.is_castling(self, m)]
     return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
 
 
 @method
 def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
     """Legal en-passant captures from and to the masks."""
-    moves = [m for m in _own_legal(self) if self.is_en_passant(m)]
-    return _filtered(self, moves, from_mask & bb.BB_ALL, to_mask & bb.BB_ALL)
+    ep = self.ep_square
+    if ep is None or not int(to_mask) >> ep & 1:
+        return iter(())
+    # Only the moves of the pawns that attack the square, to the square, are generated.
+    us = self.turn
+    capturers = self.pawns & self.occupied_co[us] & bb.BB_PAWN_ATTACKS[not us][ep] & int(from_mask) & bb.BB_ALL
+    if not capturers:
+        return iter(())
+    return iter([m for m in _OWN_GENERATE_LEGAL(self, capturers, bb.BB_SQUARES[ep]) if self.is_en_passant(m)])
 
 
 @method

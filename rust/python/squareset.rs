@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyIterator, PyList, PyTuple};
+use pyo3::types::{PyInt, PyIterator, PyList, PyTuple};
 
 const ALL: u64 = u64::MAX;
 
@@ -23,16 +23,20 @@ pub struct PySquareSet {
 /// -64..=63, negative ones counted from the end; else IndexError, or TypeError for a
 /// value that is not an index.
 pub(crate) fn square_index(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let index = match obj.call_method0("__index__") {
-        Ok(i) => i,
-        Err(_) => {
-            return Err(PyTypeError::new_err(format!(
-                "list indices must be integers or slices, not {}",
-                obj.get_type().name()?
-            )))
-        }
+    // A plain int (the common case) is read without calling its `__index__`.
+    let value = match obj.cast::<PyInt>() {
+        Ok(i) => i.extract::<i64>(),
+        Err(_) => match obj.call_method0("__index__") {
+            Ok(i) => i.extract::<i64>(),
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "list indices must be integers or slices, not {}",
+                    obj.get_type().name()?
+                )))
+            }
+        },
     };
-    match index.extract::<i64>() {
+    match value {
         Ok(i) if (0..64).contains(&i) => Ok(i as u32),
         Ok(i) if (-64..0).contains(&i) => Ok((i + 64) as u32),
         _ => Err(PyIndexError::new_err("list index out of range")),

@@ -95,6 +95,38 @@ def test_generators_with_masks_match_python_chess(seed: int, from_mask: int, to_
                 assert mine == want, (fen, name, hex(fm), hex(tm & chess.BB_ALL))
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.data(),
+    st.booleans(),
+    st.integers(-(2**64), 2**64 - 1),
+    st.integers(-(2**64), 2**64 - 1),
+    st.booleans(),
+)
+def test_castling_and_en_passant_generators_in_rich_positions(
+    data: st.DataObject, chess960: bool, from_mask: int, to_mask: int, as_squaresets: bool
+) -> None:
+    """generate_castling_moves and generate_legal_ep (which generate only the king's and the
+    capturing pawns' moves) against python-chess, in positions rich in castling and en
+    passant, standard and Chess960, with random masks, plain or as SquareSets."""
+    from kibitz.testing import rare_rule_positions
+
+    ours = data.draw(rare_rule_positions(chess960=chess960))
+    theirs = chess.Board(ours.fen(), chess960=chess960)
+    for name in ("generate_castling_moves", "generate_legal_ep"):
+        for fm, tm in (
+            (from_mask, to_mask),
+            (chess.BB_ALL, to_mask),
+            (from_mask, chess.BB_ALL),
+            (chess.BB_ALL, chess.BB_ALL),
+        ):
+            want = [m.uci() for m in getattr(theirs, name)(fm, tm)]
+            if as_squaresets:
+                fm, tm = kibitz.SquareSet(fm & chess.BB_ALL), kibitz.SquareSet(tm & chess.BB_ALL)
+            assert [m.uci() for m in getattr(ours, name)(fm, tm)] == want, (ours.fen(), name, fm, tm)
+        assert [m.uci() for m in getattr(ours, name)()] == [m.uci() for m in getattr(theirs, name)()]
+
+
 def test_editing_methods() -> None:
     ours, theirs = kibitz.Board(), chess.Board()
     for b in (ours, theirs):

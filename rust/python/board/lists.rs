@@ -49,6 +49,16 @@ impl PyBoard {
         if st.names_standard_castling(m) {
             return Ok(false);
         }
+        // A Move from a square without a piece of the side to move is never legal: answered
+        // before `resolve`, whose refusal writes an error message with the position's FEN.
+        if let Ok(pm) = m.cast::<PyMove>() {
+            let pm = pm.get();
+            let (from, to) = (pm.from as usize, pm.to as usize);
+            let piece = st.core.piece_at(sq120(from % 8, from / 8));
+            if pm.drop == 0 && (from, to) != (0, 0) && (piece == EMPTY || color_of(piece) != st.core.side_to_move()) {
+                return Ok(false);
+            }
+        }
         match st.resolve(m, false) {
             Ok(_) => Ok(true),
             Err(e) if e.get_type(m.py()).is_subclass_of::<PyTypeError>()? => Err(e),

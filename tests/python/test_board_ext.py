@@ -134,7 +134,7 @@ def test_castling_and_en_passant_generators_in_rich_positions(
     st.lists(st.tuples(st.integers(0, 63), st.integers(0, 63), st.sampled_from([None, 2, 3, 4, 5])), max_size=40),
 )
 def test_is_legal_of_any_squares_as_python_chess(data: st.DataObject, chess960: bool, moves: Any) -> None:
-    """is_legal and `in legal_moves` for moves between any squares (from an empty square, an
+    """is_legal, `in legal_moves` and is_pseudo_legal for moves between any squares (from an empty square, an
     enemy piece, an own piece; castling written either way), against python-chess."""
     from kibitz.testing import rare_rule_positions
 
@@ -145,6 +145,7 @@ def test_is_legal_of_any_squares_as_python_chess(data: st.DataObject, chess960: 
         mine = kibitz.Move(m.from_square, m.to_square, m.promotion)
         assert ours.is_legal(mine) == theirs.is_legal(m), (ours.fen(), m.uci())
         assert (mine in ours.legal_moves) == (m in theirs.legal_moves), (ours.fen(), m.uci())
+        assert ours.is_pseudo_legal(mine) == theirs.is_pseudo_legal(m), (ours.fen(), m.uci())
 
 
 def test_editing_methods() -> None:

@@ -129,11 +129,19 @@ impl PyBoard {
         (from, to, promo): (u8, u8, u8),
     ) -> PyResult<bool> {
         let onto_own_rook = {
-            let st = self.st()?;
+            let mut st = self.st()?;
             if let Some(loose) = st.loose() {
                 return Ok(loose.moves().is_pseudo_legal(setup_move((from, to, promo))));
             }
-            if st.pseudo_indexes().contains(&move_index(from as usize, to as usize, promo)) {
+            // Quick answers before the pseudo-legal list is generated: a move from a square
+            // without a piece of the side to move never is one, a legal move (the position's
+            // kept list, as a search's table move usually is) always is.
+            let piece = st.core.piece_at(sq120(from as usize % 8, from as usize / 8));
+            if piece == EMPTY || color_of(piece) != st.core.side_to_move() {
+                return Ok(false);
+            }
+            let index = move_index(from as usize, to as usize, promo);
+            if st.entry().index.contains(&index) || st.pseudo_indexes().contains(&index) {
                 return Ok(true);
             }
             let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));

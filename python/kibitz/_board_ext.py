@@ -410,16 +410,9 @@ def _castling_rook(board: Board, move: Any) -> int:
     return (7 if move.to_square > move.from_square else 0) + 8 * square_rank(move.from_square)
 
 
-# kibitz's own move views of the class (a subclass may replace the attributes).
-_OWN_LEGAL = Board.__dict__["legal_moves"]
-# kibitz's own masked legal move generator, whatever a subclass overrides.
+# kibitz's own masked legal move generator, whatever a subclass overrides (the methods here
+# answer from kibitz's rules; kibitz/_hooks.py builds python-chess's on a subclass's).
 _OWN_GENERATE_LEGAL = Board.__dict__["generate_legal_moves"]
-
-
-def _own_legal(board: Board) -> Any:
-    """kibitz's legal moves of the board, whatever a subclass overrides (the methods here
-    answer from kibitz's rules; kibitz/_hooks.py builds python-chess's on a subclass's)."""
-    return _OWN_LEGAL.__get__(board, Board)
 
 
 def _filtered(board: Board, moves: Any, from_mask: int, to_mask: int) -> Iterator[Move]:

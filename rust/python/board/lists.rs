@@ -53,9 +53,7 @@ impl PyBoard {
         // before `resolve`, whose refusal writes an error message with the position's FEN.
         if let Ok(pm) = m.cast::<PyMove>() {
             let pm = pm.get();
-            let (from, to) = (pm.from as usize, pm.to as usize);
-            let piece = st.core.piece_at(sq120(from % 8, from / 8));
-            if pm.drop == 0 && (from, to) != (0, 0) && (piece == EMPTY || color_of(piece) != st.core.side_to_move()) {
+            if pm.drop == 0 && (pm.from, pm.to) != (0, 0) && !st.mover_on(pm.from) {
                 return Ok(false);
             }
         }
@@ -136,15 +134,14 @@ impl PyBoard {
             // Quick answers before the pseudo-legal list is generated: a move from a square
             // without a piece of the side to move never is one, a legal move (the position's
             // kept list, as a search's table move usually is) always is.
-            let piece = st.core.piece_at(sq120(from as usize % 8, from as usize / 8));
-            if piece == EMPTY || color_of(piece) != st.core.side_to_move() {
+            if !st.mover_on(from) {
                 return Ok(false);
             }
             let index = move_index(from as usize, to as usize, promo);
             if st.entry().index.contains(&index) || st.pseudo_indexes().contains(&index) {
                 return Ok(true);
             }
-            let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+            let at = |s: u8| st.piece_on(s);
             let (king, rook) = (at(from), at(to));
             let own = |p: u8, kind: u8| p != EMPTY && kind_of(p) == kind && color_of(p) == st.core.side_to_move();
             promo == 0 && own(king, KING) && own(rook, crate::ROOK)

@@ -215,6 +215,19 @@ impl State {
         Ok(st)
     }
 
+    /// The piece code on square `s` (a1 = 0): EMPTY or a piece.
+    #[inline]
+    fn piece_on(&self, s: u8) -> u8 {
+        self.core.piece_at(sq120(s as usize % 8, s as usize / 8))
+    }
+
+    /// Whether square `s` holds a piece of the side to move.
+    #[inline]
+    fn mover_on(&self, s: u8) -> bool {
+        let p = self.piece_on(s);
+        p != EMPTY && color_of(p) == self.core.side_to_move()
+    }
+
     /// python-chess's `promoted` now: the root's marks carried through the moves since.
     fn promoted_now(&self) -> u64 {
         self.core.promoted_after(self.root_promoted, usize::MAX)
@@ -452,7 +465,7 @@ impl State {
         if !self.core.is_chess960() {
             return to;
         }
-        let at = |s: u8| self.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+        let at = |s: u8| self.piece_on(s);
         crate::to_chess960_target(from, to, promo, |s, kind| at(s) != EMPTY && kind_of(at(s)) == kind)
     }
 
@@ -882,7 +895,7 @@ fn san(core: &CoreBoard, m: Move) -> String {
 
 /// python-chess's `is_en_passant`: to the ep square, from a pawn, diagonally, onto an empty square.
 fn is_en_passant(st: &State, from: u8, to: u8) -> bool {
-    let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+    let at = |s: u8| st.piece_on(s);
     st.ep_square_at(st.core.ply()) == Some(to)
         && at(from) != EMPTY
         && kind_of(at(from)) == PAWN

@@ -166,7 +166,7 @@ impl PyBoard {
         let st = self.st()?;
         let them = st.core.side_to_move() ^ 1;
         let enemy = |s: u8| {
-            let p = st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+            let p = st.piece_on(s);
             p != EMPTY && color_of(p) == them
         };
         Ok((from != to && (enemy(from) || enemy(to))) || is_en_passant(&st, from, to))
@@ -188,7 +188,7 @@ impl PyBoard {
         }
         let (from, to, _) = move_fields(r#move)?;
         let st = self.st()?;
-        let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+        let at = |s: u8| st.piece_on(s);
         if kind_of(at(from)) != KING || at(from) == EMPTY {
             return Ok(false);
         }
@@ -206,7 +206,7 @@ impl PyBoard {
         let (from, to, _) = move_fields(r#move)?;
         let st = self.st()?;
         let them = st.core.side_to_move() ^ 1;
-        let at = |s: u8| st.core.piece_at(sq120(s as usize % 8, s as usize / 8));
+        let at = |s: u8| st.piece_on(s);
         let pawn = |s: u8| at(s) != EMPTY && kind_of(at(s)) == PAWN;
         let enemy = |s: u8| at(s) != EMPTY && color_of(at(s)) == them;
         Ok(from != to && (pawn(from) || pawn(to) || enemy(from) || enemy(to)))

@@ -24,10 +24,9 @@ use pyo3::types::PyList;
 /// The list `move_stack` handed out and what it holds.
 pub(crate) struct StackList {
     list: Py<PyList>,
-    /// The core moves the list's items were made from, in order; meaningless unless `valid`.
+    /// The core moves the list's items were made from, in order (none after `set_all`,
+    /// whose list then differs in length unless it is empty).
     moves: Vec<Move>,
-    /// Whether `moves` describes the list (false after `set_all`).
-    valid: bool,
     /// The board's Chess960 flag when the items were made (it changes how castling is
     /// written, so every item).
     chess960: bool,
@@ -35,7 +34,7 @@ pub(crate) struct StackList {
 
 impl StackList {
     pub(super) fn new(py: Python<'_>) -> StackList {
-        StackList { list: PyList::empty(py).unbind(), moves: Vec::new(), valid: false, chess960: false }
+        StackList { list: PyList::empty(py).unbind(), moves: Vec::new(), chess960: false }
     }
 
     /// Releases the list (the GIL is held; the board is being freed).
@@ -47,7 +46,7 @@ impl StackList {
     pub(super) fn set_all(&mut self, py: Python<'_>, all: Vec<Py<PyMove>>) -> PyResult<Py<PyList>> {
         let list = self.list.bind(py);
         list.set_slice(0, list.len(), PyList::new(py, all)?.as_any())?;
-        self.valid = false;
+        self.moves.clear();
         Ok(self.list.clone_ref(py))
     }
 
@@ -57,7 +56,7 @@ impl StackList {
         let list = self.list.bind(py);
         let chess960 = core.is_chess960();
         let n = core.ply();
-        let kept = if self.valid && self.chess960 == chess960 && list.len() == self.moves.len() {
+        let kept = if self.chess960 == chess960 && list.len() == self.moves.len() {
             self.moves.iter().zip(core.move_history()).take_while(|(a, b)| *a == b).count()
         } else {
             0
@@ -73,7 +72,6 @@ impl StackList {
             list.append(history_py_move(py, m, to))?;
             self.moves.push(m);
         }
-        self.valid = true;
         self.chess960 = chess960;
         Ok(self.list.clone_ref(py))
     }
